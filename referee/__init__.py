@@ -1,0 +1,1 @@
+"""Referee engine: cards, decks, presets, game state and verdicts. Pure Python, no I/O."""

@@ -1,0 +1,1 @@
+"""The table page: Flask app, persistence, and the tableref command line."""

@@ -1,0 +1,1 @@
+"""Subcommands of `tableref` that belong to the web layer (serve, referee, rules, simulate)."""
