@@ -18,17 +18,16 @@ COMMANDS: dict[str, str] = {
     "detect": "vision.commands.detect",
     "eval": "vision.commands.evaluate",
     "watch": "vision.commands.watch",
-    "bench": "vision.commands.bench",
+    "bench": "web.commands.bench",
     "datasets": "vision.commands.datasets",
     "train": "vision.commands.train",
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the argument parser with every available subcommand."""
-    parser = argparse.ArgumentParser(prog="tableref", description="Camera referee for UNO-family card games.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, module_name in COMMANDS.items():
+def add_subcommands(parser: argparse.ArgumentParser, table: dict[str, str], dest: str) -> None:
+    """Add one subparser per entry of ``table`` (name -> module path) to ``parser``."""
+    sub = parser.add_subparsers(dest=dest, metavar=dest.upper())
+    for name, module_name in table.items():
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -38,6 +37,12 @@ def build_parser() -> argparse.ArgumentParser:
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(_run=module.run)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser with every available subcommand."""
+    parser = argparse.ArgumentParser(prog="tableref", description="Camera referee for UNO-family card games.")
+    add_subcommands(parser, COMMANDS, "command")
     return parser
 
 

@@ -1,0 +1,1 @@
+"""Benchmarks of the web layer (`tableref bench ...`)."""
