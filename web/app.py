@@ -1,0 +1,96 @@
+"""The Flask app factory: persistence, live games, SSE hub, camera, security, pages and API."""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from web.camera import Camera
+from web.security import PinThrottle, install
+from web.sse import EventHub
+from web.store import Store, default_database_url
+from web.tables import GameNotFound, Tables
+from web.validation import InvalidInput
+
+MAX_REQUEST_BYTES = 64 * 1024
+
+
+def _secret_key(database_url: str) -> str:
+    """A session key that survives restarts: kept in a file beside the SQLite database, else random."""
+    if database_url.startswith("sqlite:///") and database_url != "sqlite:///:memory:":
+        key_file = Path(database_url[len("sqlite:///"):]).with_name("session-key")
+        try:
+            if key_file.exists():
+                return key_file.read_text().strip()
+            key = secrets.token_hex(32)
+            key_file.touch(mode=0o600)
+            key_file.write_text(key)
+            return key
+        except OSError:
+            pass
+    return os.environ.get("TABLEREF_SECRET_KEY") or secrets.token_hex(32)
+
+
+def create_app(database_url: str | None = None, *, pin: str | None = None, camera: Camera | None = None,
+               referee_factory: Any = None, secret_key: str | None = None) -> Flask:
+    """Build the table app.
+
+    ``database_url``: SQLAlchemy URL (default: ``DATABASE_URL`` or an SQLite file in the user's data
+    directory). ``pin``: the table's PIN; when set, controls need it. ``camera``: the camera service
+    (default: none running; `tableref serve` starts one).
+    """
+    url = database_url or default_database_url()
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=secret_key or _secret_key(url),
+        MAX_CONTENT_LENGTH=MAX_REQUEST_BYTES,
+        MAX_FORM_MEMORY_SIZE=MAX_REQUEST_BYTES,
+        TABLE_PIN=pin,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_HTTPONLY=True,
+        JSON_SORT_KEYS=False,
+    )
+    store = Store(url)
+    hub = EventHub()
+    tables = Tables(store, hub, referee_factory)
+    app.extensions["tableref.store"] = store
+    app.extensions["tableref.hub"] = hub
+    app.extensions["tableref.tables"] = tables
+    app.extensions["tableref.camera"] = camera or Camera(tables)
+    app.extensions["tableref.pin_throttle"] = PinThrottle()
+    install(app)
+
+    from web.api import api
+    from web.pages import pages
+
+    app.register_blueprint(api)
+    app.register_blueprint(pages)
+    _error_handlers(app)
+    return app
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+def _error_handlers(app: Flask) -> None:
+    def render(status: int, message: str) -> Any:
+        if _wants_json():
+            return jsonify(error=message, status=status), status
+        return render_template("error.html", status=status, message=message), status
+
+    @app.errorhandler(InvalidInput)
+    def _invalid(exc: InvalidInput) -> Any:
+        return render(400, str(exc))
+
+    @app.errorhandler(GameNotFound)
+    def _missing(exc: GameNotFound) -> Any:
+        return render(404, str(exc))
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> Any:
+        return render(exc.code or 500, exc.description or exc.name)

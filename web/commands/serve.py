@@ -1,0 +1,89 @@
+"""`tableref serve`: the table page on http://127.0.0.1:8000 with the camera (or the bundled demo)."""
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from typing import Any
+
+HELP = "serve the table page (live camera view, referee, flags, scores) on http://127.0.0.1:8000"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--host``, ``--port``, ``--camera``, ``--demo``, ``--no-camera``, ``--db``, ``--pin``."""
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this computer only; any other "
+                             "address makes the controls need the table's PIN)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--camera", metavar="SPEC",
+                        help="webcam index, video file, image folder or stream URL (default: webcam 0, "
+                             "and the bundled demo when no webcam opens)")
+    source.add_argument("--demo", action="store_true", help="play the bundled demo recording and its game")
+    source.add_argument("--no-camera", action="store_true", help="no camera: enter plays by hand on the page")
+    parser.add_argument("--db", metavar="URL",
+                        help="SQLAlchemy database URL (default: $DATABASE_URL, else an SQLite file in "
+                             "the user's data directory)")
+    parser.add_argument("--pin", help="the table's PIN when listening beyond this computer "
+                                      "(default: $TABLEREF_PIN, else a random one, printed at start)")
+
+
+def start_camera(camera: Any, args: argparse.Namespace) -> None:
+    """Start what the options ask for: nothing, the demo, a given source, or webcam 0 then the demo."""
+    if args.no_camera:
+        camera.set_off("camera off (--no-camera)")
+    elif args.demo:
+        camera.start_demo()
+    elif args.camera is not None:
+        camera.start_source(args.camera)
+    elif not camera.start_source("0"):
+        camera.start_demo(reason="no webcam opened")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted (Ctrl-C or SIGTERM)."""
+    from werkzeug.serving import make_server
+
+    from web.app import create_app
+    from web.security import is_loopback, new_pin
+
+    if not 0 < args.port < 65536:
+        print(f"tableref serve: --port {args.port} is not a port number (1-65535)", file=sys.stderr)
+        return 2
+    pin = None
+    if not is_loopback(args.host):
+        pin = args.pin or os.environ.get("TABLEREF_PIN") or new_pin()
+    try:
+        app = create_app(args.db, pin=pin)
+    except Exception as exc:  # a bad --db URL or an unreachable database: say so, don't trace back
+        print(f"tableref serve: cannot open the database: {exc}", file=sys.stderr)
+        return 1
+    try:
+        server = make_server(args.host, args.port, app, threaded=True)
+    except OSError as exc:
+        print(f"tableref serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 1
+    camera = app.extensions["tableref.camera"]
+    start_camera(camera, args)
+    shown_host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"tableref: the table page is on http://{shown_host}:{args.port}/", flush=True)
+    print(f"tableref: camera: {camera.status()['label']} — {camera.status()['message']}", flush=True)
+    if pin:
+        print(f"tableref: listening beyond this computer: the controls need the table PIN {pin}", flush=True)
+    print(f"tableref: games are kept in {app.extensions['tableref.store'].url}", flush=True)
+
+    def _stop(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        camera.stop()
+        app.extensions["tableref.hub"].close()
+        server.server_close()
+        app.extensions["tableref.store"].close()
+    return 0

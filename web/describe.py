@@ -1,0 +1,126 @@
+"""Words for cards, colours, events and flags, as people at the table read them.
+
+Colours always come with a name and a symbol, never as a colour alone (colour-blind players).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.cards import parse_card
+
+#: colour or suit -> (name, symbol). UNO colours get shapes; suits their own signs.
+COLOR_NAMES: dict[str, tuple[str, str]] = {
+    "red": ("Red", "■"),
+    "yellow": ("Yellow", "●"),
+    "green": ("Green", "▲"),
+    "blue": ("Blue", "◆"),
+    "S": ("Spades", "♠"),
+    "H": ("Hearts", "♥"),
+    "D": ("Diamonds", "♦"),
+    "C": ("Clubs", "♣"),
+}
+
+VALUE_NAMES: dict[str, str] = {
+    "skip": "Skip",
+    "reverse": "Reverse",
+    "draw2": "Draw Two",
+    "wild": "Wild",
+    "wild-draw4": "Wild Draw Four",
+    "wild-shuffle": "Wild Shuffle Hands",
+    "wild-custom": "Wild Customizable",
+    "back": "card back",
+    "joker": "Joker",
+    "A": "Ace",
+    "J": "Jack",
+    "Q": "Queen",
+    "K": "King",
+}
+
+FLAG_TITLES: dict[str, str] = {
+    "illegal_card": "Illegal card",
+    "out_of_turn": "Out of turn",
+    "must_draw": "Must draw first",
+    "drawn_card_only": "Only the drawn card may be played",
+    "wrong_draw_count": "Wrong number of cards drawn",
+    "missed_uno": "Missed UNO",
+    "false_catch": "False catch",
+    "false_uno": "False UNO",
+    "challenge_upheld": "Challenge upheld",
+    "challenge_failed": "Challenge failed",
+    "illegal_finish": "Illegal finish",
+    "invalid_event": "Rejected",
+}
+
+
+def color_label(color: str | None) -> str:
+    """``"■ Red"`` for ``red``, ``"♥ Hearts"`` for ``H``; empty for none."""
+    if not color:
+        return ""
+    name, symbol = COLOR_NAMES.get(color, (color, ""))
+    return f"{symbol} {name}".strip()
+
+
+def card_label(card_id: str | None) -> str:
+    """A card in words with its colour symbol: ``"■ Red 7"``, ``"Wild Draw Four"``, ``"♥ 10 of Hearts"``."""
+    if not card_id:
+        return ""
+    try:
+        card = parse_card(card_id)
+    except ValueError:
+        return str(card_id)
+    if card.is_back or card.color is None:
+        return VALUE_NAMES.get(card.value, card.value)
+    name, symbol = COLOR_NAMES[card.color]
+    value = VALUE_NAMES.get(card.value, card.value)
+    if card.family == "standard":
+        return f"{symbol} {value} of {name}"
+    return f"{symbol} {name} {value}"
+
+
+def flag_title(kind: str) -> str:
+    """A flag kind as a heading (unknown kinds are shown as they are named)."""
+    return FLAG_TITLES.get(kind, kind.replace("_", " ").capitalize())
+
+
+def _play_text(event: dict[str, Any]) -> str:
+    text = f"{event['player']} plays {card_label(event['card'])}"
+    if event.get("color"):
+        text += f", calls {color_label(event['color'])}"
+    if event.get("target"):
+        text += f", swaps with {event['target']}"
+    return text
+
+
+_EVENT_TEXT = {
+    "new_game": lambda e: f"New game ({e['rules']}): {', '.join(e['players'])}",
+    "start_round": lambda e: f"New round: {e['dealer']} deals, {card_label(e['starter'])} turned up",
+    "play": _play_text,
+    "draw": lambda e: f"{e['player']} draws {e['count']}"
+    + (f" ({', '.join(card_label(c) for c in e['cards'])})" if e.get("cards") else ""),
+    "pass": lambda e: f"{e['player']} passes",
+    "uno": lambda e: f"{e['player']} calls UNO!",
+    "catch": lambda e: f"{e['player']} catches {e['target']}",
+    "challenge": lambda e: f"{e['player']} challenges the Wild Draw Four",
+    "reveal": lambda e: f"{e['player']} shows {', '.join(card_label(c) for c in e['cards']) or 'no cards'}",
+    "choose_color": lambda e: f"{e['player']} chooses {color_label(e['color'])}",
+}
+
+
+def event_text(event: dict[str, Any]) -> str:
+    """One line saying what an event was."""
+    describe = _EVENT_TEXT.get(event.get("type", ""))
+    try:
+        return describe(event) if describe else str(event.get("type", "event"))
+    except (KeyError, TypeError):
+        return str(event.get("type", "event"))
+
+
+def flag_text(flag: dict[str, Any]) -> str:
+    """One line for a flag: title, who, how many cards, and the referee's reason."""
+    parts = [flag_title(str(flag.get("kind", "")))]
+    if flag.get("player"):
+        parts.append(str(flag["player"]))
+    if flag.get("draw"):
+        parts.append(f"draws {flag['draw']}")
+    text = " — ".join(parts)
+    return f"{text}: {flag['reason']}" if flag.get("reason") else text

@@ -1,0 +1,112 @@
+"""Who may change a game: a CSRF token on every state-changing request, and the table's PIN when the
+server listens beyond this computer.
+
+A page gets its CSRF token in a ``<meta>`` tag and sends it back as the ``X-CSRF-Token`` header
+(or the ``csrf_token`` form field). Outside clients read it from ``GET /api/session`` with a cookie jar.
+"""
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from functools import wraps
+from typing import Any, Callable
+
+from flask import Flask, abort, current_app, redirect, request, session, url_for
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+PIN_ATTEMPTS_PER_MINUTE = 5
+
+
+def is_loopback(host: str) -> bool:
+    """True when ``host`` only accepts connections from this computer."""
+    return host in LOOPBACK_HOSTS or host.startswith("127.")
+
+
+def new_pin() -> str:
+    """A random six-digit table PIN."""
+    return f"{secrets.randbelow(10**6):06d}"
+
+
+def csrf_token() -> str:
+    """This browser session's CSRF token (created on first use)."""
+    token = session.get("csrf")
+    if not token:
+        token = secrets.token_urlsafe(32)
+        session["csrf"] = token
+    return token
+
+
+def pin_required() -> bool:
+    """True when controls need the table's PIN (the server listens beyond this computer)."""
+    return bool(current_app.config.get("TABLE_PIN"))
+
+
+def has_control() -> bool:
+    """True when this browser session may use the controls (no PIN set, or it was entered)."""
+    return not pin_required() or bool(session.get("pin_ok"))
+
+
+class PinThrottle:
+    """At most a few PIN attempts per minute per client address, so the PIN cannot be guessed."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._attempts: dict[str, list[float]] = {}
+
+    def allow(self, address: str) -> bool:
+        """Count one attempt; False when this address has used up its attempts for the minute."""
+        now = time.monotonic()
+        with self._lock:
+            recent = [t for t in self._attempts.get(address, []) if now - t < 60]
+            allowed = len(recent) < PIN_ATTEMPTS_PER_MINUTE
+            if allowed:
+                recent.append(now)
+            self._attempts[address] = recent
+            return allowed
+
+
+def check_pin(given: Any) -> bool:
+    """True (and remembered for this browser session) when ``given`` is the table's PIN."""
+    pin = current_app.config.get("TABLE_PIN") or ""
+    ok = isinstance(given, str) and bool(pin) and hmac.compare_digest(given.strip().encode(), pin.encode())
+    if ok:
+        session["pin_ok"] = True
+    return ok
+
+
+def _csrf_ok() -> bool:
+    sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token") or ""
+    expected = session.get("csrf") or ""
+    return bool(expected) and hmac.compare_digest(sent.encode(), expected.encode())
+
+
+def install(app: Flask) -> None:
+    """Check the CSRF token on every state-changing request of ``app``."""
+
+    @app.before_request
+    def _protect() -> None:
+        if request.method in SAFE_METHODS:
+            return
+        if not _csrf_ok():
+            abort(403, description="missing or wrong CSRF token: reload the page (API clients: GET /api/session first)")
+
+    @app.context_processor
+    def _template_helpers() -> dict[str, Any]:
+        return {"csrf_token": csrf_token, "has_control": has_control, "pin_required": pin_required}
+
+
+def controls(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorator: the view changes a game, so it needs the PIN when one is set."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not has_control():
+            if request.path.startswith("/api/"):
+                abort(403, description="this table needs its PIN: POST it to /api/unlock first")
+            return redirect(url_for("pages.unlock", next=request.path), code=303)
+        return view(*args, **kwargs)
+
+    return wrapper

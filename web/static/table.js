@@ -1,0 +1,359 @@
+// The live table page: renders snapshots pushed by Server-Sent Events and posts events to the JSON API.
+"use strict";
+
+(function () {
+  const root = document.getElementById("table");
+  const gameId = root.dataset.game;
+  const api = "/api/games/" + gameId;
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const words = JSON.parse(document.getElementById("card-words").textContent);
+  const UNO_COLORS = ["red", "yellow", "green", "blue"];
+  const SUITS = ["S", "H", "D", "C"];
+  const UNO_VALUES = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw2"];
+  const UNO_WILDS = ["wild", "wild-draw4", "wild-shuffle", "wild-custom"];
+  const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  const VALUE_SHORT = { skip: "Skip", reverse: "Rev", draw2: "+2" };
+
+  let snapshot = JSON.parse(document.getElementById("initial-snapshot").textContent);
+  let lastSeq = snapshot.seq;
+  let chosenCard = null;
+  let pickerColor = "red";
+  let revealTray = [];
+
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, props, ...children) => {
+    const node = document.createElement(tag);
+    Object.assign(node, props || {});
+    for (const child of children) node.append(child);
+    return node;
+  };
+  const cardWords = (id) => (id ? words.cards[id] || id : "—");
+  const colorWords = (c) => (c ? words.colors[c] || c : "—");
+  const isStandard = (id) => /^(10|[2-9AJQK])[SHDC]$/.test(id) || id === "joker" || id === "card-back";
+
+  // ---- talking to the server ------------------------------------------------------------------
+  async function post(path, body) {
+    let response;
+    try {
+      response = await fetch(api + path, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify(body || {}),
+        credentials: "same-origin",
+      });
+    } catch (err) {
+      toast("The server cannot be reached: " + err.message);
+      return null;
+    }
+    const data = await response.json().catch(() => ({ error: "unreadable answer (" + response.status + ")" }));
+    if (!response.ok) {
+      toast(data.error || "refused (" + response.status + ")");
+      return null;
+    }
+    return data;
+  }
+
+  function sendEvent(event) {
+    return post("/events", event).then((entry) => {
+      if (entry && entry.accepted === false) {
+        toast("Rejected: " + entry.flags.map((f) => f.reason || f.text).join("; "));
+      }
+      return entry;
+    });
+  }
+
+  function toast(message) {
+    const box = $("toast");
+    box.textContent = message;
+    box.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { box.hidden = true; }, 6000);
+  }
+
+  // ---- rendering ------------------------------------------------------------------------------
+  function cardTile(id, extraClass) {
+    const tile = el("span", { className: "card-tile " + (extraClass || "") }, cardWords(id));
+    if (id) {
+      const colour = id.includes("-") && !id.startsWith("wild") && id !== "uno-back" ? id.split("-")[0]
+        : isStandard(id) && id.length >= 2 && SUITS.includes(id.slice(-1)) ? "suit-" + id.slice(-1) : "wild";
+      tile.classList.add("c-" + colour);
+    }
+    return tile;
+  }
+
+  function render() {
+    const state = snapshot.state || {};
+    const players = snapshot.game.players;
+    $("top-card").replaceWith(Object.assign(cardTile(state.top, "top"), { id: "top-card" }));
+    $("color").textContent = colorWords(state.color);
+    $("direction").textContent = state.direction === -1 ? "↺ counter-clockwise" : state.direction === 1 ? "↻ clockwise" : "—";
+    $("turn").textContent = state.turn || "—";
+    $("pending").textContent = state.pending_draw || 0;
+    $("pending").parentElement.classList.toggle("alert", (state.pending_draw || 0) > 0);
+    $("round").textContent = state.round != null ? state.round : (state.round_over ? "over" : "—");
+    const awaiting = state.awaiting;
+    $("awaiting").hidden = !awaiting;
+    if (awaiting) $("awaiting").textContent = "Waiting for: " + (typeof awaiting === "string" ? awaiting : JSON.stringify(awaiting));
+    renderBanners(state);
+    renderPlayers(state, players);
+    renderWildChooser(state);
+    renderCorrection(players);
+    renderSelects(state, players);
+  }
+
+  function renderBanners(state) {
+    const box = $("banners");
+    box.replaceChildren();
+    if (state.game_over) {
+      box.append(el("div", { className: "banner winner" }, "🏆 " + (state.winner || "Nobody") + " wins the game!"));
+    } else if (state.round_over) {
+      box.append(el("div", { className: "banner info" }, "Round over — show the hands for scoring, then deal the next round."));
+    }
+    for (const flag of snapshot.last_flags || []) {
+      if (flag.kind === "invalid_event") continue;
+      const penalty = (flag.draw || 0) > 0;
+      box.append(el("div", { className: "banner " + (penalty ? "penalty" : "flag") },
+        (penalty ? "⚠ PENALTY: " : "⚑ ") + flag.text));
+    }
+    if ((state.pending_draw || 0) > 0 && state.turn) {
+      box.append(el("div", { className: "banner penalty" },
+        "⚠ " + state.turn + " must draw " + state.pending_draw + " now"));
+    }
+  }
+
+  function renderPlayers(state, players) {
+    const box = $("players");
+    box.replaceChildren();
+    const counts = state.hand_counts || {};
+    const scores = state.scores || {};
+    const wd4Challenge = state.top === "wild-draw4" && (state.pending_draw || 0) > 0 && !state.round_over;
+    for (const name of players) {
+      const count = counts[name];
+      const tile = el("article", { className: "player" + (state.turn === name ? " turn" : "") + (count === 1 ? " one-card" : "") });
+      tile.dataset.player = name;
+      tile.append(el("h3", {}, (state.turn === name ? "▶ " : "") + name));
+      tile.append(el("p", { className: "count" }, count == null ? "? cards" : count + (count === 1 ? " card" : " cards")));
+      if (scores[name] != null) tile.append(el("p", { className: "muted" }, scores[name] + " pts"));
+      const row = el("div", { className: "button-row" });
+      row.append(el("button", { className: "uno", onclick: () => sendEvent({ type: "uno", player: name }) }, "UNO!"));
+      row.append(el("button", { className: "catch", onclick: () => askCatcher(name) }, "Catch"));
+      if (wd4Challenge && state.turn === name) {
+        row.append(el("button", { className: "challenge", onclick: () => sendEvent({ type: "challenge", player: name }) }, "Challenge +4"));
+      }
+      tile.append(row);
+      box.append(tile);
+    }
+  }
+
+  function askCatcher(target) {
+    const dialog = $("catch-dialog");
+    $("catch-title").textContent = "Who caught " + target + "?";
+    const row = $("catch-players");
+    row.replaceChildren();
+    for (const name of snapshot.game.players) {
+      if (name === target) continue;
+      row.append(el("button", { type: "button", className: "big", onclick: () => {
+        dialog.close();
+        sendEvent({ type: "catch", player: name, target: target });
+      } }, name));
+    }
+    dialog.showModal();
+  }
+
+  function palette(state) {
+    const top = state.top || "";
+    return isStandard(top) ? SUITS : UNO_COLORS;
+  }
+
+  function renderWildChooser(state) {
+    const play = snapshot.last_play;
+    const needs = play && !play.color && !state.color && (play.card.startsWith("wild") || play.card === "joker" || /^J[SHDC]$/.test(play.card));
+    $("wild-chooser").hidden = !needs;
+    if (!needs) return;
+    $("wild-title").textContent = play.player + " chooses the colour:";
+    const box = $("wild-colors");
+    box.replaceChildren();
+    for (const colour of palette(state)) {
+      box.append(el("button", { className: "big c-" + (UNO_COLORS.includes(colour) ? colour : "suit-" + colour),
+        onclick: () => sendEvent({ type: "choose_color", player: play.player, color: colour }) }, colorWords(colour)));
+    }
+  }
+
+  function renderCorrection(players) {
+    const play = snapshot.last_play;
+    $("correction").hidden = !play;
+    if (!play) return;
+    $("correction-text").textContent = "(" + play.player + " played " + cardWords(play.card) + ")";
+    const row = $("correction-players");
+    row.replaceChildren();
+    for (const name of players) {
+      if (name === play.player) continue;
+      row.append(el("button", { onclick: () => post("/correct", { player: name }) }, name));
+    }
+  }
+
+  function fillSelect(select, names, keep) {
+    const previous = select.value;
+    select.replaceChildren(...(keep || []), ...names.map((n) => el("option", { value: n }, n)));
+    if ([...select.options].some((o) => o.value === previous)) select.value = previous;
+  }
+
+  function renderSelects(state, players) {
+    const actor = $("actor");
+    fillSelect(actor, players);
+    if (state.turn && !actor.dataset.touched) actor.value = state.turn;
+    fillSelect($("dealer"), players);
+    fillSelect($("swap-target"), players, [el("option", { value: "" }, "—")]);
+    $("round-controls").open = !state.top || !!state.round_over;
+  }
+
+  // ---- the card picker --------------------------------------------------------------------------
+  function choose(id) {
+    chosenCard = id;
+    $("chosen-card").textContent = cardWords(id);
+    $("target-label").hidden = !/-7$/.test(id || "");
+    for (const b of document.querySelectorAll(".picker .pick")) b.classList.toggle("selected", b.dataset.card === id);
+  }
+
+  function renderPicker() {
+    const box = $("picker");
+    box.replaceChildren();
+    const standard = isStandard((snapshot.state || {}).top || "") || snapshot.game.rules === "twist";
+    const colours = standard ? SUITS : UNO_COLORS.concat(["wild"]);
+    const tabs = el("div", { className: "button-row tabs" });
+    for (const colour of colours) {
+      const label = colour === "wild" ? "Wild" : colorWords(colour);
+      const cls = colour === "wild" ? "c-wild" : UNO_COLORS.includes(colour) ? "c-" + colour : "c-suit-" + colour;
+      tabs.append(el("button", { className: "tab " + cls + (pickerColor === colour ? " selected" : ""),
+        onclick: () => { pickerColor = colour; renderPicker(); } }, label));
+    }
+    box.append(tabs);
+    if (!colours.includes(pickerColor)) pickerColor = colours[0];
+    let ids;
+    if (standard) ids = RANKS.map((r) => r + pickerColor).concat(["joker"]);
+    else if (pickerColor === "wild") ids = UNO_WILDS;
+    else ids = UNO_VALUES.map((v) => pickerColor + "-" + v);
+    const grid = el("div", { className: "card-grid" });
+    for (const id of ids) {
+      const short = standard ? (id === "joker" ? "Joker" : id.slice(0, -1)) : pickerColor === "wild" ? cardWords(id)
+        : VALUE_SHORT[id.split("-")[1]] || id.split("-")[1];
+      const b = el("button", { className: "pick " + (standard ? "c-suit-" + pickerColor : "c-" + pickerColor),
+        title: cardWords(id), onclick: () => choose(id) }, short);
+      b.dataset.card = id;
+      b.setAttribute("aria-label", cardWords(id));
+      grid.append(b);
+    }
+    box.append(grid);
+    choose(chosenCard);
+  }
+
+  function cardFromInputs() {
+    const typed = $("card-input").value.trim();
+    if (typed) return typed;
+    return chosenCard;
+  }
+
+  // ---- the log --------------------------------------------------------------------------------
+  function logItem(entry) {
+    const classes = [];
+    if (entry.undone) classes.push("undone");
+    if (entry.accepted === false) classes.push("rejected");
+    if (entry.penalty) classes.push("penalty");
+    else if ((entry.flags || []).some((f) => f.kind !== "invalid_event")) classes.push("flagged");
+    const item = el("li", { className: classes.join(" ") });
+    item.dataset.seq = entry.seq;
+    item.append(el("span", { className: "seq" }, "#" + entry.seq + " "), entry.text);
+    if (entry.source === "camera") item.append(el("span", { className: "source" }, " 📷"));
+    if (entry.undone) item.append(el("em", {}, " (undone)"));
+    for (const flag of entry.flags || []) {
+      item.append(el("div", { className: "flag" + (flag.draw ? " flag-draw" : "") }, "⚑ " + flag.text));
+    }
+    return item;
+  }
+
+  async function loadLog() {
+    const response = await fetch(api + "/events");
+    if (!response.ok) return;
+    const data = await response.json();
+    $("log").replaceChildren(...data.events.slice().reverse().map(logItem));
+  }
+
+  // ---- live updates ---------------------------------------------------------------------------
+  function connect() {
+    const source = new EventSource(api + "/stream");
+    source.onmessage = (message) => {
+      const data = JSON.parse(message.data);
+      if (data.kind === "snapshot") {
+        const behind = data.seq !== lastSeq;
+        snapshot = data; lastSeq = data.seq; render(); renderPicker();
+        if (behind) loadLog();
+        return;
+      }
+      if (data.kind === "event" && data.seq <= lastSeq) return;
+      snapshot = data.snapshot; lastSeq = data.snapshot.seq;
+      render();
+      if (data.kind === "event") {
+        $("log").prepend(logItem(data.entry));
+        renderPicker();
+      } else {
+        toast(data.text);
+        loadLog();
+      }
+    };
+    source.onerror = () => { $("live-state").textContent = "○ reconnecting…"; $("live-state").className = "live off"; };
+    source.onopen = () => { $("live-state").textContent = "● live"; $("live-state").className = "live"; };
+  }
+
+  // ---- buttons --------------------------------------------------------------------------------
+  function wire() {
+    $("actor").addEventListener("change", () => { $("actor").dataset.touched = "yes"; });
+    $("btn-play").onclick = () => {
+      const card = cardFromInputs();
+      if (!card) { toast("Choose a card first."); return; }
+      const event = { type: "play", player: $("actor").value, card: card };
+      const target = $("swap-target").value;
+      if (!$("target-label").hidden && target) event.target = target;
+      sendEvent(event).then((entry) => { if (entry) { $("card-input").value = ""; delete $("actor").dataset.touched; } });
+    };
+    $("btn-draw").onclick = (e) => {
+      if (e.target.id === "draw-count") return;
+      const count = parseInt($("draw-count").value, 10);
+      sendEvent({ type: "draw", player: $("actor").value, count: count }).then((entry) => {
+        if (entry) delete $("actor").dataset.touched;
+      });
+    };
+    $("btn-pass").onclick = () => sendEvent({ type: "pass", player: $("actor").value });
+    $("btn-add-reveal").onclick = () => {
+      const card = cardFromInputs();
+      if (!card) { toast("Choose a card first."); return; }
+      revealTray.push(card); renderTray();
+    };
+    $("btn-reveal").onclick = () => {
+      sendEvent({ type: "reveal", player: $("actor").value, cards: revealTray }).then((entry) => {
+        if (entry && entry.accepted !== false) { revealTray = []; renderTray(); }
+      });
+    };
+    $("btn-deal").onclick = () => {
+      const card = cardFromInputs();
+      if (!card) { toast("Choose the card turned up first."); return; }
+      sendEvent({ type: "start_round", dealer: $("dealer").value, starter: card });
+    };
+    $("btn-undo").onclick = () => post("/undo", {});
+  }
+
+  function renderTray() {
+    const tray = $("reveal-tray");
+    tray.replaceChildren(...revealTray.map((id, i) => el("button", { className: "chip", title: "remove",
+      onclick: () => { revealTray.splice(i, 1); renderTray(); } }, cardWords(id) + " ✕")));
+    $("btn-reveal").textContent = "👁 Show hand (" + revealTray.length + ")";
+  }
+
+  const datalist = $("card-ids");
+  for (const id of Object.keys(words.cards)) datalist.append(el("option", { value: id }, words.cards[id]));
+  wire();
+  render();
+  renderPicker();
+  renderTray();
+  loadLog();
+  connect();
+})();

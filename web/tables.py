@@ -1,0 +1,259 @@
+"""Live games: one referee per game, fed only with checked, stored events, rebuilt by replay.
+
+Order for every event: check it, store it (committed), apply it, store its verdict, tell the pages.
+Undo marks the last event undone and rebuilds the referee from the remaining stored events.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from web.describe import event_text, flag_text
+from web.sse import EventHub
+from web.store import StoredEvent, Store
+from web.validation import InvalidInput, check_event, check_name, check_new_game
+
+#: State keys a referee may keep that must never be shown on a page every player can see.
+SECRET_STATE_KEYS = frozenset({"hands", "draw_pile", "deck"})
+
+
+class GameNotFound(LookupError):
+    """No game with that id."""
+
+
+@dataclass
+class LiveGame:
+    """A game's referee in memory, with the setup it was created from."""
+
+    game_id: int
+    setup: dict[str, Any]
+    referee: Any
+    next_seq: int
+    last_verdict: dict[str, Any]
+    last_event: dict[str, Any]
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+
+def log_entry(stored: StoredEvent) -> dict[str, Any]:
+    """An event as the page's log shows it: words, flags in words, and whether it was accepted."""
+    verdict = stored.verdict or {}
+    flags = [f for f in verdict.get("flags", []) if isinstance(f, dict)]
+    return {
+        "seq": stored.seq,
+        "source": stored.source,
+        "time": stored.created_at.isoformat(),
+        "event": stored.event,
+        "text": event_text(stored.event),
+        "accepted": verdict.get("accepted"),
+        "pending": stored.verdict is None,
+        "undone": stored.undone,
+        "flags": [{**f, "text": flag_text(f)} for f in flags],
+        "penalty": any((f.get("draw") or 0) > 0 for f in flags),
+    }
+
+
+def public_state(state: dict[str, Any]) -> dict[str, Any]:
+    """The referee's state without what only the referee may know (hands, draw pile)."""
+    return {k: v for k, v in state.items() if k not in SECRET_STATE_KEYS}
+
+
+def rounds_from(events: list[StoredEvent]) -> list[dict[str, Any]]:
+    """Per-round scores, read from stored verdicts: a round ends when ``round_over`` turns true."""
+    rounds: list[dict[str, Any]] = []
+    before: dict[str, int] = {}
+    was_over = False
+    for stored in events:
+        if stored.undone or not stored.verdict or not stored.verdict.get("accepted"):
+            continue
+        state = stored.verdict.get("state") or {}
+        scores = state.get("scores") if isinstance(state.get("scores"), dict) else {}
+        over = bool(state.get("round_over"))
+        if over and not was_over:
+            counts = state.get("hand_counts") or {}
+            out = [p for p, n in counts.items() if n == 0]
+            rounds.append({
+                "number": len(rounds) + 1,
+                "seq": stored.seq,
+                "went_out": out[0] if out else None,
+                "points": {k: v - before.get(k, 0) for k, v in scores.items()},
+                "totals": dict(scores),
+            })
+            before = dict(scores)
+        was_over = over
+    return rounds
+
+
+class Tables:
+    """Every game the server knows, kept live in memory and durable in the :class:`Store`."""
+
+    def __init__(self, store: Store, hub: EventHub, referee_factory: Callable[[], Any] | None = None) -> None:
+        if referee_factory is None:
+            from referee.engine import Referee
+
+            referee_factory = Referee
+        self.store = store
+        self.hub = hub
+        self._new_referee = referee_factory
+        self._live: dict[int, LiveGame] = {}
+        self._registry_lock = threading.Lock()
+
+    # -- creating and loading ------------------------------------------------------------------
+    def create_game(self, setup: Any, name: Any = None) -> int:
+        """Check a ``new_game`` event, let a fresh referee accept it, store the game; returns its id."""
+        from referee.options import OPTIONS
+        from referee.presets import PRESETS
+
+        new_game = check_new_game(setup, PRESETS, OPTIONS)
+        title = check_name(name, "name") if name not in (None, "") else " · ".join(new_game["players"])[:80]
+        referee = self._new_referee()
+        verdict = referee.handle(new_game)
+        if not verdict.get("accepted"):
+            reasons = [f.get("reason", "") for f in verdict.get("flags", []) if isinstance(f, dict)]
+            raise InvalidInput("the referee refused this setup: " + ("; ".join(r for r in reasons if r) or "no reason given"))
+        game_id = self.store.create_game(title, new_game, verdict)
+        self.store.update_summary(game_id, verdict.get("state") or {})
+        with self._registry_lock:
+            self._live[game_id] = LiveGame(game_id, new_game, referee, 1, verdict, new_game)
+        return game_id
+
+    def live(self, game_id: int) -> LiveGame:
+        """The game in memory, rebuilt from the database on first use (e.g. after a restart)."""
+        with self._registry_lock:
+            game = self._live.get(game_id)
+            if game is None:
+                game = self._rebuild(game_id)
+                self._live[game_id] = game
+            return game
+
+    def _rebuild(self, game_id: int) -> LiveGame:
+        events = self.store.events(game_id)
+        if not events or events[0].event.get("type") != "new_game":
+            raise GameNotFound(f"no game {game_id}")
+        setup = events[0].event
+        referee = self._new_referee()
+        verdict: dict[str, Any] = {}
+        last_event = setup
+        for stored in events:
+            if stored.undone:
+                continue
+            verdict = referee.handle(stored.event)
+            last_event = stored.event
+            if stored.verdict != verdict:
+                self.store.set_verdict(game_id, stored.seq, verdict)
+        self.store.update_summary(game_id, verdict.get("state") or {})
+        return LiveGame(game_id, setup, referee, events[-1].seq + 1, verdict, last_event)
+
+    # -- events ----------------------------------------------------------------------------------
+    def post(self, game_id: int, event: Any, source: str = "api") -> dict[str, Any]:
+        """Check, store, apply and announce one event; returns its log entry with the verdict."""
+        game = self.live(game_id)
+        with game.lock:
+            clean = check_event(event, game.setup)
+            return self._apply(game, clean, source)
+
+    def _apply(self, game: LiveGame, event: dict[str, Any], source: str) -> dict[str, Any]:
+        seq = game.next_seq
+        self.store.append_event(game.game_id, seq, event, source)
+        game.next_seq = seq + 1
+        verdict = game.referee.handle(event)
+        game.last_verdict = verdict
+        game.last_event = event
+        self.store.set_verdict(game.game_id, seq, verdict)
+        self.store.update_summary(game.game_id, verdict.get("state") or {})
+        stored = self.store.event_at(game.game_id, seq)
+        entry = log_entry(stored)
+        entry["verdict"] = verdict
+        self.hub.publish(game.game_id, {"kind": "event", "seq": seq, "entry": entry,
+                                        "snapshot": self._snapshot(game)})
+        return entry
+
+    def undo(self, game_id: int) -> dict[str, Any]:
+        """Take back the last event still in force (never the ``new_game``); returns its log entry."""
+        game = self.live(game_id)
+        with game.lock:
+            active = [e for e in self.store.events(game_id) if not e.undone and e.seq > 0]
+            if not active:
+                raise InvalidInput("nothing to undo: the game has no events yet")
+            last = active[-1]
+            self.store.set_undone(game_id, last.seq)
+            self._replace_live(game_id)
+            self._announce_reset(game_id, f"undone: {event_text(last.event)}")
+            return log_entry(self.store.event_at(game_id, last.seq))
+
+    def correct_player(self, game_id: int, player: Any) -> dict[str, Any]:
+        """"Who played this": undo the last play and post it again as played by ``player``."""
+        game = self.live(game_id)
+        with game.lock:
+            active = [e for e in self.store.events(game_id) if not e.undone and e.seq > 0]
+            if not active or active[-1].event.get("type") != "play":
+                raise InvalidInput("the last event is not a play: only a play can be given to another player")
+            last = active[-1]
+            corrected = check_event({**last.event, "player": player}, game.setup)
+            if corrected["player"] == last.event["player"]:
+                raise InvalidInput(f"that play is already {corrected['player']}'s")
+            self.store.set_undone(game_id, last.seq)
+            game = self._replace_live(game_id)
+            with game.lock:
+                entry = self._apply(game, corrected, "correction")
+            self._announce_reset(game_id, f"{event_text(last.event)} → given to {corrected['player']}")
+            return entry
+
+    def _replace_live(self, game_id: int) -> LiveGame:
+        with self._registry_lock:
+            old = self._live.get(game_id)
+            game = self._rebuild(game_id)
+            if old is not None:
+                game.lock = old.lock  # waiters on the old lock keep serialising with the new game
+            self._live[game_id] = game
+            return game
+
+    def _announce_reset(self, game_id: int, text: str) -> None:
+        game = self.live(game_id)
+        self.hub.publish(game_id, {"kind": "reset", "seq": game.next_seq - 1, "text": text,
+                                   "snapshot": self._snapshot(game)})
+
+    # -- reading ---------------------------------------------------------------------------------
+    def _snapshot(self, game: LiveGame) -> dict[str, Any]:
+        state = public_state(game.referee.state())
+        summary = self.store.game(game.game_id)
+        return {
+            "game": {"id": game.game_id, "name": summary.name if summary else "",
+                     "rules": game.setup["rules"], "players": game.setup["players"],
+                     "teams": game.setup.get("teams", []), "options": game.setup.get("options", {})},
+            "seq": game.next_seq - 1,
+            "state": state,
+            "last_flags": [{**f, "text": flag_text(f)} for f in game.last_verdict.get("flags", [])
+                           if isinstance(f, dict)],
+            "last_play": game.last_event if game.last_event.get("type") == "play" else None,
+        }
+
+    def snapshot(self, game_id: int) -> dict[str, Any]:
+        """Everything the table page shows, except the log: setup, public state, last flags."""
+        game = self.live(game_id)
+        with game.lock:
+            return self._snapshot(game)
+
+    def log(self, game_id: int) -> list[dict[str, Any]]:
+        """Every stored event of a game in order, undone ones included, as log entries."""
+        self.live(game_id)
+        return [log_entry(e) for e in self.store.events(game_id)]
+
+    def rounds(self, game_id: int) -> list[dict[str, Any]]:
+        """Per-round scores of a game."""
+        self.live(game_id)
+        return rounds_from(self.store.events(game_id))
+
+    def export_lines(self, game_id: int) -> list[dict[str, Any]]:
+        """The events in force, in order: protocol JSON lines replayable by `tableref referee`."""
+        self.live(game_id)
+        return [e.event for e in self.store.events(game_id, include_undone=False)]
+
+    def legal_plays(self, game_id: int, player: str) -> list[str]:
+        """Cards the referee knows ``player`` could play (empty when their hand is unknown)."""
+        game = self.live(game_id)
+        if player not in game.setup["players"]:
+            raise InvalidInput(f"{player!r} is not a player of this game")
+        with game.lock:
+            return list(game.referee.legal_plays(player))

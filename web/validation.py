@@ -1,0 +1,185 @@
+"""Checks every event and game setup before it may reach the referee or the database.
+
+The shapes of the protocol's events are data (``EVENT_FIELDS``); a check returns the cleaned event
+or raises :class:`InvalidInput` with a message a person can act on.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from referee.cards import SUITS, UNO_COLORS, is_card_id
+
+MAX_PLAYERS = 10
+MIN_PLAYERS = 2
+MAX_NAME_LENGTH = 24
+MAX_CARDS_IN_EVENT = 120
+MAX_DRAW_COUNT = 60
+MAX_TARGET_SCORE = 100_000
+NAME_PATTERN = re.compile(r"^[\w][\w .'\-]*$", re.UNICODE)
+COLORS: tuple[str, ...] = UNO_COLORS + SUITS
+
+
+class InvalidInput(ValueError):
+    """Input that is refused, with a message that says why."""
+
+
+Check = Callable[[Any, str, "Mapping[str, Any]"], Any]
+
+
+def _player(value: Any, field: str, game: Mapping[str, Any]) -> str:
+    if not isinstance(value, str) or value not in game["players"]:
+        raise InvalidInput(f"{field}: {value!r} is not a player of this game ({', '.join(game['players'])})")
+    return value
+
+
+def _card(value: Any, field: str, _game: Mapping[str, Any]) -> str:
+    if not is_card_id(value):
+        raise InvalidInput(f"{field}: {value!r} is not a card id (e.g. red-7, wild-draw4, 10H)")
+    return value
+
+
+def _cards(value: Any, field: str, game: Mapping[str, Any]) -> list[str]:
+    if not isinstance(value, list) or len(value) > MAX_CARDS_IN_EVENT:
+        raise InvalidInput(f"{field}: expected a list of at most {MAX_CARDS_IN_EVENT} card ids")
+    return [_card(card, f"{field}[{i}]", game) for i, card in enumerate(value)]
+
+
+def _color(value: Any, field: str, _game: Mapping[str, Any]) -> str:
+    if value not in COLORS:
+        raise InvalidInput(f"{field}: {value!r} is not a colour or suit ({', '.join(COLORS)})")
+    return value
+
+
+def _count(value: Any, field: str, _game: Mapping[str, Any]) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_DRAW_COUNT:
+        raise InvalidInput(f"{field}: expected a whole number from 1 to {MAX_DRAW_COUNT}")
+    return value
+
+
+def _hands(value: Any, field: str, game: Mapping[str, Any]) -> dict[str, list[str]]:
+    if not isinstance(value, dict):
+        raise InvalidInput(f"{field}: expected an object of player -> list of card ids")
+    return {_player(p, f"{field} key", game): _cards(cards, f"{field}[{p}]", game) for p, cards in value.items()}
+
+
+#: event type -> (required fields, optional fields), each field with its check.
+EVENT_FIELDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
+    "start_round": ({"dealer": _player, "starter": _card}, {"hands": _hands}),
+    "play": ({"player": _player, "card": _card}, {"color": _color, "target": _player}),
+    "draw": ({"player": _player, "count": _count}, {"cards": _cards}),
+    "pass": ({"player": _player}, {}),
+    "uno": ({"player": _player}, {}),
+    "catch": ({"player": _player, "target": _player}, {}),
+    "challenge": ({"player": _player}, {}),
+    "reveal": ({"player": _player, "cards": _cards}, {}),
+    "choose_color": ({"player": _player, "color": _color}, {}),
+}
+
+
+def check_event(event: Any, game: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a clean copy of an in-game event, or raise :class:`InvalidInput`.
+
+    ``game`` is the game's ``new_game`` event (its ``players`` name who may appear).
+    """
+    if not isinstance(event, dict):
+        raise InvalidInput("an event must be a JSON object with a \"type\"")
+    kind = event.get("type")
+    if kind == "new_game":
+        raise InvalidInput("new_game starts a new game: create one instead (POST /api/games)")
+    if kind not in EVENT_FIELDS:
+        raise InvalidInput(f"type: {kind!r} is not an event type ({', '.join(EVENT_FIELDS)})")
+    required, optional = EVENT_FIELDS[kind]
+    unknown = sorted(set(event) - {"type"} - set(required) - set(optional))
+    if unknown:
+        raise InvalidInput(f"{kind}: unknown field(s) {', '.join(unknown)}")
+    missing = [name for name in required if name not in event]
+    if missing:
+        raise InvalidInput(f"{kind}: missing field(s) {', '.join(missing)}")
+    clean: dict[str, Any] = {"type": kind}
+    for name, check in {**required, **optional}.items():
+        if name in event and not (name in optional and event[name] is None):
+            clean[name] = check(event[name], name, game)
+    return clean
+
+
+def check_name(value: Any, field: str) -> str:
+    """A player, team or game name: trimmed, 1 to 24 letters, digits, spaces or . ' -."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{field}: expected text")
+    name = " ".join(value.split())
+    if not name or len(name) > MAX_NAME_LENGTH or not NAME_PATTERN.match(name):
+        raise InvalidInput(f"{field}: {value!r} must be 1 to {MAX_NAME_LENGTH} letters, digits, spaces or . ' -")
+    return name
+
+
+def _option_type(option: Any) -> type:
+    """The Python type an option's values have (from its ``type`` or its default)."""
+    declared = getattr(option, "type", None)
+    if isinstance(declared, type):
+        return declared
+    by_name = {"bool": bool, "int": int, "str": str, "choice": str, "float": float}
+    if isinstance(declared, str) and declared in by_name:
+        return by_name[declared]
+    return type(getattr(option, "default", ""))
+
+
+def check_option(name: str, value: Any, options: Mapping[str, Any]) -> Any:
+    """Check one rule option's value against its registry entry; returns the value."""
+    if name not in options:
+        raise InvalidInput(f"options: {name!r} is not a rule option (see `tableref rules`)")
+    expected = _option_type(options[name])
+    if expected is bool:
+        ok = isinstance(value, bool)
+    elif expected is int:
+        ok = isinstance(value, int) and not isinstance(value, bool) and abs(value) <= MAX_TARGET_SCORE
+    elif expected is float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, str) and len(value) <= 40
+    if not ok:
+        raise InvalidInput(f"options.{name}: expected {expected.__name__}, got {value!r}")
+    choices = getattr(options[name], "choices", None)
+    if choices and value not in choices:
+        raise InvalidInput(f"options.{name}: {value!r} is not one of {', '.join(map(str, choices))}")
+    return value
+
+
+def check_new_game(event: Any, presets: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a clean ``new_game`` event, or raise :class:`InvalidInput`."""
+    if not isinstance(event, dict):
+        raise InvalidInput("a game setup must be a JSON object")
+    allowed = {"type", "rules", "players", "teams", "options"}
+    unknown = sorted(set(event) - allowed)
+    if unknown:
+        raise InvalidInput(f"new_game: unknown field(s) {', '.join(unknown)}")
+    rules = event.get("rules")
+    if rules not in presets:
+        raise InvalidInput(f"rules: {rules!r} is not a preset ({', '.join(presets)})")
+    players = event.get("players")
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InvalidInput(f"players: name {MIN_PLAYERS} to {MAX_PLAYERS} players in seating order")
+    names = [check_name(p, f"players[{i}]") for i, p in enumerate(players)]
+    if len({n.casefold() for n in names}) != len(names):
+        raise InvalidInput("players: every player needs a different name")
+    clean: dict[str, Any] = {"type": "new_game", "rules": rules, "players": names}
+    teams = event.get("teams")
+    if teams not in (None, []):
+        if not isinstance(teams, list) or not all(isinstance(t, list) and t for t in teams):
+            raise InvalidInput("teams: expected a list of teams, each a list of player names")
+        seen: set[str] = set()
+        for i, team in enumerate(teams):
+            for member in team:
+                if member not in names:
+                    raise InvalidInput(f"teams[{i}]: {member!r} is not one of the players")
+                if member in seen:
+                    raise InvalidInput(f"teams: {member!r} is in two teams")
+                seen.add(member)
+        clean["teams"] = [list(team) for team in teams]
+    raw_options = event.get("options") or {}
+    if not isinstance(raw_options, dict):
+        raise InvalidInput("options: expected an object of option name -> value")
+    if raw_options:
+        clean["options"] = {name: check_option(name, value, options) for name, value in raw_options.items()}
+    return clean
