@@ -120,3 +120,52 @@ def cut_value(card: str) -> int:
     """The value of a cut card: its number, 0 for anything else."""
     value = parse_card(card).value
     return int(value) if value.isdigit() else 0
+
+
+# ---------------------------------------------------------------- refereed play
+
+#: Deliberate mistakes the simulator can make, and the flag kinds that count as catching each.
+MISTAKES: dict[str, frozenset[str]] = {
+    "wrong_card": frozenset({"illegal_card"}),
+    "out_of_turn": frozenset({"out_of_turn"}),
+    "forgotten_uno": frozenset({"missed_uno"}),
+    "bluffed_draw4": frozenset({"challenge_upheld", "illegal_card"}),
+    "wrong_draw_count": frozenset({"wrong_draw_count"}),
+}
+
+#: Flags that honest play may cause (a bot challenging a fair Wild Draw Four loses the challenge).
+HONEST_FLAGS: frozenset[str] = frozenset({"challenge_failed"})
+
+#: Failure messages kept per list (the counts are always complete).
+KEPT_MESSAGES = 20
+
+
+@dataclass
+class Tally:
+    """What simulated games did: counts, flags, mistakes injected vs flagged, failures."""
+
+    games: int = 0
+    rounds: int = 0
+    events: int = 0
+    rejected: int = 0
+    reshuffles: int = 0
+    unfinished: int = 0
+    flags: Counter = field(default_factory=Counter)
+    injected: Counter = field(default_factory=Counter)
+    flagged: Counter = field(default_factory=Counter)
+    missed: list[str] = field(default_factory=list)
+    spurious: list[str] = field(default_factory=list)
+    invariant_failures: list[str] = field(default_factory=list)
+    failure_count: Counter = field(default_factory=Counter)
+
+    @property
+    def failures(self) -> int:
+        """Missed flags, spurious flags, rejected events, invariant failures and unfinished games."""
+        return sum(self.failure_count.values()) + self.unfinished
+
+    def fail(self, what: str, message: str) -> None:
+        """Record one failure of kind ``what`` (``missed``, ``spurious``, ``invariant_failures``)."""
+        self.failure_count[what] += 1
+        kept = getattr(self, what)
+        if len(kept) < KEPT_MESSAGES:
+            kept.append(message)

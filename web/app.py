@@ -13,7 +13,7 @@ from web.camera import Camera
 from web.security import PinThrottle, install
 from web.sse import EventHub
 from web.store import Store, default_database_url
-from web.tables import GameNotFound, Tables
+from web.tables import GameNotFound, RefereeFailure, Tables
 from web.validation import InvalidInput
 
 MAX_REQUEST_BYTES = 64 * 1024
@@ -36,7 +36,7 @@ def _secret_key(database_url: str) -> str:
 
 
 def create_app(database_url: str | None = None, *, pin: str | None = None, camera: Camera | None = None,
-               referee_factory: Any = None, secret_key: str | None = None) -> Flask:
+               secret_key: str | None = None) -> Flask:
     """Build the table app.
 
     ``database_url``: SQLAlchemy URL (default: ``DATABASE_URL`` or an SQLite file in the user's data
@@ -56,7 +56,7 @@ def create_app(database_url: str | None = None, *, pin: str | None = None, camer
     )
     store = Store(url)
     hub = EventHub()
-    tables = Tables(store, hub, referee_factory)
+    tables = Tables(store, hub)
     app.extensions["tableref.store"] = store
     app.extensions["tableref.hub"] = hub
     app.extensions["tableref.tables"] = tables
@@ -90,6 +90,10 @@ def _error_handlers(app: Flask) -> None:
     @app.errorhandler(GameNotFound)
     def _missing(exc: GameNotFound) -> Any:
         return render(404, str(exc))
+
+    @app.errorhandler(RefereeFailure)
+    def _referee_failed(exc: RefereeFailure) -> Any:
+        return render(500, str(exc))
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Any:

@@ -29,7 +29,7 @@ class Camera:
         self._demo: Any = None
         self._game_id: int | None = None
         self._mode = "off"
-        self._message = "no camera: enter plays by hand"
+        self._message = "no camera is running"
 
     # -- which game the camera referees --------------------------------------------------------------
     def follow(self, game_id: int) -> None:
@@ -39,9 +39,13 @@ class Camera:
 
     @property
     def game_id(self) -> int | None:
-        """The game the camera's events go to (None: none yet)."""
+        """The game the camera's events go to: the one last chosen, else the newest game not over
+        (so a restarted server goes on with the game it had); None when there is none."""
         with self._lock:
-            return self._game_id
+            if self._game_id is not None:
+                return self._game_id
+        running = [g for g in self.tables.store.games(limit=20) if not g.game_over]
+        return running[0].id if running else None
 
     def on_event(self, event: dict[str, Any]) -> dict[str, Any] | None:
         """The watcher's callback: store the event in the followed game, apply it, return the verdict.

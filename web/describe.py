@@ -49,6 +49,14 @@ FLAG_TITLES: dict[str, str] = {
     "challenge_failed": "Challenge failed",
     "illegal_finish": "Illegal finish",
     "invalid_event": "Rejected",
+    "illegal_pass": "Pass not allowed",
+    "needless_draw": "Drew with a playable card",
+    "forgot_color": "Forgot to name the colour",
+    "misdeal": "Misdeal",
+    "reshuffle": "Draw pile reshuffled",
+    "cut_tie": "Tied cut",
+    "penalty": "Penalty",
+    "penalty_forfeited": "Penalty forfeited",
 }
 
 
@@ -93,7 +101,8 @@ def _play_text(event: dict[str, Any]) -> str:
 
 _EVENT_TEXT = {
     "new_game": lambda e: f"New game ({e['rules']}): {', '.join(e['players'])}",
-    "start_round": lambda e: f"New round: {e['dealer']} deals, {card_label(e['starter'])} turned up",
+    "start_round": lambda e: f"New round: {e.get('dealer') or 'the next dealer'} deals, "
+    f"{card_label(e['starter'])} turned up",
     "play": _play_text,
     "draw": lambda e: f"{e['player']} draws {e['count']}"
     + (f" ({', '.join(card_label(c) for c in e['cards'])})" if e.get("cards") else ""),
@@ -103,6 +112,10 @@ _EVENT_TEXT = {
     "challenge": lambda e: f"{e['player']} challenges the Wild Draw Four",
     "reveal": lambda e: f"{e['player']} shows {', '.join(card_label(c) for c in e['cards']) or 'no cards'}",
     "choose_color": lambda e: f"{e['player']} chooses {color_label(e['color'])}",
+    "cut": lambda e: "Cut for dealer: " + ", ".join(f"{p} {card_label(c)}" for p, c in e["cards"].items()),
+    "turn_up": lambda e: f"New starter turned up: {card_label(e['card'])}",
+    "penalty": lambda e: f"Penalty for {e['player']}: {e['kind'].replace('_', ' ')}"
+    + (f" ({e['draw']} cards)" if e.get("draw") is not None else ""),
 }
 
 

@@ -18,21 +18,13 @@ from web.validation import MAX_PLAYERS, InvalidInput
 pages = Blueprint("pages", __name__)
 
 TEAM_LETTERS = ("A", "B", "C", "D", "E")
+#: Options shown first on the new-game form; the others are folded away.
+FEATURED_OPTIONS = ("target_score", "hand_size", "deck")
 MJPEG_FRAME_SECONDS = 0.1
 
 
 def _tables() -> Any:
     return current_app.extensions["tableref.tables"]
-
-
-@pages.app_template_filter("card")
-def _card_filter(card_id: str | None) -> str:
-    return card_label(card_id)
-
-
-@pages.app_template_filter("color")
-def _color_filter(color: str | None) -> str:
-    return color_label(color)
 
 
 @pages.get("/")
@@ -104,7 +96,7 @@ def new_game() -> Any:
             return redirect(url_for("pages.table", game_id=game_id), code=303)
     status = 400 if error else 200
     return render_template("new_game.html", catalog=catalog, error=error, form=request.form,
-                           max_players=MAX_PLAYERS, team_letters=TEAM_LETTERS), status
+                           max_players=MAX_PLAYERS, team_letters=TEAM_LETTERS, featured=FEATURED_OPTIONS), status
 
 
 @pages.get("/games/<int:game_id>")
@@ -123,15 +115,17 @@ def scores(game_id: int) -> str:
     tables = _tables()
     snapshot = tables.snapshot(game_id)
     return render_template("scores.html", game_id=game_id, snapshot=snapshot, rounds=tables.rounds(game_id),
-                           summary=tables.store.game(game_id))
+                           target=snapshot["state"].get("target_score"))
 
 
 @pages.get("/games/<int:game_id>/history")
 def game_history(game_id: int) -> str:
     """One past (or running) game: its rounds and every event with its flags."""
     tables = _tables()
+    snapshot = tables.snapshot(game_id)
     return render_template("game_history.html", game_id=game_id, summary=tables.store.game(game_id),
-                           snapshot=tables.snapshot(game_id), rounds=tables.rounds(game_id), log=tables.log(game_id))
+                           snapshot=snapshot, rounds=tables.rounds(game_id), log=tables.log(game_id),
+                           target=snapshot["state"].get("target_score"))
 
 
 @pages.get("/history")
@@ -166,6 +160,12 @@ def _mjpeg(camera: Any) -> Iterator[bytes]:
             yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + str(len(frame)).encode()
                    + b"\r\n\r\n" + frame + b"\r\n")
         time.sleep(MJPEG_FRAME_SECONDS)
+
+
+@pages.get("/favicon.ico")
+def favicon() -> Response:
+    """No icon (an empty answer instead of a 404 in every browser's console)."""
+    return Response(status=204)
 
 
 @pages.get("/camera.mjpg")

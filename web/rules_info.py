@@ -60,3 +60,4 @@ def rules_catalog() -> dict[str, Any]:
         "presets": [preset_info(name, preset) for name, preset in PRESETS.items()],
         "options": [option_info(name, option) for name, option in OPTIONS.items()],
     }
+

@@ -18,6 +18,9 @@ from flask import Flask, abort, current_app, redirect, request, session, url_for
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 PIN_ATTEMPTS_PER_MINUTE = 5
+#: Only this server's own scripts, styles and images (the camera view included); no framing.
+CONTENT_SECURITY_POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                           "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
 
 def is_loopback(host: str) -> bool:
@@ -84,7 +87,7 @@ def _csrf_ok() -> bool:
 
 
 def install(app: Flask) -> None:
-    """Check the CSRF token on every state-changing request of ``app``."""
+    """Check the CSRF token on every state-changing request of ``app``; add the security headers."""
 
     @app.before_request
     def _protect() -> None:
@@ -92,6 +95,14 @@ def install(app: Flask) -> None:
             return
         if not _csrf_ok():
             abort(403, description="missing or wrong CSRF token: reload the page (API clients: GET /api/session first)")
+
+    @app.after_request
+    def _headers(response: Any) -> Any:
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        return response
 
     @app.context_processor
     def _template_helpers() -> dict[str, Any]:

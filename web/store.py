@@ -151,40 +151,43 @@ class Store:
 
     def create_game(self, name: str, new_game: dict[str, Any], verdict: dict[str, Any]) -> int:
         """Store a new game with its ``new_game`` event (seq 0) and that event's verdict; returns its id."""
+        state = verdict.get("state") if isinstance(verdict.get("state"), dict) else {}
+        scores = state.get("scores") if isinstance(state.get("scores"), dict) else {}
         with self._sessions.begin() as session:
-            game = GameRow(name=name, rules=new_game["rules"], players=list(new_game["players"]), scores={})
+            game = GameRow(name=name, rules=new_game["rules"], players=list(new_game["players"]), scores=scores)
             session.add(game)
             session.flush()
             session.add(EventRow(game_id=game.id, seq=0, source="setup", payload=json.dumps(new_game),
                                  verdict=json.dumps(verdict)))
             return game.id
 
-    def append_event(self, game_id: int, seq: int, event_: dict[str, Any], source: str) -> None:
-        """Store (and commit) an event before it is applied."""
+    def append_event(self, game_id: int, seq: int, event_: dict[str, Any], source: str) -> StoredEvent:
+        """Store (and commit) an event before it is applied; returns it as stored."""
+        created = utcnow()
         with self._sessions.begin() as session:
-            session.add(EventRow(game_id=game_id, seq=seq, source=source, payload=json.dumps(event_)))
-            session.execute(update(GameRow).where(GameRow.id == game_id).values(updated_at=utcnow()))
+            session.add(EventRow(game_id=game_id, seq=seq, source=source, payload=json.dumps(event_),
+                                 created_at=created))
+        return StoredEvent(seq, source, event_, None, False, created)
 
-    def set_verdict(self, game_id: int, seq: int, verdict: dict[str, Any]) -> None:
-        """Record the verdict of an applied event."""
+    def record_verdict(self, game_id: int, seq: int, verdict: dict[str, Any]) -> None:
+        """Record an applied event's verdict, and keep the game's row in step with its state
+        (scores, game over, winner), in one transaction."""
+        state = verdict.get("state") if isinstance(verdict.get("state"), dict) else {}
+        scores = state.get("scores") if isinstance(state.get("scores"), dict) else {}
+        winner = state.get("winner")
         with self._sessions.begin() as session:
             session.execute(update(EventRow).where(EventRow.game_id == game_id, EventRow.seq == seq)
                             .values(verdict=json.dumps(verdict)))
+            if verdict.get("accepted"):
+                session.execute(update(GameRow).where(GameRow.id == game_id).values(
+                    scores=scores, game_over=bool(state.get("game_over")),
+                    winner=str(winner) if winner is not None else None, updated_at=utcnow()))
 
     def set_undone(self, game_id: int, seq: int) -> None:
         """Mark an event as undone: it stays in the history but is no longer replayed."""
         with self._sessions.begin() as session:
             session.execute(update(EventRow).where(EventRow.game_id == game_id, EventRow.seq == seq)
                             .values(undone=True))
-
-    def update_summary(self, game_id: int, state: dict[str, Any]) -> None:
-        """Keep the game's row in step with the referee's state (scores, game over, winner)."""
-        scores = state.get("scores") if isinstance(state.get("scores"), dict) else {}
-        winner = state.get("winner")
-        with self._sessions.begin() as session:
-            session.execute(update(GameRow).where(GameRow.id == game_id).values(
-                scores=scores, game_over=bool(state.get("game_over")),
-                winner=str(winner) if winner is not None else None, updated_at=utcnow()))
 
     def game(self, game_id: int) -> GameSummary | None:
         """The game with this id, or None."""

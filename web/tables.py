@@ -5,9 +5,11 @@ Undo marks the last event undone and rebuilds the referee from the remaining sto
 """
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from web.describe import event_text, flag_text
@@ -15,12 +17,28 @@ from web.sse import EventHub
 from web.store import StoredEvent, Store
 from web.validation import InvalidInput, check_event, check_name, check_new_game
 
-#: State keys a referee may keep that must never be shown on a page every player can see.
-SECRET_STATE_KEYS = frozenset({"hands", "draw_pile", "deck"})
+log = logging.getLogger(__name__)
+
+#: State keys that must never be shown on a page every player can see (the hands, which the
+#: referee only shows under its ``transparent`` option).
+SECRET_STATE_KEYS = frozenset({"hands"})
 
 
 class GameNotFound(LookupError):
     """No game with that id."""
+
+
+class RefereeFailure(RuntimeError):
+    """The referee raised on an event (its contract says it never does): the event was set aside."""
+
+
+def judge(referee: Any, event: dict[str, Any]) -> dict[str, Any] | None:
+    """The referee's verdict on an event, or None (logged) if the referee broke its promise and raised."""
+    try:
+        return referee.handle(event)
+    except Exception:  # the referee must never raise; if it does, the game must survive it
+        log.exception("the referee raised on %r", event)
+        return None
 
 
 @dataclass
@@ -28,6 +46,7 @@ class LiveGame:
     """A game's referee in memory, with the setup it was created from."""
 
     game_id: int
+    name: str
     setup: dict[str, Any]
     referee: Any
     next_seq: int
@@ -55,47 +74,19 @@ def log_entry(stored: StoredEvent) -> dict[str, Any]:
 
 
 def public_state(state: dict[str, Any]) -> dict[str, Any]:
-    """The referee's state without what only the referee may know (hands, draw pile)."""
+    """The referee's state without what only the referee may know (the hands)."""
     return {k: v for k, v in state.items() if k not in SECRET_STATE_KEYS}
-
-
-def rounds_from(events: list[StoredEvent]) -> list[dict[str, Any]]:
-    """Per-round scores, read from stored verdicts: a round ends when ``round_over`` turns true."""
-    rounds: list[dict[str, Any]] = []
-    before: dict[str, int] = {}
-    was_over = False
-    for stored in events:
-        if stored.undone or not stored.verdict or not stored.verdict.get("accepted"):
-            continue
-        state = stored.verdict.get("state") or {}
-        scores = state.get("scores") if isinstance(state.get("scores"), dict) else {}
-        over = bool(state.get("round_over"))
-        if over and not was_over:
-            counts = state.get("hand_counts") or {}
-            out = [p for p, n in counts.items() if n == 0]
-            rounds.append({
-                "number": len(rounds) + 1,
-                "seq": stored.seq,
-                "went_out": out[0] if out else None,
-                "points": {k: v - before.get(k, 0) for k, v in scores.items()},
-                "totals": dict(scores),
-            })
-            before = dict(scores)
-        was_over = over
-    return rounds
 
 
 class Tables:
     """Every game the server knows, kept live in memory and durable in the :class:`Store`."""
 
-    def __init__(self, store: Store, hub: EventHub, referee_factory: Callable[[], Any] | None = None) -> None:
-        if referee_factory is None:
-            from referee.engine import Referee
+    def __init__(self, store: Store, hub: EventHub) -> None:
+        from referee.engine import Referee
 
-            referee_factory = Referee
         self.store = store
         self.hub = hub
-        self._new_referee = referee_factory
+        self._new_referee = Referee
         self._live: dict[int, LiveGame] = {}
         self._registry_lock = threading.Lock()
 
@@ -113,9 +104,8 @@ class Tables:
             reasons = [f.get("reason", "") for f in verdict.get("flags", []) if isinstance(f, dict)]
             raise InvalidInput("the referee refused this setup: " + ("; ".join(r for r in reasons if r) or "no reason given"))
         game_id = self.store.create_game(title, new_game, verdict)
-        self.store.update_summary(game_id, verdict.get("state") or {})
         with self._registry_lock:
-            self._live[game_id] = LiveGame(game_id, new_game, referee, 1, verdict, new_game)
+            self._live[game_id] = LiveGame(game_id, title, new_game, referee, 1, verdict, new_game)
         return game_id
 
     def live(self, game_id: int) -> LiveGame:
@@ -138,32 +128,48 @@ class Tables:
         for stored in events:
             if stored.undone:
                 continue
-            verdict = referee.handle(stored.event)
-            last_event = stored.event
+            judged = judge(referee, stored.event)
+            if judged is None:
+                self.store.set_undone(game_id, stored.seq)
+                continue
+            verdict = judged
+            if verdict.get("accepted"):
+                last_event = stored.event
             if stored.verdict != verdict:
-                self.store.set_verdict(game_id, stored.seq, verdict)
-        self.store.update_summary(game_id, verdict.get("state") or {})
-        return LiveGame(game_id, setup, referee, events[-1].seq + 1, verdict, last_event)
+                self.store.record_verdict(game_id, stored.seq, verdict)
+        summary = self.store.game(game_id)
+        return LiveGame(game_id, summary.name if summary else "", setup, referee, events[-1].seq + 1, verdict,
+                        last_event)
 
     # -- events ----------------------------------------------------------------------------------
+    @contextmanager
+    def _locked(self, game_id: int) -> Iterator[LiveGame]:
+        """Hold a game's lock and yield its current referee (an undo may have replaced it meanwhile)."""
+        lock = self.live(game_id).lock
+        with lock:
+            yield self.live(game_id)
+
     def post(self, game_id: int, event: Any, source: str = "api") -> dict[str, Any]:
         """Check, store, apply and announce one event; returns its log entry with the verdict."""
-        game = self.live(game_id)
-        with game.lock:
+        with self._locked(game_id) as game:
             clean = check_event(event, game.setup)
             return self._apply(game, clean, source)
 
     def _apply(self, game: LiveGame, event: dict[str, Any], source: str) -> dict[str, Any]:
         seq = game.next_seq
-        self.store.append_event(game.game_id, seq, event, source)
+        stored = self.store.append_event(game.game_id, seq, event, source)
         game.next_seq = seq + 1
-        verdict = game.referee.handle(event)
+        verdict = judge(game.referee, event)
+        if verdict is None:
+            self.store.set_undone(game.game_id, seq)
+            self._replace_live(game.game_id)
+            raise RefereeFailure("the referee failed on this event: it was set aside (undone) and the game is "
+                                 "as it was before it")
         game.last_verdict = verdict
-        game.last_event = event
-        self.store.set_verdict(game.game_id, seq, verdict)
-        self.store.update_summary(game.game_id, verdict.get("state") or {})
-        stored = self.store.event_at(game.game_id, seq)
-        entry = log_entry(stored)
+        if verdict.get("accepted"):
+            game.last_event = event
+        self.store.record_verdict(game.game_id, seq, verdict)
+        entry = log_entry(replace(stored, verdict=verdict))
         entry["verdict"] = verdict
         self.hub.publish(game.game_id, {"kind": "event", "seq": seq, "entry": entry,
                                         "snapshot": self._snapshot(game)})
@@ -171,8 +177,7 @@ class Tables:
 
     def undo(self, game_id: int) -> dict[str, Any]:
         """Take back the last event still in force (never the ``new_game``); returns its log entry."""
-        game = self.live(game_id)
-        with game.lock:
+        with self._locked(game_id):
             active = [e for e in self.store.events(game_id) if not e.undone and e.seq > 0]
             if not active:
                 raise InvalidInput("nothing to undo: the game has no events yet")
@@ -184,8 +189,7 @@ class Tables:
 
     def correct_player(self, game_id: int, player: Any) -> dict[str, Any]:
         """"Who played this": undo the last play and post it again as played by ``player``."""
-        game = self.live(game_id)
-        with game.lock:
+        with self._locked(game_id) as game:
             active = [e for e in self.store.events(game_id) if not e.undone and e.seq > 0]
             if not active or active[-1].event.get("type") != "play":
                 raise InvalidInput("the last event is not a play: only a play can be given to another player")
@@ -194,9 +198,7 @@ class Tables:
             if corrected["player"] == last.event["player"]:
                 raise InvalidInput(f"that play is already {corrected['player']}'s")
             self.store.set_undone(game_id, last.seq)
-            game = self._replace_live(game_id)
-            with game.lock:
-                entry = self._apply(game, corrected, "correction")
+            entry = self._apply(self._replace_live(game_id), corrected, "correction")
             self._announce_reset(game_id, f"{event_text(last.event)} → given to {corrected['player']}")
             return entry
 
@@ -217,12 +219,12 @@ class Tables:
     # -- reading ---------------------------------------------------------------------------------
     def _snapshot(self, game: LiveGame) -> dict[str, Any]:
         state = public_state(game.referee.state())
-        summary = self.store.game(game.game_id)
         return {
-            "game": {"id": game.game_id, "name": summary.name if summary else "",
+            "game": {"id": game.game_id, "name": game.name,
                      "rules": game.setup["rules"], "players": game.setup["players"],
                      "teams": game.setup.get("teams", []), "options": game.setup.get("options", {})},
             "seq": game.next_seq - 1,
+            "viewers": self.hub.viewers(game.game_id),
             "state": state,
             "last_flags": [{**f, "text": flag_text(f)} for f in game.last_verdict.get("flags", [])
                            if isinstance(f, dict)],
@@ -231,8 +233,7 @@ class Tables:
 
     def snapshot(self, game_id: int) -> dict[str, Any]:
         """Everything the table page shows, except the log: setup, public state, last flags."""
-        game = self.live(game_id)
-        with game.lock:
+        with self._locked(game_id) as game:
             return self._snapshot(game)
 
     def log(self, game_id: int) -> list[dict[str, Any]]:
@@ -241,9 +242,11 @@ class Tables:
         return [log_entry(e) for e in self.store.events(game_id)]
 
     def rounds(self, game_id: int) -> list[dict[str, Any]]:
-        """Per-round scores of a game."""
-        self.live(game_id)
-        return rounds_from(self.store.events(game_id))
+        """Per-round scores of a game: the referee's ``round_scores`` (round, went_out, points,
+        hand_points, team_points, totals)."""
+        with self._locked(game_id) as game:
+            rounds = game.referee.state().get("round_scores") or []
+            return [dict(entry) for entry in rounds if isinstance(entry, dict)]
 
     def export_lines(self, game_id: int) -> list[dict[str, Any]]:
         """The events in force, in order: protocol JSON lines replayable by `tableref referee`."""
@@ -252,8 +255,7 @@ class Tables:
 
     def legal_plays(self, game_id: int, player: str) -> list[str]:
         """Cards the referee knows ``player`` could play (empty when their hand is unknown)."""
-        game = self.live(game_id)
-        if player not in game.setup["players"]:
-            raise InvalidInput(f"{player!r} is not a player of this game")
-        with game.lock:
+        with self._locked(game_id) as game:
+            if player not in game.setup["players"]:
+                raise InvalidInput(f"{player!r} is not a player of this game")
             return list(game.referee.legal_plays(player))

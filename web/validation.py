@@ -16,6 +16,7 @@ MIN_PLAYERS = 2
 MAX_NAME_LENGTH = 24
 MAX_CARDS_IN_EVENT = 120
 MAX_DRAW_COUNT = 60
+MAX_PENALTY_DRAW = 100
 MAX_TARGET_SCORE = 100_000
 NAME_PATTERN = re.compile(r"^[\w][\w .'\-]*$", re.UNICODE)
 COLORS: tuple[str, ...] = UNO_COLORS + SUITS
@@ -64,10 +65,31 @@ def _hands(value: Any, field: str, game: Mapping[str, Any]) -> dict[str, list[st
     return {_player(p, f"{field} key", game): _cards(cards, f"{field}[{p}]", game) for p, cards in value.items()}
 
 
-#: event type -> (required fields, optional fields), each field with its check.
+def _cut_cards(value: Any, field: str, game: Mapping[str, Any]) -> dict[str, str]:
+    if not isinstance(value, dict) or not value:
+        raise InvalidInput(f"{field}: expected an object of player -> the card they cut")
+    return {_player(p, f"{field} key", game): _card(card, f"{field}[{p}]", game) for p, card in value.items()}
+
+
+def _penalty_kind(value: Any, field: str, _game: Mapping[str, Any]) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"[a-z_]{1,30}", value):
+        raise InvalidInput(f"{field}: expected a penalty kind such as missed_uno, out_of_turn or other")
+    return value
+
+
+def _penalty_draw(value: Any, field: str, _game: Mapping[str, Any]) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_PENALTY_DRAW:
+        raise InvalidInput(f"{field}: expected a whole number from 0 to {MAX_PENALTY_DRAW}")
+    return value
+
+
+#: event type -> (required fields, optional fields), each field with its check
+#: (core protocol plus docs/protocol-extensions.md: cut, turn_up, penalty, play's ``hands``).
 EVENT_FIELDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
-    "start_round": ({"dealer": _player, "starter": _card}, {"hands": _hands}),
-    "play": ({"player": _player, "card": _card}, {"color": _color, "target": _player}),
+    "cut": ({"cards": _cut_cards}, {}),
+    "start_round": ({"starter": _card}, {"dealer": _player, "hands": _hands}),
+    "turn_up": ({"card": _card}, {}),
+    "play": ({"player": _player, "card": _card}, {"color": _color, "target": _player, "hands": _hands}),
     "draw": ({"player": _player, "count": _count}, {"cards": _cards}),
     "pass": ({"player": _player}, {}),
     "uno": ({"player": _player}, {}),
@@ -75,6 +97,7 @@ EVENT_FIELDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "challenge": ({"player": _player}, {}),
     "reveal": ({"player": _player, "cards": _cards}, {}),
     "choose_color": ({"player": _player, "color": _color}, {}),
+    "penalty": ({"player": _player, "kind": _penalty_kind}, {"draw": _penalty_draw}),
 }
 
 
@@ -129,6 +152,12 @@ def check_option(name: str, value: Any, options: Mapping[str, Any]) -> Any:
     """Check one rule option's value against its registry entry; returns the value."""
     if name not in options:
         raise InvalidInput(f"options: {name!r} is not a rule option (see `tableref rules`)")
+    own_check = getattr(options[name], "check", None)
+    if callable(own_check):
+        reason = own_check(value)
+        if reason:
+            raise InvalidInput(f"options.{name}: {reason}")
+        return value
     expected = _option_type(options[name])
     if expected is bool:
         ok = isinstance(value, bool)

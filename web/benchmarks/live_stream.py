@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import logging
 import statistics
 import tempfile
 import threading
@@ -110,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
 
     from web.app import create_app
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
     viewers_wanted = max(1, min(args.viewers, 200))
     events_wanted = max(1, min(args.events, 5000))
     time_limit = max(5.0, min(args.time_limit, 600.0))
@@ -139,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
             connected = sum(1 for v in viewers if v.error is None)
             sent: dict[int, float] = {}
             post_times: list[float] = []
+            accepted = 0
             interval = 1.0 / args.rate if args.rate > 0 else 0.0
             started = time.perf_counter()
             for step in range(events_wanted):
@@ -155,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
                     print(f"bench web: event refused: {entry}")
                     break
                 sent[entry["seq"]] = begin
+                accepted += bool(entry["accepted"])
                 state = entry["verdict"].get("state", state)
             wait_until = min(deadline, time.monotonic() + 5)
             while time.monotonic() < wait_until and any(len(v.received) < len(sent) for v in viewers if v.error is None):
@@ -168,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
                  if seq in viewer.received]
     expected = len(sent) * connected
     print(f"viewers: {connected}/{viewers_wanted} connected; events posted: {len(sent)} in {elapsed:.1f} s "
-          f"({len(sent) / elapsed:.1f}/s)")
+          f"({len(sent) / elapsed:.1f}/s), {accepted} accepted by the referee")
     print(f"messages delivered: {len(latencies)}/{expected}")
     if post_times:
         print(f"POST round trip (store + referee + fan-out): p50 {statistics.median(post_times) * 1000:.1f} ms, "

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import signal
 import sys
@@ -43,11 +44,15 @@ def start_camera(camera: Any, args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted (Ctrl-C or SIGTERM)."""
+    from sqlalchemy.exc import SQLAlchemyError
     from werkzeug.serving import make_server
 
+    import referee.engine  # noqa: F401  (the referee is needed; fail here, plainly, if it is missing)
     from web.app import create_app
     from web.security import is_loopback, new_pin
 
+    logging.basicConfig(level=logging.INFO, format="tableref: %(message)s")
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request (SSE and MJPEG included)
     if not 0 < args.port < 65536:
         print(f"tableref serve: --port {args.port} is not a port number (1-65535)", file=sys.stderr)
         return 2
@@ -56,8 +61,9 @@ def run(args: argparse.Namespace) -> int:
         pin = args.pin or os.environ.get("TABLEREF_PIN") or new_pin()
     try:
         app = create_app(args.db, pin=pin)
-    except Exception as exc:  # a bad --db URL or an unreachable database: say so, don't trace back
-        print(f"tableref serve: cannot open the database: {exc}", file=sys.stderr)
+    except (SQLAlchemyError, ImportError, OSError) as exc:  # bad --db URL, missing driver, unreachable database
+        hint = " (for PostgreSQL: pip install 'psycopg[binary]')" if isinstance(exc, ImportError) else ""
+        print(f"tableref serve: cannot open the database: {exc}{hint}", file=sys.stderr)
         return 1
     try:
         server = make_server(args.host, args.port, app, threaded=True)
@@ -71,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"tableref: camera: {camera.status()['label']} — {camera.status()['message']}", flush=True)
     if pin:
         print(f"tableref: listening beyond this computer: the controls need the table PIN {pin}", flush=True)
-    print(f"tableref: games are kept in {app.extensions['tableref.store'].url}", flush=True)
+    shown_url = app.extensions["tableref.store"].engine.url.render_as_string(hide_password=True)
+    print(f"tableref: games are kept in {shown_url}", flush=True)
 
     def _stop(_signum: int, _frame: Any) -> None:
         raise KeyboardInterrupt

@@ -13,6 +13,7 @@
   const UNO_WILDS = ["wild", "wild-draw4", "wild-shuffle", "wild-custom"];
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
   const VALUE_SHORT = { skip: "Skip", reverse: "Rev", draw2: "+2" };
+  const WILD_SHORT = { "wild": "Wild", "wild-draw4": "Wild +4", "wild-shuffle": "Shuffle", "wild-custom": "Custom" };
 
   let snapshot = JSON.parse(document.getElementById("initial-snapshot").textContent);
   let lastSeq = snapshot.seq;
@@ -62,9 +63,10 @@
     });
   }
 
-  function toast(message) {
+  function toast(message, kind) {
     const box = $("toast");
     box.textContent = message;
+    box.className = "toast " + (kind || "error");
     box.hidden = false;
     clearTimeout(toast.timer);
     toast.timer = setTimeout(() => { box.hidden = true; }, 6000);
@@ -91,9 +93,11 @@
     $("pending").textContent = state.pending_draw || 0;
     $("pending").parentElement.classList.toggle("alert", (state.pending_draw || 0) > 0);
     $("round").textContent = state.round != null ? state.round : (state.round_over ? "over" : "—");
-    const awaiting = state.awaiting;
-    $("awaiting").hidden = !awaiting;
-    if (awaiting) $("awaiting").textContent = "Waiting for: " + (typeof awaiting === "string" ? awaiting : JSON.stringify(awaiting));
+    const waiting = awaitingText(state.awaiting);
+    $("awaiting").hidden = !waiting;
+    $("awaiting").textContent = waiting ? "Waiting for: " + waiting : "";
+    $("btn-turn-up").hidden = !(state.awaiting && state.awaiting.kind === "starter");
+    $("viewers").textContent = snapshot.viewers ? snapshot.viewers + " watching" : "";
     renderBanners(state);
     renderPlayers(state, players);
     renderWildChooser(state);
@@ -101,11 +105,32 @@
     renderSelects(state, players);
   }
 
+  const AWAITING = {
+    new_game: () => "a new game",
+    start_round: (a) => "the deal" + (a.dealer ? " (" + a.dealer + " deals)" : ""),
+    cut: (a) => "the cut for dealer" + (a.players ? " between " + a.players.join(", ") : "") + " (or deal, naming the dealer)",
+    starter: (a) => "a new starter card: " + (a.reason || "turn up the next card"),
+    color: (a) => a.player + " to choose the colour",
+    reveal: (a) => ((a.players || [a.player]).join(", ")) + " to show their hand" + (a.for === "score" ? " for scoring" : " to settle the challenge"),
+    final_draw: (a) => a.player + " to draw before the round is scored",
+  };
+
+  function awaitingText(awaiting) {
+    if (!awaiting) return "";
+    if (typeof awaiting !== "object") return String(awaiting);
+    const describe = AWAITING[awaiting.kind];
+    return describe ? describe(awaiting) : String(awaiting.kind || "").replace(/_/g, " ");
+  }
+
   function renderBanners(state) {
     const box = $("banners");
     box.replaceChildren();
+    if (root.dataset.control !== "yes") {
+      box.append(el("div", { className: "banner info" }, "Watching only. ",
+        el("a", { href: "/unlock?next=" + encodeURIComponent(location.pathname) }, "Enter the table PIN"), " to use the controls."));
+    }
     if (state.game_over) {
-      box.append(el("div", { className: "banner winner" }, "🏆 " + (state.winner || "Nobody") + " wins the game!"));
+      box.append(el("div", { className: "banner winner" }, "★ " + (state.winner || "Nobody") + " wins the game!"));
     } else if (state.round_over) {
       box.append(el("div", { className: "banner info" }, "Round over — show the hands for scoring, then deal the next round."));
     }
@@ -114,6 +139,10 @@
       const penalty = (flag.draw || 0) > 0;
       box.append(el("div", { className: "banner " + (penalty ? "penalty" : "flag") },
         (penalty ? "⚠ PENALTY: " : "⚑ ") + flag.text));
+    }
+    for (const [player, cards] of Object.entries(state.owed || {})) {
+      if (cards > 0) box.append(el("div", { className: "banner penalty owed" },
+        "⚠ " + player + " owes " + cards + (cards === 1 ? " penalty card" : " penalty cards") + ": draw them now"));
     }
     if ((state.pending_draw || 0) > 0 && state.turn) {
       box.append(el("div", { className: "banner penalty" },
@@ -133,6 +162,11 @@
       tile.dataset.player = name;
       tile.append(el("h3", {}, (state.turn === name ? "▶ " : "") + name));
       tile.append(el("p", { className: "count" }, count == null ? "? cards" : count + (count === 1 ? " card" : " cards")));
+      const badges = el("p", { className: "badges" });
+      if ((state.uno_called || []).includes(name)) badges.append(el("span", { className: "badge uno-called" }, "UNO called"));
+      if ((state.owed || {})[name]) badges.append(el("span", { className: "badge owes" }, "owes " + state.owed[name]));
+      if (state.dealer === name) badges.append(el("span", { className: "badge" }, "dealer"));
+      if (badges.childElementCount) tile.append(badges);
       if (scores[name] != null) tile.append(el("p", { className: "muted" }, scores[name] + " pts"));
       const row = el("div", { className: "button-row" });
       row.append(el("button", { className: "uno", onclick: () => sendEvent({ type: "uno", player: name }) }, "UNO!"));
@@ -166,16 +200,16 @@
   }
 
   function renderWildChooser(state) {
-    const play = snapshot.last_play;
-    const needs = play && !play.color && !state.color && (play.card.startsWith("wild") || play.card === "joker" || /^J[SHDC]$/.test(play.card));
+    const awaiting = state.awaiting;
+    const needs = !!awaiting && awaiting.kind === "color" && !!awaiting.player;
     $("wild-chooser").hidden = !needs;
     if (!needs) return;
-    $("wild-title").textContent = play.player + " chooses the colour:";
+    $("wild-title").textContent = awaiting.player + " chooses the colour:";
     const box = $("wild-colors");
     box.replaceChildren();
     for (const colour of palette(state)) {
       box.append(el("button", { className: "big c-" + (UNO_COLORS.includes(colour) ? colour : "suit-" + colour),
-        onclick: () => sendEvent({ type: "choose_color", player: play.player, color: colour }) }, colorWords(colour)));
+        onclick: () => sendEvent({ type: "choose_color", player: awaiting.player, color: colour }) }, colorWords(colour)));
     }
   }
 
@@ -204,7 +238,10 @@
     if (state.turn && !actor.dataset.touched) actor.value = state.turn;
     fillSelect($("dealer"), players);
     fillSelect($("swap-target"), players, [el("option", { value: "" }, "—")]);
+    $("round-controls").hidden = !!state.game_over;
     $("round-controls").open = !state.top || !!state.round_over;
+    const next = state.awaiting && state.awaiting.kind === "start_round" && state.awaiting.dealer;
+    if (next && !$("dealer").dataset.touched) $("dealer").value = next;
   }
 
   // ---- the card picker --------------------------------------------------------------------------
@@ -233,9 +270,9 @@
     if (standard) ids = RANKS.map((r) => r + pickerColor).concat(["joker"]);
     else if (pickerColor === "wild") ids = UNO_WILDS;
     else ids = UNO_VALUES.map((v) => pickerColor + "-" + v);
-    const grid = el("div", { className: "card-grid" });
+    const grid = el("div", { className: "card-grid" + (pickerColor === "wild" ? " wilds" : "") });
     for (const id of ids) {
-      const short = standard ? (id === "joker" ? "Joker" : id.slice(0, -1)) : pickerColor === "wild" ? cardWords(id)
+      const short = standard ? (id === "joker" ? "Joker" : id.slice(0, -1)) : pickerColor === "wild" ? WILD_SHORT[id]
         : VALUE_SHORT[id.split("-")[1]] || id.split("-")[1];
       const b = el("button", { className: "pick " + (standard ? "c-suit-" + pickerColor : "c-" + pickerColor),
         title: cardWords(id), onclick: () => choose(id) }, short);
@@ -263,7 +300,7 @@
     const item = el("li", { className: classes.join(" ") });
     item.dataset.seq = entry.seq;
     item.append(el("span", { className: "seq" }, "#" + entry.seq + " "), entry.text);
-    if (entry.source === "camera") item.append(el("span", { className: "source" }, " 📷"));
+    if (entry.source === "camera") item.append(el("span", { className: "source" }, " [camera]"));
     if (entry.undone) item.append(el("em", {}, " (undone)"));
     for (const flag of entry.flags || []) {
       item.append(el("div", { className: "flag" + (flag.draw ? " flag-draw" : "") }, "⚑ " + flag.text));
@@ -296,7 +333,7 @@
         $("log").prepend(logItem(data.entry));
         renderPicker();
       } else {
-        toast(data.text);
+        toast(data.text, "info");
         loadLog();
       }
     };
@@ -307,6 +344,7 @@
   // ---- buttons --------------------------------------------------------------------------------
   function wire() {
     $("actor").addEventListener("change", () => { $("actor").dataset.touched = "yes"; });
+    $("dealer").addEventListener("change", () => { $("dealer").dataset.touched = "yes"; });
     $("btn-play").onclick = () => {
       const card = cardFromInputs();
       if (!card) { toast("Choose a card first."); return; }
@@ -317,9 +355,10 @@
     };
     $("btn-draw").onclick = (e) => {
       if (e.target.id === "draw-count") return;
-      const count = parseInt($("draw-count").value, 10);
-      sendEvent({ type: "draw", player: $("actor").value, count: count }).then((entry) => {
-        if (entry) delete $("actor").dataset.touched;
+      const event = { type: "draw", player: $("actor").value, count: parseInt($("draw-count").value, 10) };
+      if (revealTray.length) { event.cards = revealTray.slice(); event.count = revealTray.length; }
+      sendEvent(event).then((entry) => {
+        if (entry && entry.accepted !== false) { delete $("actor").dataset.touched; revealTray = []; renderTray(); }
       });
     };
     $("btn-pass").onclick = () => sendEvent({ type: "pass", player: $("actor").value });
@@ -339,13 +378,28 @@
       sendEvent({ type: "start_round", dealer: $("dealer").value, starter: card });
     };
     $("btn-undo").onclick = () => post("/undo", {});
+    if ($("btn-follow")) {
+      $("btn-follow").onclick = () => post("/camera", {}).then((status) => { if (status) $("btn-follow").hidden = true; });
+    }
+    $("btn-turn-up").onclick = () => {
+      const card = cardFromInputs();
+      if (!card) { toast("Choose the new starter card first."); return; }
+      sendEvent({ type: "turn_up", card: card });
+    };
+    $("btn-penalty").onclick = () => {
+      const event = { type: "penalty", player: $("actor").value, kind: $("penalty-kind").value };
+      const extra = parseInt($("penalty-draw").value, 10);
+      if (event.kind === "other" || !Number.isNaN(extra)) event.draw = Number.isNaN(extra) ? 0 : extra;
+      sendEvent(event);
+    };
   }
 
   function renderTray() {
     const tray = $("reveal-tray");
     tray.replaceChildren(...revealTray.map((id, i) => el("button", { className: "chip", title: "remove",
       onclick: () => { revealTray.splice(i, 1); renderTray(); } }, cardWords(id) + " ✕")));
-    $("btn-reveal").textContent = "👁 Show hand (" + revealTray.length + ")";
+    $("btn-reveal").textContent = "Show hand (" + revealTray.length + " cards)";
+    $("tray-count").textContent = revealTray.length ? " (draw uses these " + revealTray.length + " cards)" : "";
   }
 
   const datalist = $("card-ids");

@@ -1,0 +1,100 @@
+"""The card-face API: ``render_face`` and ``corner_boxes`` for every id of referee.cards.
+
+Faces are painted at twice the asked width and scaled down (anti-aliasing), then cached, so a
+scene renderer can call ``render_face`` freely. Designs: ``uno-classic`` and ``uno-2023`` for
+UNO ids (faces and ``uno-back``); ``standard`` (public-domain card art, ``art/standard/``) and
+``standard-simple`` (procedural pips and court panels, a plainer deck) for standard cards.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from PIL import Image
+
+from referee.cards import ALL_CARD_IDS, parse_card
+
+from .drawing import Box, to_bgra
+from .standard_faces import STANDARD_ASPECT, paint_art_face, paint_standard_back, paint_standard_face
+from .uno_faces import UNO_ASPECT, paint_uno_back, paint_uno_face
+
+DESIGNS: tuple[str, ...] = ("uno-classic", "uno-2023", "standard", "standard-simple")
+UNO_DESIGNS: tuple[str, ...] = ("uno-classic", "uno-2023")
+STANDARD_DESIGNS: tuple[str, ...] = ("standard", "standard-simple")
+FAMILY_DESIGNS: dict[str, tuple[str, ...]] = {"uno": UNO_DESIGNS, "standard": STANDARD_DESIGNS}
+SUPERSAMPLE = 2
+MIN_WIDTH, MAX_WIDTH = 16, 2000
+#: Margin added around each corner index's painted pixels, as a fraction of the face width.
+CORNER_MARGIN = 0.025
+
+
+def card_aspect(card_id: str) -> float:
+    """Height / width of the physical card: 87/56 for UNO, 88/63 for standard cards."""
+    return UNO_ASPECT if parse_card(card_id).family == "uno" else STANDARD_ASPECT
+
+
+def _check(card_id: str, design: str, width: int) -> None:
+    card = parse_card(card_id)  # ValueError for an unknown id
+    if design not in DESIGNS:
+        raise ValueError(f"unknown design {design!r}; expected one of {', '.join(DESIGNS)}")
+    if design not in FAMILY_DESIGNS[card.family]:
+        raise ValueError(f"{card_id!r} is a {card.family} card; its designs are {', '.join(FAMILY_DESIGNS[card.family])}")
+    if not isinstance(width, (int, np.integer)) or not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise ValueError(f"width must be an integer between {MIN_WIDTH} and {MAX_WIDTH}, got {width!r}")
+
+
+def _paint(card_id: str, design: str, width: int) -> tuple[Image.Image, Box | None]:
+    card = parse_card(card_id)
+    if card.id == "uno-back":
+        return paint_uno_back(width), None
+    if card.family == "uno":
+        return paint_uno_face(card.color, card.value, design, width)
+    if design == "standard":
+        return paint_art_face(card.id, width)
+    if card.id == "card-back":
+        return paint_standard_back(width), None
+    return paint_standard_face(card.value, None if card.value == "joker" else card.color, width)
+
+
+@lru_cache(maxsize=1024)
+def _cached(card_id: str, design: str, width: int) -> tuple[np.ndarray, tuple[Box, ...]]:
+    big, box = _paint(card_id, design, width * SUPERSAMPLE)
+    height = round(width * card_aspect(card_id))
+    face = to_bgra(big.resize((width, height), Image.LANCZOS))
+    face.setflags(write=False)
+    if box is None:
+        return face, ()
+    m = CORNER_MARGIN * width
+    x1, y1, x2, y2 = (v / SUPERSAMPLE for v in box)
+    top_left = (max(0.0, x1 - m), max(0.0, y1 - m), min(float(width), x2 + m), min(float(height), y2 + m))
+    bottom_right = (width - top_left[2], height - top_left[3], width - top_left[0], height - top_left[1])
+    return face, (top_left, bottom_right)
+
+
+def render_face(card_id: str, design: str, width: int = 250) -> np.ndarray:
+    """The face of ``card_id`` in ``design``: a BGRA uint8 array ``width`` pixels wide.
+
+    Height follows the physical card (56x87 mm UNO, 63x88 mm standard); the rounded corners are
+    transparent. ``uno-back`` and ``card-back`` give the card's back. Raises ``ValueError`` for an
+    unknown id, an unknown design, a design of the other family, or a width outside 16..2000.
+    """
+    _check(card_id, design, width)
+    return _cached(card_id, design, int(width))[0].copy()
+
+
+def corner_boxes(card_id: str, design: str, width: int = 250) -> list[Box]:
+    """The boxes ``(x1, y1, x2, y2)`` of the corner indices on the face, in face pixels.
+
+    Top-left first, then bottom-right (the same box turned by 180 degrees). Backs have no corner
+    index and give an empty list.
+    """
+    _check(card_id, design, width)
+    return list(_cached(card_id, design, int(width))[1])
+
+
+def designs_for(card_id: str) -> tuple[str, ...]:
+    """The designs ``card_id`` can be rendered in."""
+    return FAMILY_DESIGNS[parse_card(card_id).family]
+
+
+__all__ = ["ALL_CARD_IDS", "DESIGNS", "card_aspect", "corner_boxes", "designs_for", "render_face"]

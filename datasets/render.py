@@ -1,0 +1,146 @@
+"""Write a YOLO dataset of synthetic scenes: images, labels, ``data.yaml`` and ``meta.jsonl``.
+
+Image ``i`` is rendered from ``numpy.random.default_rng([seed, i])`` alone, so the result does not
+depend on how many worker processes share the work. The first ``round(n * val_fraction)``
+images form the validation split.
+"""
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.cards import ALL_CARD_IDS
+
+from .scene import Label, render_scene
+
+BOX_CHOICES: dict[str, tuple[str, ...]] = {"corners": ("corner",), "cards": ("card",), "both": ("corner", "card")}
+JPEG_QUALITY = 95
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    """What to render: ``n`` images of ``imgsz`` pixels from ``seed`` into ``out``."""
+
+    out: Path
+    n: int
+    seed: int = 0
+    imgsz: int = 640
+    val_fraction: float = 0.1
+    boxes: str = "both"
+
+    def validate(self) -> None:
+        """Raise ``ValueError`` with a clear message for impossible settings."""
+        if self.n < 1:
+            raise ValueError("--n must be at least 1")
+        if not 64 <= self.imgsz <= 4096:
+            raise ValueError("--imgsz must be between 64 and 4096")
+        if not 0.0 <= self.val_fraction < 1.0:
+            raise ValueError("--val-fraction must be in [0, 1)")
+        if self.boxes not in BOX_CHOICES:
+            raise ValueError(f"--boxes must be one of {', '.join(BOX_CHOICES)}")
+        if self.seed < 0:
+            raise ValueError("--seed must be non-negative")
+
+    @property
+    def n_val(self) -> int:
+        """Images in the validation split."""
+        return int(round(self.n * self.val_fraction))
+
+    def split(self, i: int) -> str:
+        """``val`` or ``train`` for image ``i``."""
+        return "val" if i < self.n_val else "train"
+
+
+def yolo_lines(labels: list[Label], size: int, kinds: tuple[str, ...]) -> list[str]:
+    """YOLO label lines (class cx cy w h, normalised) for the labels of the chosen kinds."""
+    lines = []
+    for label in labels:
+        if label.kind not in kinds:
+            continue
+        x1, y1, x2, y2 = label.box
+        lines.append(f"{label.class_index} {(x1 + x2) / 2 / size:.6f} {(y1 + y2) / 2 / size:.6f} "
+                     f"{(x2 - x1) / size:.6f} {(y2 - y1) / size:.6f}")
+    return lines
+
+
+def render_one(job: RenderJob, i: int) -> dict:
+    """Render and write image ``i`` with its label file; returns its ``meta.jsonl`` record."""
+    rng = np.random.default_rng([job.seed, i])
+    image, labels, info = render_scene(rng, job.imgsz)
+    split = job.split(i)
+    name = f"{i:07d}"
+    image_path = job.out / "images" / split / f"{name}.jpg"
+    if not cv2.imwrite(str(image_path), image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]):
+        raise OSError(f"could not write {image_path}")
+    lines = yolo_lines(labels, job.imgsz, BOX_CHOICES[job.boxes])
+    (job.out / "labels" / split / f"{name}.txt").write_text("".join(line + "\n" for line in lines))
+    kinds = BOX_CHOICES[job.boxes]
+    return {"image": f"images/{split}/{name}.jpg", "seed": [job.seed, i], **info,
+            "objects": [label.to_dict() for label in labels if label.kind in kinds]}
+
+
+def _render_chunk(args: tuple[RenderJob, int, int]) -> list[dict]:
+    job, start, stop = args
+    return [render_one(job, i) for i in range(start, stop)]
+
+
+def data_yaml(out: Path) -> str:
+    """The ultralytics ``data.yaml`` text: absolute path, splits, ``names`` = ALL_CARD_IDS."""
+    names = "\n".join(f"  {i}: {json.dumps(card)}" for i, card in enumerate(ALL_CARD_IDS))
+    return (f"# tableref synthetic card dataset (tableref datasets render)\n"
+            f"path: {json.dumps(str(out.resolve()))}\ntrain: images/train\nval: images/val\n"
+            f"nc: {len(ALL_CARD_IDS)}\nnames:\n{names}\n")
+
+
+def render_dataset(job: RenderJob, workers: int = 1, progress=None) -> dict:
+    """Render the whole dataset; returns a summary (counts, seconds, boxes per class).
+
+    ``progress(done, total)`` is called as chunks finish. Existing files of the same names are
+    overwritten; other files in ``job.out`` are left alone.
+    """
+    job.validate()
+    for split in ("train", "val"):
+        (job.out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (job.out / "labels" / split).mkdir(parents=True, exist_ok=True)
+    chunk = max(1, min(64, job.n // max(1, workers * 8)))
+    chunks = [(job, s, min(job.n, s + chunk)) for s in range(0, job.n, chunk)]
+    started = time.perf_counter()
+    records: list[dict] = []
+    if workers <= 1:
+        results = map(_render_chunk, chunks)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("spawn" if _has_threads_risk() else "fork").Pool(workers)
+        results = pool.imap(_render_chunk, chunks)
+    try:
+        for part in results:
+            records.extend(part)
+            if progress:
+                progress(len(records), job.n)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    (job.out / "meta.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    (job.out / "data.yaml").write_text(data_yaml(job.out))
+    seconds = time.perf_counter() - started
+    per_class = np.zeros(len(ALL_CARD_IDS), np.int64)
+    boxes = 0
+    for record in records:
+        for obj in record["objects"]:
+            per_class[obj["class"]] += 1
+            boxes += 1
+    return {"images": job.n, "train": job.n - job.n_val, "val": job.n_val, "boxes": boxes, "seconds": seconds,
+            "per_class_min": int(per_class.min()), "per_class_max": int(per_class.max()),
+            "rarest": ALL_CARD_IDS[int(per_class.argmin())]}
+
+
+def _has_threads_risk() -> bool:
+    """Fork is fast, but unsafe once OpenCV threads run; spawn is used on macOS and Windows."""
+    return multiprocessing.get_start_method(allow_none=True) == "spawn" or not hasattr(__import__("os"), "fork")

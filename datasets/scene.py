@@ -1,0 +1,421 @@
+"""One synthetic photo of cards and its labels: ``render_scene(rng, size) -> (image, labels)``.
+
+Scenes (kinds in ``SCENE_WEIGHTS``):
+
+* ``table``: a webcam or phone looking down at a table (wood, felt, cloth, ...): a messy discard
+  pile, often a face-down draw pile, a fanned hand, loose cards, hands reaching in; perspective
+  tilt of the whole table plane.
+* ``closeup``: one card held up close to a laptop webcam in a room, fingers over it, often
+  mirrored by the webcam, washed-out colours.
+* ``few``: one to three cards lying flat, photographed from above (phone photos).
+* ``empty``: a table or room with no card (negatives).
+
+Each card is a face warped by its own homography; an owner map (which card or hand owns each
+pixel) decides which corner indices and cards are visible. Labels carry the class index in
+``ALL_CARD_IDS``, the box kind (``corner`` or ``card``), the box and the card's polygon.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from referee.cards import ALL_CARD_IDS, CARD_BACK, STANDARD_FACE_IDS, UNO_BACK, UNO_FACE_IDS
+
+from . import textures
+from .cards import STANDARD_DESIGNS, UNO_DESIGNS, card_aspect, corner_boxes, render_face
+from .effects import camera_pipeline
+from .hands import hand_mask, paint_skin
+
+CLASS_INDEX: dict[str, int] = {card_id: i for i, card_id in enumerate(ALL_CARD_IDS)}
+SCENE_WEIGHTS: dict[str, float] = {"table": 0.45, "closeup": 0.33, "few": 0.19, "empty": 0.03}
+FAMILY_WEIGHTS: dict[str, float] = {"uno": 0.55, "standard": 0.45}
+FAMILY_FACES: dict[str, tuple[str, ...]] = {"uno": UNO_FACE_IDS, "standard": STANDARD_FACE_IDS}
+FAMILY_BACK: dict[str, str] = {"uno": UNO_BACK, "standard": CARD_BACK}
+#: Sampling weights of the face-up cards: uniform, except the Joker (it has one box where others have three).
+FACE_WEIGHTS: dict[str, np.ndarray] = {
+    family: (lambda w: w / w.sum())(np.array([2.5 if card == "joker" else 1.0 for card in faces]))
+    for family, faces in FAMILY_FACES.items()
+}
+FACE_WIDTHS: tuple[int, ...] = (64, 128, 256, 448)
+#: A corner index counts as visible when this share of it is uncovered and in the frame.
+CORNER_VISIBLE = 0.75
+#: A whole card gets its box when this share of its in-frame area is uncovered ...
+CARD_VISIBLE = 0.6
+#: ... and this share of the card lies in the frame.
+CARD_IN_FRAME = 0.5
+MIN_CORNER_SIDE = 5.0
+MIN_CARD_SIDE = 12.0
+HAND_OWNER = -2
+NOBODY = -1
+
+
+@dataclass
+class Label:
+    """One box: ``kind`` is ``corner`` or ``card``; ``box`` is (x1, y1, x2, y2) in image pixels.
+
+    ``instance`` numbers the physical cards of the scene (two copies of one id differ in it);
+    ``polygon`` is the card's outline for ``card`` boxes, the corner region's for ``corner`` ones.
+    """
+
+    card: str
+    instance: int
+    kind: str
+    box: tuple[float, float, float, float]
+    polygon: list[tuple[float, float]]
+    visible: float
+
+    @property
+    def class_index(self) -> int:
+        """The detector class of the card (its position in ``ALL_CARD_IDS``)."""
+        return CLASS_INDEX[self.card]
+
+    def to_dict(self) -> dict:
+        """A JSON-ready form, as written to ``meta.jsonl``."""
+        return {"card": self.card, "class": self.class_index, "instance": self.instance, "kind": self.kind,
+                "box": [round(v, 1) for v in self.box], "polygon": [[round(x, 1), round(y, 1)] for x, y in self.polygon],
+                "visible": round(self.visible, 3)}
+
+
+@dataclass
+class PlacedCard:
+    """A card composited into the frame: its id, design, and face-to-image homography."""
+
+    card: str
+    design: str
+    homography: np.ndarray
+    face_size: tuple[int, int]
+    face_width: int
+
+
+@dataclass
+class Frame:
+    """The image being composed plus the owner map (card index, ``NOBODY`` or ``HAND_OWNER``)."""
+
+    image: np.ndarray
+    owner: np.ndarray = field(init=False)
+    cards: list[PlacedCard] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.owner = np.full(self.image.shape[:2], NOBODY, np.int16)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height)."""
+        return self.image.shape[1], self.image.shape[0]
+
+    def place(self, rng: np.random.Generator, card: str, design: str, corners: np.ndarray,
+              shadow: float = 0.35) -> None:
+        """Warp the face of ``card`` onto the image quad ``corners`` (TL, TR, BR, BL), over what is there."""
+        w, h = self.size
+        side = float(np.linalg.norm(corners[1] - corners[0]))
+        face_width = next((fw for fw in FACE_WIDTHS if fw >= side * 1.1), FACE_WIDTHS[-1])
+        face = render_face(card, design, face_width)
+        fh, fw = face.shape[:2]
+        src = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
+        homography = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
+        self.cards.append(PlacedCard(card, design, homography, (fw, fh), face_width))
+        index = len(self.cards) - 1
+        pad = int(max(4, side * 0.06))
+        x0 = max(0, int(math.floor(corners[:, 0].min())) - pad)
+        y0 = max(0, int(math.floor(corners[:, 1].min())) - pad)
+        x1 = min(w, int(math.ceil(corners[:, 0].max())) + pad)
+        y1 = min(h, int(math.ceil(corners[:, 1].max())) + pad)
+        if x1 <= x0 or y1 <= y0:
+            return
+        shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+        warped = cv2.warpPerspective(face, shift @ homography, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+        alpha = warped[..., 3].astype(np.float32) / 255.0
+        roi = self.image[y0:y1, x0:x1].astype(np.float32)
+        if shadow > 0:
+            offset = np.float32([[1, 0, rng.uniform(-0.04, 0.04) * side], [0, 1, rng.uniform(0, 0.05) * side]])
+            cast = cv2.warpAffine(alpha, offset, (x1 - x0, y1 - y0))
+            cast = cv2.blur(cast, (max(1, pad), max(1, pad)))
+            roi *= (1 - shadow * cast)[..., None]
+        a = alpha[..., None]
+        roi = roi * (1 - a) + warped[..., :3].astype(np.float32) * a
+        self.image[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+        self.owner[y0:y1, x0:x1][alpha > 0.5] = index
+
+    def paint_hand(self, rng: np.random.Generator, mask: np.ndarray, tips) -> None:
+        """Paint a hand mask over the frame; its pixels hide the cards under them."""
+        self.image = paint_skin(rng, self.image, mask, tips)
+        self.owner[mask > 0.5] = HAND_OWNER
+
+    def labels(self) -> list[Label]:
+        """Boxes for every visible corner index and every mostly visible card."""
+        w, h = self.size
+        out: list[Label] = []
+        for index, placed in enumerate(self.cards):
+            fw, fh = placed.face_size
+            polygon = _project(placed.homography, [(0, 0), (fw, 0), (fw, fh), (0, fh)])
+            card_mask_count, in_frame = _polygon_share(polygon, w, h)
+            owned = int(np.count_nonzero(self.owner == index))
+            full_area = abs(cv2.contourArea(polygon.astype(np.float32)))
+            if full_area < 1:
+                continue
+            visible = owned / max(1, card_mask_count)
+            box = _clip_box(polygon, w, h)
+            if (visible >= CARD_VISIBLE and card_mask_count / full_area >= CARD_IN_FRAME
+                    and min(box[2] - box[0], box[3] - box[1]) >= MIN_CARD_SIDE):
+                out.append(Label(placed.card, index, "card", box, _points(polygon), visible))
+            design = placed.design
+            for cx1, cy1, cx2, cy2 in corner_boxes(placed.card, design, placed.face_width):
+                quad = _project(placed.homography, [(cx1, cy1), (cx2, cy1), (cx2, cy2), (cx1, cy2)])
+                share = self._owned_share(quad, index)
+                if share < CORNER_VISIBLE:
+                    continue
+                cbox = _clip_box(quad, w, h)
+                if min(cbox[2] - cbox[0], cbox[3] - cbox[1]) >= MIN_CORNER_SIDE:
+                    out.append(Label(placed.card, index, "corner", cbox, _points(quad), share))
+        return out
+
+    def _owned_share(self, quad: np.ndarray, index: int) -> float:
+        """Share of the quad's full area that is in frame and owned by card ``index``."""
+        w, h = self.size
+        x0, y0 = max(0, int(quad[:, 0].min())), max(0, int(quad[:, 1].min()))
+        x1, y1 = min(w, int(math.ceil(quad[:, 0].max())) + 1), min(h, int(math.ceil(quad[:, 1].max())) + 1)
+        area = abs(cv2.contourArea(quad.astype(np.float32)))
+        if x1 <= x0 or y1 <= y0 or area < 1:
+            return 0.0
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(mask, np.round((quad - [x0, y0]) * 4).astype(np.int32), 1, cv2.LINE_8, shift=2)
+        owned = np.count_nonzero(mask & (self.owner[y0:y1, x0:x1] == index))
+        return min(1.0, owned / area)
+
+
+def _project(homography: np.ndarray, points) -> np.ndarray:
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, homography).reshape(-1, 2)
+
+
+def _points(polygon: np.ndarray) -> list[tuple[float, float]]:
+    return [(float(x), float(y)) for x, y in polygon]
+
+
+def _clip_box(polygon: np.ndarray, w: int, h: int) -> tuple[float, float, float, float]:
+    return (float(np.clip(polygon[:, 0].min(), 0, w)), float(np.clip(polygon[:, 1].min(), 0, h)),
+            float(np.clip(polygon[:, 0].max(), 0, w)), float(np.clip(polygon[:, 1].max(), 0, h)))
+
+
+def _polygon_share(polygon: np.ndarray, w: int, h: int) -> tuple[int, float]:
+    """Pixels of the polygon inside the frame, and that as a share of the frame."""
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(polygon * 4).astype(np.int32), 1, cv2.LINE_8, shift=2)
+    count = int(np.count_nonzero(mask))
+    return count, count / (w * h)
+
+
+# ----------------------------------------------------------------------------------------- layout
+
+def card_quad(card: str, centre: tuple[float, float], width: float, angle_deg: float) -> np.ndarray:
+    """The corners (TL, TR, BR, BL) of a card lying flat, ``width`` px wide, turned by ``angle_deg``."""
+    hw, hh = width / 2, width * card_aspect(card) / 2
+    pts = np.array([[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]])
+    a = math.radians(angle_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return pts @ rot.T + np.asarray(centre)
+
+
+def table_tilt(rng: np.random.Generator, size: int, strength: float) -> np.ndarray:
+    """A homography from the flat table plane to the image: a camera looking down at a slant."""
+    s = float(size)
+    src = np.float32([[0, 0], [s, 0], [s, s], [0, s]])
+    far = rng.uniform(0, strength) * s  # the far edge shrinks
+    jitter = rng.uniform(-0.05, 0.05, (4, 2)) * s * strength
+    dst = np.float32([[far, 0], [s - far, 0], [s, s], [0, s]]) + jitter
+    turn = int(rng.integers(4))
+    dst = np.roll(dst, turn, axis=0)
+    return cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+
+
+def _apply(homography: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    return _project(homography, quad)
+
+
+class Deck:
+    """Draws card ids for one scene: uniformly over the family's faces (balanced classes)."""
+
+    def __init__(self, rng: np.random.Generator, family: str):
+        self.rng, self.family = rng, family
+        self.designs = UNO_DESIGNS if family == "uno" else STANDARD_DESIGNS
+        self.mixed_designs = rng.random() < 0.1
+        weights = np.array([0.5, 0.5] if family == "uno" else [0.75, 0.25])
+        self.design = self.designs[rng.choice(len(self.designs), p=weights)]
+
+    def face(self) -> tuple[str, str]:
+        """A random face-up card and its design (the Joker, often without corner index, more often)."""
+        faces = FAMILY_FACES[self.family]
+        weights = FACE_WEIGHTS[self.family]
+        return faces[self.rng.choice(len(faces), p=weights)], self.pick_design()
+
+    def back(self) -> tuple[str, str]:
+        """The family's back and a design."""
+        return FAMILY_BACK[self.family], self.pick_design()
+
+    def pick_design(self) -> str:
+        """The scene's design (or a random UNO design in a mixed-deck scene)."""
+        if self.mixed_designs:
+            return self.designs[self.rng.integers(len(self.designs))]
+        return self.design
+
+
+# ------------------------------------------------------------------------------------------ scenes
+
+def _table_scene(rng: np.random.Generator, size: int, deck: Deck | None) -> tuple[Frame, bool]:
+    tilt = table_tilt(rng, size, rng.uniform(0.0, 0.35))
+    kind, surface = textures.table(rng, size, size)
+    image = cv2.warpPerspective(surface, tilt, (size, size), borderMode=cv2.BORDER_REFLECT)
+    frame = Frame(image)
+    if deck is None:
+        return frame, rng.random() < 0.5
+    width = rng.uniform(0.07, 0.22) * size
+    cards: list[tuple[tuple[str, str], np.ndarray]] = []
+    if rng.random() < 0.55:  # face-down draw pile
+        centre = rng.uniform(0.15, 0.85, 2) * size
+        angle = rng.uniform(-180, 180)
+        for k in range(int(rng.integers(2, 9))):
+            jitter = rng.normal(0, 0.01 * width, 2) - k * width * 0.012
+            cards.append((deck.back(), card_quad(FAMILY_BACK[deck.family], centre + jitter, width,
+                                                 angle + rng.normal(0, 3))))
+    centre = rng.uniform(0.25, 0.75, 2) * size  # discard pile
+    for _ in range(int(rng.integers(1, 9))):
+        card = deck.face()
+        spot = centre + rng.normal(0, 0.35 * width, 2)
+        cards.append((card, card_quad(card[0], spot, width, rng.uniform(-180, 180))))
+    if rng.random() < 0.45:  # a fanned hand lying on the table or held low
+        n = int(rng.integers(3, 9))
+        pivot = rng.uniform(0.1, 0.9, 2) * size
+        base_angle = rng.uniform(-180, 180)
+        step = rng.uniform(7, 16)
+        radius = width * card_aspect("red-0") * rng.uniform(0.6, 0.9)
+        fan_width = width * rng.uniform(0.9, 1.2)
+        for i in range(n):
+            card = deck.face()
+            a = base_angle + (i - (n - 1) / 2) * step
+            rad = math.radians(a - 90)
+            spot = pivot + radius * np.array([math.cos(rad), math.sin(rad)])
+            cards.append((card, card_quad(card[0], spot, fan_width, a)))
+    for _ in range(int(rng.integers(0, 5))):  # loose cards
+        card = deck.face() if rng.random() < 0.92 else deck.back()
+        cards.append((card, card_quad(card[0], rng.uniform(0.05, 0.95, 2) * size, width * rng.uniform(0.9, 1.1),
+                                      rng.uniform(-180, 180))))
+    for (card, design), quad in cards:
+        frame.place(rng, card, design, _apply(tilt, quad), shadow=rng.uniform(0.1, 0.45))
+    for _ in range(int(rng.integers(0, 3)) if rng.random() < 0.55 else 0):
+        _reaching_hand(rng, frame, width)
+    return frame, kind == "wood" and rng.random() < 0.5
+
+
+def _reaching_hand(rng: np.random.Generator, frame: Frame, card_width: float) -> None:
+    """A hand coming in from an edge of the frame, fingers over the table."""
+    size = frame.size[0]
+    edge = int(rng.integers(4))
+    t = rng.uniform(0.1, 0.9) * size
+    anchor, angle = [((t, -0.02 * size), math.pi / 2), ((size * 1.02, t), math.pi), ((t, size * 1.02), -math.pi / 2),
+                     ((-0.02 * size, t), 0.0)][edge]
+    reach = rng.uniform(0.05, 0.3) * size
+    anchor = (anchor[0] + math.cos(angle) * reach, anchor[1] + math.sin(angle) * reach)
+    mask, tips = hand_mask(rng, frame.owner.shape, anchor, angle + rng.uniform(-0.6, 0.6),
+                           card_width * rng.uniform(0.9, 1.6))
+    frame.paint_hand(rng, mask, tips)
+
+
+def _closeup_scene(rng: np.random.Generator, size: int, deck: Deck | None) -> tuple[Frame, bool]:
+    frame = Frame(textures.room(rng, size, size))
+    if deck is None:
+        return frame, True
+    card, design = deck.face() if rng.random() < 0.96 else deck.back()
+    height = rng.uniform(0.4, 1.25) * size
+    width = height / card_aspect(card)
+    upside_down = rng.random() < 0.2
+    angle = rng.normal(0, 10) + (180 if upside_down else 0)
+    centre = np.array([rng.uniform(0.25, 0.75) * size, rng.uniform(0.3, 0.8) * size])
+    quad = card_quad(card, centre, width, angle)
+    quad = quad + rng.normal(0, 0.035 * width, (4, 2))  # the card is not quite parallel to the sensor
+    behind = rng.random() < 0.5
+    holding = _holding_hand(rng, frame.owner.shape, quad, width)
+    if behind:  # fingers behind the card poke out past its edge
+        frame.paint_hand(rng, *holding)
+    frame.place(rng, card, design, quad, shadow=0.0)
+    if not behind or rng.random() < 0.6:
+        front = _holding_hand(rng, frame.owner.shape, quad, width)
+        frame.paint_hand(rng, *front)
+    return frame, rng.random() < 0.6
+
+
+def _holding_hand(rng: np.random.Generator, shape: tuple[int, int], quad: np.ndarray, width: float):
+    """A hand gripping the card at its lower or side edge, fingers reaching over the face."""
+    edge = int(rng.choice([2, 2, 1, 3]))  # bottom edge mostly, else right or left edge
+    a, b = quad[edge], quad[(edge + 1) % 4]
+    t = rng.uniform(0.15, 0.85)
+    on_edge = a + (b - a) * t
+    centre = quad.mean(axis=0)
+    inward = centre - on_edge
+    inward /= max(1e-6, float(np.linalg.norm(inward)))
+    anchor = on_edge - inward * width * rng.uniform(0.15, 0.5)
+    angle = math.atan2(inward[1], inward[0]) + rng.uniform(-0.5, 0.5)
+    return hand_mask(rng, shape, (float(anchor[0]), float(anchor[1])), angle, width * rng.uniform(0.4, 0.7),
+                     fingers=int(rng.integers(1, 4)))
+
+
+def _few_scene(rng: np.random.Generator, size: int, deck: Deck | None) -> tuple[Frame, bool]:
+    tilt = table_tilt(rng, size, rng.uniform(0.0, 0.15))
+    _, surface = textures.table(rng, size, size)
+    frame = Frame(cv2.warpPerspective(surface, tilt, (size, size), borderMode=cv2.BORDER_REFLECT))
+    if deck is None:
+        return frame, False
+    n = int(rng.integers(1, 4))
+    width = rng.uniform(0.18, 0.45) * size / max(1.0, n * 0.7)
+    for i in range(n):
+        card, design = deck.face()
+        centre = rng.uniform(0.3, 0.7, 2) * size if n == 1 else rng.uniform(0.15, 0.85, 2) * size
+        angle = rng.normal(0, 12) + (180 if rng.random() < 0.25 else 0) if rng.random() < 0.7 else rng.uniform(-180, 180)
+        frame.place(rng, card, design, _apply(tilt, card_quad(card, centre, width, angle)), shadow=rng.uniform(0.1, 0.4))
+    if rng.random() < 0.25:
+        _reaching_hand(rng, frame, width)
+    return frame, False
+
+
+SCENES = {"table": _table_scene, "closeup": _closeup_scene, "few": _few_scene}
+
+
+def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = None,
+                 family: str | None = None) -> tuple[np.ndarray, list[Label], dict]:
+    """Render one synthetic photo: returns (BGR uint8 image ``size``x``size``, labels, info).
+
+    ``kind`` picks a scene kind of ``SCENE_WEIGHTS`` and ``family`` ``"uno"`` or ``"standard"``
+    (random when None). ``info`` says what was drawn (kind, family, design, mirrored).
+    """
+    if kind is None:
+        names = list(SCENE_WEIGHTS)
+        p = np.array([SCENE_WEIGHTS[n] for n in names])
+        kind = names[rng.choice(len(names), p=p / p.sum())]
+    if kind not in SCENE_WEIGHTS:
+        raise ValueError(f"unknown scene kind {kind!r}; expected one of {', '.join(SCENE_WEIGHTS)}")
+    if family is None:
+        fams = list(FAMILY_WEIGHTS)
+        p = np.array([FAMILY_WEIGHTS[f] for f in fams])
+        family = fams[rng.choice(len(fams), p=p / p.sum())]
+    if family not in FAMILY_FACES:
+        raise ValueError(f"unknown card family {family!r}; expected uno or standard")
+    deck = None if kind == "empty" else Deck(rng, family)
+    builder = SCENES["table" if kind == "empty" else kind]
+    frame, webcam = builder(rng, size, deck)
+    labels = frame.labels()
+    image = camera_pipeline(rng, frame.image, webcam)
+    mirrored = kind == "closeup" and rng.random() < 0.5 or kind != "closeup" and rng.random() < 0.1
+    if mirrored:
+        image = np.ascontiguousarray(image[:, ::-1])
+        labels = [_mirror(label, size) for label in labels]
+    info = {"kind": kind, "family": family, "design": deck.design if deck else None, "mirrored": mirrored}
+    return image, labels, info
+
+
+def _mirror(label: Label, width: int) -> Label:
+    x1, y1, x2, y2 = label.box
+    return Label(label.card, label.instance, label.kind, (width - x2, y1, width - x1, y2),
+                 [(width - x, y) for x, y in label.polygon], label.visible)

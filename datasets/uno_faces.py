@@ -1,0 +1,289 @@
+"""Procedural UNO card faces in two designs, painted with PIL (no card art is copied).
+
+* ``uno-classic``: the older face: card colour inside a white border, a tilted white oval in the
+  centre holding the big italic symbol, italic white corner indices with a dark outline.
+* ``uno-2023``: the 2023 face: card colour inside a thin white border, a large off-white circle
+  with fine radial lines, the big italic symbol in card colour with a dark drop shadow, small
+  upright white corner indices.
+
+Every painter returns the RGBA face plus the box of its top-left corner index (the bottom-right
+one is the same box turned by 180 degrees), in the pixels of the face it painted.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from .drawing import (Box, arrow_polygon, ellipse_points, paste_centered, place, rounded_rect,
+                      text_layer, visible_box)
+
+UNO_ASPECT = 87.0 / 56.0  # height / width of a real UNO card
+CARD_RGB: dict[str, dict[str, tuple[int, int, int]]] = {
+    "uno-classic": {"red": (214, 32, 38), "yellow": (248, 206, 16), "green": (46, 160, 72),
+                    "blue": (0, 104, 178), "black": (24, 22, 22)},
+    "uno-2023": {"red": (222, 38, 44), "yellow": (250, 214, 0), "green": (0, 158, 82),
+                 "blue": (0, 118, 200), "black": (30, 28, 30)},
+}
+WHITE = (250, 250, 246, 255)
+INK = (22, 20, 20, 255)
+WILD_ORDER = ("red", "blue", "green", "yellow")  # quadrants: top-left, top-right, bottom-right, bottom-left
+
+
+@dataclass(frozen=True)
+class DesignStyle:
+    """The proportions of one UNO design, as fractions of the card width."""
+
+    border: float
+    corner_radius: float
+    index_height: float
+    index_center: tuple[float, float]
+    index_style: str
+    index_outline: bool
+    symbol_height: float
+    shadow: tuple[float, float]
+    centre: str  # "oval" or "circle"
+
+
+STYLES: dict[str, DesignStyle] = {
+    "uno-classic": DesignStyle(border=0.065, corner_radius=0.075, index_height=0.15, index_center=(0.17, 0.16),
+                               index_style="bold-italic", index_outline=True, symbol_height=0.50,
+                               shadow=(-0.028, 0.022), centre="oval"),
+    "uno-2023": DesignStyle(border=0.045, corner_radius=0.07, index_height=0.105, index_center=(0.15, 0.125),
+                            index_style="bold", index_outline=False, symbol_height=0.56,
+                            shadow=(-0.03, 0.022), centre="circle"),
+}
+
+
+def _rgba(rgb: tuple[int, int, int], alpha: int = 255) -> tuple[int, int, int, int]:
+    return (*rgb, alpha)
+
+
+def _layer(size: float) -> tuple[Image.Image, ImageDraw.ImageDraw, float]:
+    side = max(4, int(math.ceil(size * 1.5)))
+    layer = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    return layer, ImageDraw.Draw(layer), side / 2
+
+
+def _crop(layer: Image.Image) -> Image.Image:
+    bbox = layer.getbbox()
+    return layer.crop(bbox) if bbox else layer
+
+
+def skip_symbol(size: float, fill, shadow: tuple[float, float] | None) -> Image.Image:
+    """A circle with a slash, ``size`` pixels tall."""
+    layer, draw, c = _layer(size)
+    r = size / 2
+    thick = size * 0.2
+    for offset, colour in ((shadow, INK), ((0.0, 0.0), fill)):
+        if offset is None:
+            continue
+        dx, dy = offset
+        draw.ellipse([c - r + dx, c - r + dy, c + r + dx, c + r + dy], fill=colour)
+        draw.ellipse([c - r + thick + dx, c - r + thick + dy, c + r - thick + dx, c + r - thick + dy],
+                     fill=(0, 0, 0, 0) if offset == (0.0, 0.0) else INK)
+        bar = place([(-r + thick * 0.6, -thick / 2), (r - thick * 0.6, -thick / 2),
+                     (r - thick * 0.6, thick / 2), (-r + thick * 0.6, thick / 2)], c + dx, c + dy, 45)
+        draw.polygon(bar, fill=colour)
+    if shadow:  # clear the hole again, keeping the shadow's crescent
+        hole = Image.new("L", layer.size, 0)
+        ImageDraw.Draw(hole).ellipse([c - r + thick, c - r + thick, c + r - thick, c + r - thick], fill=255)
+        bar_mask = Image.new("L", layer.size, 0)
+        bar = place([(-r + thick * 0.6, -thick / 2), (r - thick * 0.6, -thick / 2),
+                     (r - thick * 0.6, thick / 2), (-r + thick * 0.6, thick / 2)], c, c, 45)
+        ImageDraw.Draw(bar_mask).polygon(bar, fill=255)
+        shadow_hole = Image.new("L", layer.size, 0)
+        dx, dy = shadow
+        ImageDraw.Draw(shadow_hole).ellipse([c - r + thick + dx, c - r + thick + dy, c + r - thick + dx,
+                                             c + r - thick + dy], fill=255)
+        shadow_bar = Image.new("L", layer.size, 0)
+        ImageDraw.Draw(shadow_bar).polygon([(x + dx, y + dy) for x, y in bar], fill=255)
+        from PIL import ImageChops
+        clear = ImageChops.subtract(ImageChops.multiply(hole, shadow_hole), ImageChops.lighter(bar_mask, shadow_bar))
+        transparent = Image.new("RGBA", layer.size, (0, 0, 0, 0))
+        layer = Image.composite(transparent, layer, clear)
+    return _crop(layer)
+
+
+def reverse_symbol(size: float, fill, shadow: tuple[float, float] | None) -> Image.Image:
+    """Two diagonal arrows pointing opposite ways, ``size`` pixels tall."""
+    layer, draw, c = _layer(size)
+    length, shaft, head_w, head_l = size * 0.78, size * 0.2, size * 0.42, size * 0.3
+    arrow = arrow_polygon(length, shaft, head_w, head_l)
+    off, slide = size * 0.13, size * 0.07
+    along, perp = (math.sqrt(0.5), -math.sqrt(0.5)), (math.sqrt(0.5), math.sqrt(0.5))
+    arrows = [place(arrow, c - perp[0] * off + along[0] * slide, c - perp[1] * off + along[1] * slide, 45),
+              place(arrow, c + perp[0] * off - along[0] * slide, c + perp[1] * off - along[1] * slide, 225)]
+    for points in arrows:
+        if shadow:
+            draw.polygon([(x + shadow[0], y + shadow[1]) for x, y in points], fill=INK)
+        draw.polygon(points, fill=fill)
+    return _crop(layer)
+
+
+def cards_symbol(size: float, fills: list, shadow: tuple[float, float] | None, outline=None,
+                 spread: float = 1.0) -> Image.Image:
+    """Small overlapping cards (two for Draw Two, four for Wild Draw Four), ``size`` pixels tall."""
+    layer, draw, c = _layer(size * 1.3)
+    n = len(fills)
+    card_h = size * (0.56 if n == 2 else 0.5)
+    card_w = card_h * 0.66
+    if n == 2:
+        centres = [(c - card_w * 0.32, c + card_h * 0.38), (c + card_w * 0.32, c - card_h * 0.38)]
+    else:
+        step = card_w * 0.62 * spread
+        centres = [(c - 1.5 * step + i * step, c + (0.45 - 0.3 * i) * card_h * 0.5 * spread) for i in range(n)]
+    radius = card_w * 0.14
+    for (x, y), fill in zip(centres, fills):
+        box = (x - card_w / 2, y - card_h / 2, x + card_w / 2, y + card_h / 2)
+        if shadow:
+            rounded_rect(draw, (box[0] + shadow[0], box[1] + shadow[1], box[2] + shadow[0], box[3] + shadow[1]),
+                         radius, INK)
+        if outline:
+            grow = card_w * 0.07
+            rounded_rect(draw, (box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow), radius + grow, outline)
+        rounded_rect(draw, box, radius, fill)
+    return _crop(layer)
+
+
+def wild_symbol(size: float, colours: dict[str, tuple[int, int, int]], tilt: float, aspect: float,
+                outline=None) -> Image.Image:
+    """The four-colour wild oval (``aspect`` < 1) or circle, ``size`` pixels tall along its major axis."""
+    layer, draw, c = _layer(size)
+    a, b = size / 2, size / 2 * aspect
+    if outline:
+        grow = size * 0.06
+        draw.polygon(ellipse_points(c, c, a + grow, b + grow, tilt), fill=outline)
+    full = Image.new("L", layer.size, 0)
+    ImageDraw.Draw(full).polygon(ellipse_points(c, c, a, b, tilt), fill=255)
+    for i, name in enumerate(WILD_ORDER):
+        start = 90 + 90 * i  # screen angles, counter-clockwise from +x: TL, BL.. adjusted below
+        wedge = Image.new("L", layer.size, 0)
+        ImageDraw.Draw(wedge).pieslice([0, 0, layer.width - 1, layer.height - 1],
+                                       start=-(start + 90) - tilt + 90, end=-start - tilt + 90, fill=255)
+        from PIL import ImageChops
+        mask = ImageChops.multiply(full, wedge)
+        layer.paste(Image.new("RGBA", layer.size, _rgba(colours[name])), (0, 0), mask)
+    return _crop(layer)
+
+
+def shuffle_symbol(size: float, colours: dict[str, tuple[int, int, int]], shadow) -> Image.Image:
+    """Four curved arrows chasing each other round a circle (Wild Shuffle Hands)."""
+    layer, draw, c = _layer(size)
+    r, thick = size * 0.36, size * 0.13
+    for i, name in enumerate(WILD_ORDER):
+        start = i * 90 + 8
+        end = start + 62
+        fill = _rgba(colours[name])
+        for offset, colour in ((shadow, INK), ((0.0, 0.0), fill)):
+            if offset is None:
+                continue
+            dx, dy = offset
+            draw.arc([c - r + dx, c - r + dy, c + r + dx, c + r + dy], start=start, end=end, fill=colour,
+                     width=max(1, round(thick)))
+            angle = math.radians(end)
+            tip_x, tip_y = c + dx + r * math.cos(angle), c + dy + r * math.sin(angle)
+            head = arrow_polygon(size * 0.24, 0.0, size * 0.3, size * 0.24)
+            draw.polygon(place(head[2:5] + [head[0]], tip_x, tip_y, -(end + 90)), fill=colour)
+    return _crop(layer)
+
+
+def _symbol(value: str, size: float, fill, shadow, colours, *, corner: bool, design: str) -> Image.Image:
+    """The symbol of a card value (number, action or wild kind) as an RGBA layer."""
+    index_style = STYLES[design].index_style
+    if value.isdigit():
+        style = index_style if corner else "bold-italic"
+        outline = corner and STYLES[design].index_outline
+        return text_layer(value, style, size, fill, stroke=size * 0.06 if outline else 0, stroke_fill=INK,
+                          shadow=shadow, underline=value in ("6", "9"))
+    if value == "skip":
+        return skip_symbol(size * 1.05, fill, shadow)
+    if value == "reverse":
+        return reverse_symbol(size * 1.1, fill, shadow)
+    if value in ("draw2", "wild-draw4") and corner:
+        outline = STYLES[design].index_outline
+        text = "+2" if value == "draw2" else "+4"
+        return text_layer(text, index_style, size, fill, stroke=size * 0.06 if outline else 0, stroke_fill=INK,
+                          shadow=shadow)
+    if value == "draw2":
+        return cards_symbol(size, [fill, fill], shadow or (-size * 0.04, size * 0.03), outline=WHITE)
+    if value == "wild-draw4":
+        return cards_symbol(size, [_rgba(colours[n]) for n in ("blue", "green", "red", "yellow")],
+                            shadow or (-size * 0.04, size * 0.03), outline=WHITE, spread=1.0)
+    if value in ("wild", "wild-custom"):
+        aspect = 0.62 if design == "uno-classic" else 1.0
+        return wild_symbol(size * 1.05, colours, 60 if design == "uno-classic" else 0, aspect,
+                           outline=WHITE if corner else None)
+    if value == "wild-shuffle":
+        return shuffle_symbol(size * 1.1, colours, shadow)
+    raise ValueError(f"no UNO symbol for {value!r}")
+
+
+def _centre_panel(canvas: Image.Image, design: str, w: float, h: float) -> None:
+    draw = ImageDraw.Draw(canvas)
+    if STYLES[design].centre == "oval":
+        draw.polygon(ellipse_points(w / 2, h / 2, w * 0.58, w * 0.37, 60), fill=WHITE)
+        return
+    r = w * 0.43
+    cx, cy = w / 2, h / 2
+    draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(240, 238, 230, 255))
+    line = (200, 198, 192, 255)
+    for k in range(96):
+        t = 2 * math.pi * k / 96
+        draw.line([(cx + r * 0.58 * math.cos(t), cy + r * 0.58 * math.sin(t)),
+                   (cx + r * 0.94 * math.cos(t), cy + r * 0.94 * math.sin(t))], fill=line, width=max(1, round(w / 260)))
+
+
+def paint_uno_face(color: str | None, value: str, design: str, width: int) -> tuple[Image.Image, Box]:
+    """Paint an UNO face (``color`` None for wilds) at ``width`` pixels; returns (RGBA face, top-left index box)."""
+    style = STYLES[design]
+    colours = CARD_RGB[design]
+    w, h = float(width), float(round(width * UNO_ASPECT))
+    canvas = Image.new("RGBA", (int(w), int(h)), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(canvas)
+    rounded_rect(draw, (0, 0, w - 1, h - 1), w * style.corner_radius, WHITE)
+    body = colours["black"] if color is None else colours[color]
+    b = w * style.border
+    rounded_rect(draw, (b, b, w - 1 - b, h - 1 - b), w * (style.corner_radius - style.border * 0.6), _rgba(body))
+    fill = _rgba(body) if color is not None else WHITE
+    shadow = (w * style.shadow[0], w * style.shadow[1])
+    if value == "wild-custom":
+        draw.polygon(ellipse_points(w / 2, h / 2, w * 0.56, w * 0.36, 60) if design == "uno-classic"
+                     else ellipse_points(w / 2, h / 2, w * 0.42, w * 0.42, 0), fill=WHITE)
+    elif value == "wild" and design == "uno-classic":
+        draw.polygon(ellipse_points(w / 2, h / 2, w * 0.58, w * 0.37, 60), fill=WHITE)
+        paste_centered(canvas, wild_symbol(w * 1.0, colours, 60, 0.6), w / 2, h / 2)
+    elif value == "wild":
+        paste_centered(canvas, wild_symbol(w * 0.86, colours, 0, 1.0, outline=WHITE), w / 2, h / 2)
+    else:
+        _centre_panel(canvas, design, w, h)
+        centre_fill = fill if color is not None else _rgba(colours["black"])
+        symbol = _symbol(value, w * style.symbol_height, centre_fill, shadow, colours, corner=False, design=design)
+        paste_centered(canvas, symbol, w / 2, h / 2)
+    index_fill = WHITE
+    index_shadow = (w * 0.012, w * 0.012) if style.index_outline else None
+    index = _symbol(value, w * style.index_height, index_fill, index_shadow, colours, corner=True, design=design)
+    if value in ("wild", "wild-custom", "wild-shuffle"):
+        index = _symbol(value, w * style.index_height * 1.25, index_fill, index_shadow, colours, corner=True,
+                        design=design)
+    cx, cy = w * style.index_center[0], w * style.index_center[1]
+    box = visible_box(index, paste_centered(canvas, index, cx, cy))
+    turned = index.rotate(180)
+    paste_centered(canvas, turned, w - cx, h - cy)
+    return canvas, box
+
+
+def paint_uno_back(width: int) -> Image.Image:
+    """Paint the back of an UNO card: black, white border, red tilted oval, yellow "UNO"."""
+    w, h = float(width), float(round(width * UNO_ASPECT))
+    canvas = Image.new("RGBA", (int(w), int(h)), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(canvas)
+    rounded_rect(draw, (0, 0, w - 1, h - 1), w * 0.075, WHITE)
+    b = w * 0.055
+    rounded_rect(draw, (b, b, w - 1 - b, h - 1 - b), w * 0.04, (22, 20, 20, 255))
+    draw.polygon(ellipse_points(w / 2, h / 2, w * 0.56, w * 0.36, 60), fill=(214, 30, 36, 255))
+    text = text_layer("UNO", "bold-italic", w * 0.3, (250, 220, 30, 255), stroke=w * 0.012, stroke_fill=INK,
+                      shadow=(-w * 0.03, w * 0.025))
+    paste_centered(canvas, text.rotate(28, expand=True, resample=Image.BICUBIC), w / 2, h / 2)
+    return canvas

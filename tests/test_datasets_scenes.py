@@ -1,0 +1,114 @@
+"""Synthetic scenes and the render command: determinism, label geometry, CLI smoke."""
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.cards import ALL_CARD_IDS, parse_card
+from vision.source_tree import load_source_package
+from web.cli import main
+
+load_source_package("datasets")
+from tableref_datasets.scene import SCENE_WEIGHTS, render_scene  # noqa: E402
+
+SIZE = 320
+
+
+def _scene(seed: int, **kw):
+    return render_scene(np.random.default_rng([seed, 0]), SIZE, **kw)
+
+
+def test_same_seed_same_image_and_labels() -> None:
+    a_img, a_labels, _ = _scene(5)
+    b_img, b_labels, _ = _scene(5)
+    assert np.array_equal(a_img, b_img)
+    assert [l.to_dict() for l in a_labels] == [l.to_dict() for l in b_labels]
+    c_img, _, _ = _scene(6)
+    assert not np.array_equal(a_img, c_img)
+
+
+@pytest.mark.parametrize("kind", [k for k in SCENE_WEIGHTS if k != "empty"])
+@pytest.mark.parametrize("family", ["uno", "standard"])
+def test_label_geometry(kind: str, family: str) -> None:
+    seen = 0
+    for seed in range(4):
+        image, labels, _ = _scene(seed, kind=kind, family=family)
+        assert image.shape == (SIZE, SIZE, 3) and image.dtype == np.uint8
+        wholes = [l for l in labels if l.kind == "card"]
+        for label in labels:
+            x1, y1, x2, y2 = label.box
+            assert 0 <= x1 < x2 <= SIZE and 0 <= y1 < y2 <= SIZE
+            assert parse_card(label.card).family == family
+            if label.kind == "corner":  # a corner box lies inside its card's whole box, when that is labelled
+                for w in (w for w in wholes if w.instance == label.instance):
+                    assert w.card == label.card
+                    assert w.box[0] - 1 <= x1 and x2 <= w.box[2] + 1 and w.box[1] - 1 <= y1 and y2 <= w.box[3] + 1
+            seen += 1
+    assert seen > 0
+
+
+def test_corner_boxes_sit_on_their_card() -> None:
+    checked = 0
+    for seed in range(6):
+        _, labels, _ = _scene(seed, kind="few", family="uno")
+        wholes = [l for l in labels if l.kind == "card"]
+        for corner in (l for l in labels if l.kind == "corner"):
+            cx = (corner.box[0] + corner.box[2]) / 2
+            cy = (corner.box[1] + corner.box[3]) / 2
+            hosts = [w for w in wholes if w.instance == corner.instance]
+            for host in hosts:  # the corner's centre lies inside the card's polygon
+                assert cv2.pointPolygonTest(np.float32(host.polygon), (cx, cy), False) >= 0
+                checked += 1
+    assert checked > 0
+
+
+def test_empty_scene_has_no_labels() -> None:
+    _, labels, info = _scene(1, kind="empty")
+    assert labels == [] and info["kind"] == "empty"
+
+
+def test_unknown_kind_is_a_value_error() -> None:
+    with pytest.raises(ValueError):
+        _scene(1, kind="beach")
+    with pytest.raises(ValueError):
+        _scene(1, family="tarot")
+
+
+def test_cli_render_is_deterministic_across_worker_counts(tmp_path, capsys) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert main(["datasets", "render", "--n", "6", "--out", str(one), "--imgsz", "256", "--seed", "4",
+                 "--val-fraction", "0.34"]) == 0
+    assert main(["datasets", "render", "--n", "6", "--out", str(two), "--imgsz", "256", "--seed", "4",
+                 "--val-fraction", "0.34", "--workers", "2"]) == 0
+    assert "wrote 6 images" in capsys.readouterr().out
+    files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
+    assert len(list((one / "images" / "val").iterdir())) == 2
+    assert len(list((one / "images" / "train").iterdir())) == 4
+    for rel in files:
+        if rel.name == "data.yaml":
+            continue
+        assert (one / rel).read_bytes() == (two / rel).read_bytes(), rel
+    yaml = (one / "data.yaml").read_text()
+    assert f"path: \"{one.resolve()}\"" in yaml and "nc: 111" in yaml and '110: "card-back"' in yaml
+    for label_file in (one / "labels").rglob("*.txt"):
+        for line in label_file.read_text().splitlines():
+            cls, *coords = line.split()
+            assert 0 <= int(cls) < len(ALL_CARD_IDS)
+            assert all(0.0 <= float(v) <= 1.0 for v in coords)
+    records = [json.loads(line) for line in (one / "meta.jsonl").read_text().splitlines()]
+    assert len(records) == 6 and all((one / r["image"]).is_file() for r in records)
+
+
+def test_cli_boxes_option_filters_kinds(tmp_path) -> None:
+    assert main(["datasets", "render", "--n", "3", "--out", str(tmp_path), "--imgsz", "256", "--boxes", "cards"]) == 0
+    records = [json.loads(line) for line in (tmp_path / "meta.jsonl").read_text().splitlines()]
+    assert all(obj["kind"] == "card" for r in records for obj in r["objects"])
+
+
+@pytest.mark.parametrize("argv", [["--n", "0"], ["--n", "2", "--val-fraction", "1.5"], ["--n", "2", "--imgsz", "8"]])
+def test_cli_rejects_bad_settings(tmp_path, argv, capsys) -> None:
+    assert main(["datasets", "render", "--out", str(tmp_path / "x"), *argv]) == 2
+    assert "tableref datasets render:" in capsys.readouterr().err

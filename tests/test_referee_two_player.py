@@ -1,0 +1,187 @@
+"""UNO for two players (two-player.txt), its alternate rules included."""
+from __future__ import annotations
+
+from referee_support import counts_round, kinds, known_round, new_game, ok, only_flag, send
+
+P2 = ["ann", "ben"]
+
+
+def two(a, b, starter="red-5", **options):
+    return known_round("two-player", {"ann": a, "ben": b}, starter, dealer="ben", **options)
+
+
+def test_only_two_players():
+    """'For 2 player Uno, the rules change a bit.' — the preset is for exactly two players."""
+    from referee.engine import Referee
+    verdict = Referee().handle({"type": "new_game", "rules": "two-player", "players": ["a", "b", "c"]})
+    assert not verdict["accepted"] and kinds(verdict) == ["invalid_event"]
+
+
+def test_highest_cut_starts_other_deals():
+    """'Whoever receives the highest number starts the game.' / 'The player who does not start the game deals'"""
+    ref = new_game("two-player", P2)
+    ok(ref, "cut", cards={"ann": "red-8", "ben": "blue-2"})
+    state = ok(ref, "start_round", starter="red-5")
+    assert state["dealer"] == "ben" and state["turn"] == "ann"
+
+
+def test_skip_and_reverse_play_again():
+    """'Reverse cards ... the player who places this card plays another time.' / 'Skip cards ... the player who
+    places this card plays another time.'"""
+    ref = counts_round("two-player", P2, "red-5", dealer="ben")
+    assert ok(ref, "play", player="ann", card="red-reverse")["turn"] == "ann"
+    assert ok(ref, "play", player="ann", card="red-skip")["turn"] == "ann"
+
+
+def test_draw_two_other_draws_player_goes_again():
+    """'Draw 2 cards: when a player places it the other player draws 2 cards and the player who placed it goes
+    again.'"""
+    ref = counts_round("two-player", P2, "red-5", dealer="ben")
+    ok(ref, "play", player="ann", card="red-draw2")
+    assert ok(ref, "draw", player="ben", count=2)["turn"] == "ann"
+
+
+def test_draw_two_not_stacked():
+    """'Mattel, the publisher of Uno, has stated that it's illegal for Draw 2 cards to be stacked.'"""
+    ref = counts_round("two-player", P2, "red-5", dealer="ben")
+    ok(ref, "play", player="ann", card="red-draw2")
+    assert kinds(send(ref, "play", player="ben", card="blue-draw2")) == ["must_draw"]
+
+
+def test_starter_skip_and_reverse_skip_first_player():
+    """'Skip: The first player's turn is skipped and the other player starts.' / 'Reverse: The first player's turn
+    is skipped and the other player starts.'"""
+    assert counts_round("two-player", P2, "red-skip", dealer="ben").state()["turn"] == "ben"
+    assert counts_round("two-player", P2, "red-reverse", dealer="ben").state()["turn"] == "ben"
+
+
+def test_starter_draw_two():
+    """'Draw 2: The first player draws 2 cards and their turn is skipped.'"""
+    ref = counts_round("two-player", P2, "red-draw2", dealer="ben")
+    assert ok(ref, "draw", player="ann", count=2)["turn"] == "ben"
+
+
+def test_starter_wild_draw4_put_back():
+    """'Wild Draw 4: Put it back in the draw pile and start the game with the new top card. Its effect is
+    canceled.'"""
+    ref = counts_round("two-player", P2, "wild-draw4", dealer="ben")
+    assert ref.state()["awaiting"]["kind"] == "starter"
+    assert ok(ref, "turn_up", card="green-3")["turn"] == "ann"
+
+
+def test_wild_only_without_a_match_known_hands():
+    """'This card can only be placed when the player does not have a card that matches the color, number, or symbol
+    ... they will be penalized: the effect of the card will be canceled and they will have to draw 2 cards.'"""
+    ref = two(["wild", "blue-5"], ["green-1", "green-2"])
+    assert ref.legal_plays("ann") == ["blue-5"]
+    flag_ = only_flag(send(ref, "play", player="ann", card="wild", color="green"), "illegal_card")
+    state = ref.state()
+    assert flag_["draw"] == 2 and state["color"] == "red" and state["turn"] == "ben"
+
+
+def test_wild_draw4_bluff_cancelled_known_hands():
+    """Wild Draw 4: 'If a player decides to break this rule and they get caught ... the effect of the card will be
+    canceled and they will have to draw 2 cards.'"""
+    ref = two(["wild-draw4", "green-5"], ["green-1", "green-2"])
+    flag_ = only_flag(send(ref, "play", player="ann", card="wild-draw4", color="green"), "illegal_card")
+    state = ref.state()
+    assert flag_["draw"] == 2 and state["pending_draw"] == 0 and state["turn"] == "ben" and state["color"] == "red"
+
+
+def test_wild_challenge_counts_mode():
+    """Camera mode: the opponent challenges, the hand is revealed, the wild's effect is cancelled and 2 drawn."""
+    ref = counts_round("two-player", P2, "red-5", dealer="ben", hand_size=3)
+    ok(ref, "play", player="ann", card="wild-draw4", color="blue")
+    ok(ref, "challenge", player="ben")
+    flag_ = only_flag(send(ref, "reveal", player="ann", cards=["yellow-5", "green-1"]), "challenge_upheld")
+    state = ref.state()
+    assert flag_["draw"] == 2 and state["pending_draw"] == 0 and state["color"] == "red" and state["turn"] == "ben"
+
+
+def test_wild_challenge_fails_counts_mode():
+    """A fair Wild Draw 4 stands: the challenger draws the 4 (no extra cards in this text)."""
+    ref = counts_round("two-player", P2, "red-5", dealer="ben", hand_size=3)
+    ok(ref, "play", player="ann", card="wild-draw4", color="blue")
+    ok(ref, "challenge", player="ben")
+    assert only_flag(send(ref, "reveal", player="ann", cards=["yellow-1", "green-1"]), "challenge_failed")["draw"] == 4
+    assert ok(ref, "draw", player="ben", count=4)["turn"] == "ann"
+
+
+def test_draw_only_when_unable():
+    """'If the player can't play any of their cards, they draw one (and only one) card.'"""
+    ref = two(["red-1", "blue-5"], ["green-1", "green-2"])
+    assert only_flag(send(ref, "draw", player="ann", count=1, cards=["green-9"]), "needless_draw")["draw"] == 0
+
+
+def test_may_finish_with_action_card():
+    """'It is possible to finish the game with an Action card (Draw 2, Wild Draw 4, Reverse, etc.).'"""
+    ref = two(["red-skip"], ["green-1"])
+    assert ok(ref, "play", player="ann", card="red-skip")["round_over"]
+
+
+def test_blank_cards_score_zero():
+    """Scoring table: 'Blank 0'"""
+    ref = two(["red-1"], ["wild-custom"])
+    assert ok(ref, "play", player="ann", card="red-1")["scores"]["ann"] == 0
+
+
+def test_uno_forgotten_two_cards():
+    """'If a player forgets to announce it and the other player notices, the player who forgot will have to draw 2
+    cards as a penalty.'"""
+    ref = two(["red-1", "red-2"], ["green-1", "green-2"])
+    ok(ref, "play", player="ann", card="red-1")
+    assert only_flag(send(ref, "catch", player="ben", target="ann"), "missed_uno")["draw"] == 2
+
+
+def test_alternate_doubles():
+    """'If a player has two cards of the same number and color, they can place them both at the same time.'"""
+    ref = two(["red-1", "red-1", "blue-2"], ["green-1", "green-2", "green-3"], doubles=True)
+    ok(ref, "play", player="ann", card="red-1")
+    assert ref.legal_plays("ann") == ["red-1"]
+    assert ok(ref, "play", player="ann", card="red-1")["turn"] == "ben"
+
+
+def test_alternate_no_action_finish():
+    """'Prohibit ending a game with an Action card.'"""
+    ref = two(["red-skip"], ["green-1"], no_action_finish=True)
+    assert ref.legal_plays("ann") == []
+    only_flag(send(ref, "play", player="ann", card="red-skip"), "illegal_finish")
+    assert ref.state()["hand_counts"]["ann"] == 1 and not ref.state()["round_over"]
+
+
+def test_alternate_draw_until_playable():
+    """'Keep drawing cards until you can play (instead of just one).'"""
+    ref = two(["blue-1"], ["green-1"], draw_until_playable=True)
+    ok(ref, "draw", player="ann", count=1, cards=["green-9"])
+    assert kinds(send(ref, "pass", player="ann")) == ["illegal_pass"]
+    ok(ref, "draw", player="ann", count=1, cards=["red-9"])
+    assert ok(ref, "play", player="ann", card="red-9")["turn"] == "ben"
+
+
+def test_alternate_end_when_draw_pile_depleted():
+    """'End the game when the draw pile is depleted if no player has managed to win beforehand, and count the
+    points each player has in their hand at the time.'"""
+    ref = counts_round("two-player", P2, "red-5", dealer="ben", end_when_pile_empty=True,
+                       draw_until_playable=True)
+    pile = ref.state()["draw_pile"]
+    state = only_flag(send(ref, "draw", player="ann", count=pile), "pile_empty") and ref.state()
+    assert state["awaiting"]["kind"] == "reveal" and not state["round_over"]
+    ok(ref, "reveal", player="ben", cards=["red-1"] * 2 + ["red-2"] * 2 + ["blue-0", "blue-1", "blue-3"])
+    state = ok(ref, "reveal", player="ann", cards=["wild"] * 4 + ["red-9"] * (pile + 3))
+    assert state["round_over"] and state["went_out"] == "ben" and state["scores"]["ben"] > 200
+
+
+def test_alternate_transparent_shows_hands():
+    """'Play a transparent game. Both players put their cards face-up on the table for the opponent to see.'"""
+    ref = two(["red-1"], ["green-1"], transparent=True)
+    assert ref.state()["hands"] == {"ann": ["red-1"], "ben": ["green-1"]}
+
+
+def test_alternate_time_limit_fewest_cards_win():
+    """'Set a time limit. At that time, the player with the fewest cards wins the game.'"""
+    ref = two(["red-1", "wild"], ["green-1", "green-2"], time_limit=True)
+    ok(ref, "play", player="ann", card="red-1")
+    state = only_flag(send(ref, "time_up"), "time_up") and ref.state()
+    assert state["round_over"] and state["went_out"] == "ann" and state["scores"]["ann"] == 3
+    plain = two(["red-1"], ["green-1"])
+    assert not send(plain, "time_up")["accepted"]

@@ -1,0 +1,237 @@
+"""Variants, house rules and penalties of rules-penalties-and-variants.txt, as named options."""
+from __future__ import annotations
+
+from referee_support import counts_round, kinds, known_round, new_game, ok, only_flag, send
+
+P3 = ["ann", "ben", "cat"]
+P4 = ["ann", "ben", "cat", "dan"]
+
+
+def test_accumulate_draw_two():
+    """'Accumulate Draw Two: If a player puts one +2Card, the affected player can also get a +2 discard and the
+    number of cards is added.'"""
+    ref = counts_round("official", P3, "red-5", dealer="cat", stack_draw2=True)
+    ok(ref, "play", player="ann", card="red-draw2")
+    ok(ref, "play", player="ben", card="green-draw2")
+    assert ok(ref, "play", player="cat", card="green-draw2")["pending_draw"] == 6
+
+
+def test_accumulate_draw_four_last_player_names_colour_no_mix():
+    """'Accumulate Draw four: The above rule also applies to that +4-Cards. A mix of +2/+4- Cards is not allowed.
+    Additionally: the last player the one +4-Cards in a row then determines the color.'"""
+    ref = counts_round("official", P3, "red-5", dealer="cat", stack_draw4=True)
+    ok(ref, "play", player="ann", card="wild-draw4", color="blue")
+    state = ok(ref, "play", player="ben", card="wild-draw4", color="green")
+    assert state["pending_draw"] == 8 and state["color"] == "green"
+    assert kinds(send(ref, "play", player="cat", card="green-draw2")) == ["must_draw"]
+
+
+def test_stacked_challenge_penalty_increases():
+    """'In the event of a challenge due to unauthorized discarding, the usual rules apply, only that the number of
+    penalty cards increases accordingly.'"""
+    ref = counts_round("official", P3, "red-5", dealer="cat", stack_draw4=True, hand_size=3)
+    ok(ref, "play", player="ann", card="wild-draw4", color="blue")
+    ok(ref, "play", player="ben", card="wild-draw4", color="green")
+    ok(ref, "challenge", player="cat")
+    flag_ = only_flag(send(ref, "reveal", player="ben", cards=["yellow-1", "red-3"]), "challenge_failed")
+    assert flag_["player"] == "cat" and flag_["draw"] == 10
+
+
+def test_stacked_challenge_upheld_known_hands():
+    """Known hands: a stacked Wild Draw Four bluff is seen at once; the bluffer draws instead."""
+    ref = known_round("official", {"ann": ["wild-draw4", "blue-1"], "ben": ["wild-draw4", "blue-3"],
+                                   "cat": ["green-1", "green-2"]}, "blue-5", dealer="cat", stack_draw4=True)
+    only_flag(send(ref, "play", player="ann", card="wild-draw4", color="red"), "illegal_card")
+    assert ref.state()["pending_draw"] == 0 and ref.state()["owed"] == {"ann": 4}
+
+
+def test_double_identical_cards_not_draw_cards():
+    """'Double: Identical cards (suit and value) can be discarded at once (except +2/+4-Cards). However, the cards
+    must always be discarded one after the other'"""
+    ref = known_round("official", {"ann": ["red-3", "red-3", "red-draw2", "red-draw2"],
+                                   "ben": ["blue-1", "blue-2", "blue-3", "blue-4"],
+                                   "cat": ["green-1", "green-2", "green-3", "green-4"]}, "red-5", dealer="cat",
+                      doubles=True)
+    ok(ref, "play", player="ann", card="red-3")
+    assert ok(ref, "play", player="ann", card="red-3")["hand_counts"]["ann"] == 2
+    ok(ref, "play", player="ben", card="blue-3")
+    ok(ref, "play", player="cat", card="green-3")
+    ok(ref, "draw", player="ann", count=1, cards=["yellow-9"])
+    ok(ref, "pass", player="ann")
+
+
+def test_seven_o_zero_passes_in_direction_of_play():
+    """'Seven-O UNO: If a player places a "0", All players must pass their own cards on to the next player in the
+    direction of play.'"""
+    ref = counts_round("official", P4, "red-5", dealer="dan", seven_o=True, hand_size=3)
+    ok(ref, "play", player="ann", card="red-reverse")  # direction counter-clockwise, dan's turn
+    ok(ref, "play", player="dan", card="red-1")
+    ok(ref, "draw", player="cat", count=1)
+    ok(ref, "pass", player="cat")
+    state = ok(ref, "play", player="ben", card="red-0")
+    # ann 2, ben 2 (after the 0), cat 4, dan 2 pass counter-clockwise: ann -> dan, dan -> cat, cat -> ben, ben -> ann
+    assert state["hand_counts"] == {"ann": 2, "ben": 4, "cat": 2, "dan": 2}
+
+
+def test_jump_in_cancels_the_first_action():
+    """'Jump-in ... In the case of action cards, this intervention cancels the function of the first card.'"""
+    ref = counts_round("official", P4, "red-5", dealer="dan", jump_in=True)
+    ok(ref, "play", player="ann", card="red-draw2")
+    state = ok(ref, "play", player="cat", card="red-draw2")
+    assert state["pending_draw"] == 2 and state["turn"] == "dan"
+
+
+def test_partners_sitting_across_win_together():
+    """'partner: Teams are formed with the partners sitting across from each other. If one of the two places their
+    last card, the team wins. The points of the other players are credited to both of them.'"""
+    ref = new_game("official", P4, partners=True, hand_size=1)
+    assert ref.state()["teams"] == [["ann", "cat"], ["ben", "dan"]]
+    ok(ref, "start_round", dealer="dan", starter="red-5",
+       hands={"ann": ["red-1"], "ben": ["blue-9"], "cat": ["wild"], "dan": ["red-skip"]})
+    state = ok(ref, "play", player="ann", card="red-1")
+    assert state["scores"] == {"ann": 29, "ben": 0, "cat": 29, "dan": 0}
+    assert state["team_scores"] == {"ann & cat": 29, "ben & dan": 0}
+
+
+def test_partners_need_even_players():
+    """Partners sit across from each other: an odd table cannot pair up without explicit teams."""
+    from referee.engine import Referee
+    verdict = Referee().handle({"type": "new_game", "rules": "official", "players": P3,
+                                "options": {"partners": True}})
+    assert not verdict["accepted"]
+
+
+def test_penalty_points_reaching_target_loses():
+    """'Penalty points: ... Each player (except the winner) receives the value of his cards not discarded as
+    penalty points. Whoever reaches 500 points first has lost and the game is over.'"""
+    ref = known_round("official", {"ann": ["red-1"], "ben": ["wild"], "cat": ["blue-2"]}, "red-5", dealer="cat",
+                      penalty_points=True, target_score=50)
+    state = ok(ref, "play", player="ann", card="red-1")
+    assert state["scores"] == {"ann": 0, "ben": 50, "cat": 2} and state["game_over"] and state["winner"] == "ann"
+
+
+def test_return_carriage():
+    """'Return carriage: Will be on a +2Card placed a return card of the same color by the next player, the player
+    must play the +2-Card himself draw the two cards from the stack (unless he also places a return card of the
+    same color).'"""
+    ref = counts_round("official", P4, "red-5", dealer="dan", return_carriage=True)
+    ok(ref, "play", player="ann", card="red-draw2")
+    state = ok(ref, "play", player="ben", card="red-reverse")
+    assert state["turn"] == "ann" and state["pending_draw"] == 2
+    state = ok(ref, "play", player="ann", card="red-reverse")
+    assert state["turn"] == "ben" and state["pending_draw"] == 2
+    assert kinds(send(ref, "play", player="ben", card="blue-reverse")) == ["must_draw"]
+
+
+def test_let_me():
+    """'Let me!: Will be on a +2-Card placed a suspension card of the same color by the next player, the next player
+    must draw the two penalty cards. Accumulation and the combination with the return carriage are possible.'"""
+    ref = counts_round("official", P4, "red-5", dealer="dan", let_me=True, stack_draw2=True)
+    ok(ref, "play", player="ann", card="red-draw2")
+    state = ok(ref, "play", player="ben", card="red-skip")
+    assert state["turn"] == "cat" and state["pending_draw"] == 2
+    state = ok(ref, "play", player="cat", card="red-draw2")
+    assert state["turn"] == "dan" and state["pending_draw"] == 4
+    assert ok(ref, "draw", player="dan", count=4)["turn"] == "ann"
+
+
+def test_end_without_zero():
+    """'End without 0: The game is not allowed with a 0 be terminated.'"""
+    ref = known_round("official", {"ann": ["red-0"], "ben": ["blue-9"], "cat": ["green-1"]}, "red-5", dealer="cat",
+                      end_without_0=True)
+    assert ref.legal_plays("ann") == []
+    flag_ = only_flag(send(ref, "play", player="ann", card="red-0"), "illegal_finish")
+    assert flag_["player"] == "ann" and not ref.state()["round_over"]
+
+
+def test_bring_in():
+    """'Bring in: If the first player has no more cards, the round is not over, but continues until it is his turn
+    again. By e.g. +2/+4 ... this "exited player" can get cards again and the game continues.'"""
+    ref = counts_round("official", P3, "red-5", dealer="cat", bring_in=True, hand_size=1)
+    state = ok(ref, "play", player="ann", card="red-1")
+    assert not state["round_over"] and state["turn"] == "ben"
+    ok(ref, "draw", player="ben", count=1)
+    ok(ref, "pass", player="ben")
+    state = ok(ref, "play", player="cat", card="red-draw2")
+    assert not state["round_over"] and state["turn"] == "ann" and state["pending_draw"] == 2
+    ok(ref, "draw", player="ann", count=2)
+    assert not ref.state()["round_over"]
+
+
+def test_bring_in_wins_when_turn_comes_round():
+    """'The winner is the one who has another turn after the last card discarded and still has no more cards in
+    hand.'"""
+    ref = counts_round("official", P3, "red-5", dealer="cat", bring_in=True, hand_size=1)
+    ok(ref, "play", player="ann", card="red-1")
+    ok(ref, "draw", player="ben", count=1)
+    ok(ref, "pass", player="ben")
+    ok(ref, "draw", player="cat", count=1)
+    state = ok(ref, "pass", player="cat")
+    assert state["went_out"] == "ann" and state["awaiting"]["kind"] == "reveal"
+
+
+def test_false_uno_call_costs_four():
+    """'If you call out "UNO" by mistake, you must draw 4 cards as a penalty.'"""
+    ref = counts_round("official", P3, "red-5", dealer="cat", false_uno_penalty=4)
+    assert only_flag(send(ref, "uno", player="ben"), "false_uno")["draw"] == 4
+
+
+def test_advice_penalty():
+    """'proposals - A player gives advice on what to play, whether asked or not.' (two cards)"""
+    ref = counts_round("official", P3, "red-5", dealer="cat", advice_penalty=2)
+    assert only_flag(send(ref, "penalty", player="cat", kind="advice"), "penalty")["draw"] == 2
+    assert ref.state()["owed"] == {"cat": 2}
+
+
+def test_wrongly_placed_take_back_and_draw_two():
+    """'Wrongly placed - A player puts a card when it is not his turn, or he puts a wrong card on the pile (in
+    addition to the penalty cards, he must take back the wrong card).'"""
+    ref = counts_round("official", P3, "red-5", dealer="cat", wrong_play_penalty=2, out_of_turn_penalty=2)
+    assert only_flag(send(ref, "play", player="ann", card="blue-1"), "illegal_card")["draw"] == 2
+    assert only_flag(send(ref, "play", player="cat", card="red-1"), "out_of_turn")["draw"] == 2
+    state = ref.state()
+    assert state["top"] == "red-5" and state["hand_counts"] == {"ann": 7, "ben": 7, "cat": 7}
+    assert state["owed"] == {"ann": 2, "cat": 2}
+
+
+def test_forget_wish_next_player_makes_up():
+    """'Forget wish - A player forgets to want a color after having chosen a color card (the next player can then
+    make up for it).'"""
+    ref = counts_round("official", P3, "red-5", dealer="cat", forgot_color_penalty=2)
+    ok(ref, "play", player="ann", card="wild")
+    flag_ = only_flag(send(ref, "play", player="ben", card="green-4"), "forgot_color")
+    assert flag_["player"] == "ann" and flag_["draw"] == 2 and ref.state()["color"] == "green"
+
+
+def test_forgot_to_record():
+    """'Forgot to record - A player discards, although he actually has to pick up cards.'"""
+    ref = counts_round("official", P3, "red-5", dealer="cat", forgot_draw_penalty=2)
+    ok(ref, "play", player="ann", card="red-draw2")
+    assert only_flag(send(ref, "play", player="ben", card="red-4"), "must_draw")["draw"] == 2
+
+
+def test_penalties_on_request_forfeited_after_next_player_starts():
+    """'Penalty cards must only be drawn on request ... If the next player has already started his turn (by starting
+    to discard or pick up a card), the penalty is forfeited.'"""
+    ref = counts_round("official", P3, "red-5", dealer="cat", penalties_on_request=True, wrong_play_penalty=2)
+    ok(ref, "play", player="ann", card="red-1")
+    assert only_flag(send(ref, "penalty", player="ann", kind="wrong_play"), "penalty")["draw"] == 2
+    ok(ref, "play", player="ben", card="red-2")
+    assert only_flag(send(ref, "penalty", player="ann", kind="wrong_play"), "penalty_forfeited")["draw"] == 0
+
+
+def test_no_wild_on_wild():
+    """'However, if there is a black card on top, this is allowed no Further black card' (house reading: no wild on
+    a wild)."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", no_wild_on_wild=True)
+    ok(ref, "play", player="ann", card="wild", color="blue")
+    assert kinds(send(ref, "play", player="ben", card="wild", color="red")) == ["illegal_card"]
+
+
+def test_custom_card_effect_option():
+    """'Wild Customisable cards are blank and any house rule can be assigned to them.' — e.g. a skip."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", custom_effect="skip")
+    state = ok(ref, "play", player="ann", card="wild-custom", color="blue")
+    assert state["turn"] == "cat" and state["color"] == "blue"
+    ref = counts_round("official", P3, "red-5", dealer="cat", custom_effect="draw10")
+    assert ok(ref, "play", player="ann", card="wild-custom", color="blue")["pending_draw"] == 10

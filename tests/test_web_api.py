@@ -1,0 +1,157 @@
+"""The JSON API: events in, verdicts out, flags and penalties, undo, corrections, export, errors."""
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from web.commands.referee import serve_lines
+from web_support import CAUGHT, PLAYERS, SHORT_DEAL, SHORT_OPTIONS, SHORT_ROUND, TableClient, make_app, short_game
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> TableClient:
+    return TableClient(make_app(tmp_path))
+
+
+def test_a_missed_uno_is_flagged_with_its_penalty(client: TableClient) -> None:
+    game_id = short_game(client)
+    assert client.state(game_id)["turn"] == "ben"
+    client.event(game_id, CAUGHT[0])
+    caught = client.event(game_id, CAUGHT[1])
+    flags = caught["verdict"]["flags"]
+    assert [f["kind"] for f in flags] == ["missed_uno"]
+    assert flags[0]["player"] == "ben" and flags[0]["draw"] > 0
+    assert caught["penalty"] is True
+    assert "Missed UNO" in caught["flags"][0]["text"]
+    log = client.get(f"/api/games/{game_id}/events").get_json()["events"]
+    assert [e["seq"] for e in log] == [0, 1, 2, 3]
+    assert log[-1]["penalty"] and not log[-2]["penalty"]
+
+
+def test_a_round_is_scored(client: TableClient) -> None:
+    game_id = short_game(client)
+    for event in SHORT_ROUND:
+        assert client.event(game_id, event)["accepted"] is True
+    state = client.state(game_id)
+    assert state["round_over"] is True
+    rounds = client.get(f"/api/games/{game_id}/rounds").get_json()["rounds"]
+    assert len(rounds) == 1
+    assert rounds[0]["went_out"] == "ben"
+    assert rounds[0]["points"]["ben"] == state["scores"]["ben"] > 0
+
+
+def test_the_public_state_hides_the_hands(client: TableClient) -> None:
+    game_id = client.new_game(options={**SHORT_OPTIONS, "transparent": True})
+    dealt = client.event(game_id, SHORT_DEAL)
+    assert "hands" in dealt["verdict"]["state"]  # the referee shows them under `transparent`...
+    snapshot = client.get(f"/api/games/{game_id}").get_json()
+    assert "hands" not in snapshot["state"]  # ...the table page never does
+    assert snapshot["state"]["hand_counts"] == {"ann": 2, "ben": 2, "cat": 2}
+    assert snapshot["game"]["players"] == PLAYERS
+
+
+def test_undo_rebuilds_the_referee_without_the_last_event(client: TableClient) -> None:
+    game_id = short_game(client)
+    before = client.state(game_id)
+    client.event(game_id, SHORT_ROUND[0])
+    assert client.state(game_id) != before
+    undone = client.post(f"/api/games/{game_id}/undo").get_json()
+    assert undone["undone"]["undone"] is True and undone["undone"]["seq"] == 2
+    assert client.state(game_id) == before
+    assert [e["undone"] for e in client.get(f"/api/games/{game_id}/events").get_json()["events"]] == [False, False, True]
+    assert client.post(f"/api/games/{game_id}/undo").status_code == 200  # the deal
+    response = client.post(f"/api/games/{game_id}/undo")
+    assert response.status_code == 400 and "nothing to undo" in response.get_json()["error"]
+
+
+def test_who_played_this_gives_the_last_play_to_another_player(client: TableClient) -> None:
+    game_id = client.new_game()
+    client.event(game_id, {"type": "start_round", "dealer": "ann", "starter": "red-5"})  # hands unknown: a camera table
+    wrong = client.event(game_id, {"type": "play", "player": "cat", "card": "red-9"})  # the camera guessed cat
+    assert [f["kind"] for f in wrong["verdict"]["flags"]] == ["out_of_turn"]
+    corrected = client.post(f"/api/games/{game_id}/correct", {"player": "ben"})
+    assert corrected.status_code == 200, corrected.get_json()
+    assert corrected.get_json()["event"] == {"type": "play", "player": "ben", "card": "red-9"}
+    snapshot = client.get(f"/api/games/{game_id}").get_json()
+    assert snapshot["last_play"]["player"] == "ben"
+    log = client.get(f"/api/games/{game_id}/events").get_json()["events"]
+    assert [(e["event"].get("player"), e["undone"]) for e in log[2:]] == [("cat", True), ("ben", False)]
+    assert log[-1]["flags"] == [] and client.state(game_id)["top"] == "red-9"
+    assert client.post(f"/api/games/{game_id}/correct", {"player": "ben"}).status_code == 400
+    assert client.post(f"/api/games/{game_id}/correct", {"player": "zed"}).status_code == 400
+
+
+def test_export_replays_through_the_referee_command(client: TableClient) -> None:
+    game_id = short_game(client)
+    for event in SHORT_ROUND[:3]:
+        client.event(game_id, event)
+    client.post(f"/api/games/{game_id}/undo")
+    response = client.get(f"/api/games/{game_id}/export")
+    assert response.mimetype == "application/x-ndjson"
+    lines = response.data.decode().splitlines()
+    assert len(lines) == 4 and json.loads(lines[0])["type"] == "new_game"
+    out = io.StringIO()
+    assert serve_lines(io.BytesIO(response.data), out) == 4
+    final = json.loads(out.getvalue().splitlines()[-1])["state"]
+    assert {k: final[k] for k in ("turn", "top", "hand_counts")} == {
+        k: client.state(game_id)[k] for k in ("turn", "top", "hand_counts")}
+
+
+@pytest.mark.parametrize("body", [
+    {"type": "play", "player": "zed", "card": "red-1"},
+    {"type": "play", "player": "ann", "card": "purple-1"},
+    {"type": "shout"},
+    ["not", "an", "object"],
+])
+def test_malformed_events_get_a_json_400_and_are_not_stored(client: TableClient, body: object) -> None:
+    game_id = short_game(client)
+    response = client.post(f"/api/games/{game_id}/events", body)
+    assert response.status_code == 400
+    assert response.get_json()["status"] == 400 and response.get_json()["error"]
+    assert len(client.get(f"/api/games/{game_id}/events").get_json()["events"]) == 2
+
+
+def test_bad_bodies_and_unknown_games(client: TableClient) -> None:
+    game_id = short_game(client)
+    raw = client.http.post(f"/api/games/{game_id}/events", data="{not json", content_type="application/json",
+                           headers={"X-CSRF-Token": client.token})
+    assert raw.status_code == 400 and "JSON object" in raw.get_json()["error"]
+    huge = client.post(f"/api/games/{game_id}/events", {"type": "uno", "player": "a" * 100_000})
+    assert huge.status_code == 413 and huge.get_json()["status"] == 413
+    assert client.get("/api/games/999").status_code == 404
+    assert client.get("/api/games/999").get_json()["error"]
+    assert client.post("/api/games/999/events", {"type": "uno", "player": "ann"}).status_code == 404
+    bad_setup = client.post("/api/games", {"rules": "official", "players": ["solo"]})
+    assert bad_setup.status_code == 400 and "players" in bad_setup.get_json()["error"]
+
+
+def test_state_changes_need_the_csrf_token(client: TableClient) -> None:
+    game_id = short_game(client)
+    bare = client.http.post(f"/api/games/{game_id}/events", json={"type": "uno", "player": "ben"})
+    assert bare.status_code == 403 and "CSRF" in bare.get_json()["error"]
+    wrong = client.http.post(f"/api/games/{game_id}/events", json={"type": "uno", "player": "ben"},
+                             headers={"X-CSRF-Token": "forged"})
+    assert wrong.status_code == 403
+    other_browser = TableClient(client.http.application)
+    stolen = other_browser.http.post(f"/api/games/{game_id}/undo", json={}, headers={"X-CSRF-Token": client.token})
+    assert stolen.status_code == 403
+    assert len(client.get(f"/api/games/{game_id}/events").get_json()["events"]) == 2
+
+
+def test_with_a_pin_the_controls_need_it(tmp_path: Path) -> None:
+    client = TableClient(make_app(tmp_path, pin="424242"))
+    assert client.get("/api/session").get_json()["pin_required"] is True
+    locked = client.post("/api/games", {"rules": "official", "players": PLAYERS})
+    assert locked.status_code == 403 and "PIN" in locked.get_json()["error"]
+    assert client.get("/games/new").status_code == 303
+    assert client.post("/api/unlock", {"pin": "000000"}).status_code == 403
+    assert client.post("/api/unlock", {"pin": "424242"}).get_json() == {"control": True}
+    assert client.post("/api/games", {"rules": "official", "players": PLAYERS}).status_code == 201
+    assert client.get("/games/new").status_code == 200
+    guesser = TableClient(client.http.application)
+    answers = [guesser.post("/api/unlock", {"pin": f"{n:06d}"}).status_code for n in range(6)]
+    assert answers[0] == 403 and answers[-1] == 429  # five tries a minute from one address, then none
+    assert guesser.post("/api/unlock", {"pin": "424242"}).status_code == 429

@@ -1,0 +1,134 @@
+"""The table page in headless Chromium (Debian's, never a downloaded one): create a game in the form,
+play through the API and the page's buttons, see the flag, the penalty banner and the scores.
+
+Screenshots go to the test's temporary folder, or to $TABLEREF_SCREENSHOTS when set.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from web_support import SHORT_DEAL, SHORT_ROUND, TableClient, make_app
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[tuple[str, TableClient]]:
+    from werkzeug.serving import make_server
+
+    app = make_app(tmp_path)
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{http.server_port}", TableClient(app)
+    app.extensions["tableref.hub"].close()
+    http.shutdown()
+
+
+@pytest.fixture()
+def page(tmp_path: Path) -> Iterator[object]:
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": 900, "height": 1400})
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        problems: list[str] = []
+        page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+        page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+        yield page
+        context.close()
+        assert [p for p in problems if "status of 400" not in p] == []  # the refused card in the manual test
+
+
+def _shot(page: object, tmp_path: Path, name: str) -> None:
+    path = tmp_path / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    folder = os.environ.get("TABLEREF_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(folder) / path.name)
+
+
+def _new_game_in_the_form(page: object, base: str) -> int:
+    page.goto(base + "/games/new")
+    for i, name in enumerate(["ann", "ben", "cat"]):
+        page.locator("input[name=player]").nth(i).fill(name)
+    page.select_option("#preset", "official")
+    page.fill("input[name=opt_hand_size]", "2")
+    page.fill("input[name=opt_target_score]", "5")  # ben's first round wins the game
+    page.click("button[type=submit]")
+    page.wait_for_url("**/games/*")
+    return int(page.url.rstrip("/").split("/")[-1])
+
+
+def test_flag_penalty_and_scores_on_the_page(server: tuple[str, TableClient], page: object, tmp_path: Path) -> None:
+    base, api = server
+    game_id = _new_game_in_the_form(page, base)
+    page.wait_for_selector("#live-state:text('live')")
+    api.event(game_id, SHORT_DEAL)
+    page.wait_for_selector("#turn:text('ben')")
+    assert "Red 5" in page.inner_text("#top-card")
+    assert "Red" in page.inner_text("#color")  # a colour is always named, never only shown
+
+    api.event(game_id, SHORT_ROUND[0])  # ben plays his second-to-last card and says nothing
+    page.wait_for_selector("#top-card:text('Red 7')")
+    page.click(".player[data-player=ben] button.catch")  # cat catches him, from the page
+    page.click("#catch-players button:text('cat')")
+    banner = page.wait_for_selector(".banner.penalty")
+    assert "ben" in banner.inner_text() and "Missed UNO" in banner.inner_text()
+    assert page.locator("#log li.penalty").count() == 1
+    _shot(page, tmp_path, "table-penalty")
+
+    page.click("#btn-undo")  # the catch is taken back
+    page.wait_for_selector(".banner.penalty", state="detached")
+    page.wait_for_selector("#log li.undone")
+    for event in SHORT_ROUND[1:]:
+        api.event(game_id, event)
+    winner = page.wait_for_selector(".banner.winner")
+    assert "ben wins" in winner.inner_text()
+    _shot(page, tmp_path, "table-game-over")
+
+    page.goto(f"{base}/games/{game_id}/scores")
+    scores = page.inner_text("[data-testid=scores]")
+    ben_total = api.state(game_id)["scores"]["ben"]
+    assert ben_total > 0 and str(ben_total) in scores
+    assert "ben wins" in page.inner_text(".banner.winner")
+    assert "5 points" in page.inner_text("#scoreboard")
+    _shot(page, tmp_path, "scoreboard")
+
+
+def test_manual_entry_and_wild_colour_choice(server: tuple[str, TableClient], page: object, tmp_path: Path) -> None:
+    base, api = server
+    game_id = api.new_game()
+    api.event(game_id, {"type": "start_round", "dealer": "ann", "starter": "red-5"})
+    page.goto(f"{base}/games/{game_id}")
+    page.wait_for_selector("#live-state:text('live')")
+    page.click(".picker .tab:text('Wild')")
+    page.click(".picker .pick[data-card=wild]")
+    page.select_option("#actor", "ben")
+    page.click("#btn-play")
+    page.wait_for_selector("#wild-chooser:not([hidden])")
+    _shot(page, tmp_path, "wild-chooser")
+    page.click("#wild-colors button:text('Blue')")
+    page.wait_for_selector("#color:text('Blue')")
+    assert page.is_hidden("#wild-chooser")
+    assert api.state(game_id)["color"] == "blue"
+    page.fill("#card-input", "not-a-card")
+    page.click("#btn-play")
+    toast = page.wait_for_selector("#toast:not([hidden])")
+    assert "not a card id" in toast.inner_text()
+    _shot(page, tmp_path, "manual-error")

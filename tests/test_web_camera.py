@@ -1,0 +1,126 @@
+"""The camera side of the page: watcher events go to the followed game (stored, applied, verdict
+returned); a missing camera or model leaves the page working; the demo posts its scripted events."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from web.camera import Camera
+from web.demo import DemoRun, parse_script
+from web_support import SHORT_DEAL, SHORT_OPTIONS, PLAYERS, TableClient, make_app, short_game
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> TableClient:
+    return TableClient(make_app(tmp_path))
+
+
+def _camera(client: TableClient) -> Camera:
+    return client.http.application.extensions["tableref.camera"]
+
+
+def test_a_camera_play_goes_to_the_followed_game_as_the_player_on_turn(client: TableClient) -> None:
+    game_id = short_game(client)
+    camera = _camera(client)
+    camera.follow(game_id)
+    verdict = camera.on_event({"type": "play", "card": "red-7"})
+    assert verdict is not None and verdict["accepted"] is True
+    last = client.get(f"/api/games/{game_id}/events").get_json()["events"][-1]
+    assert last["source"] == "camera"
+    assert last["event"] == {"type": "play", "player": "ben", "card": "red-7"}
+    assert verdict["state"]["top"] == client.state(game_id)["top"] == "red-7"
+
+
+def test_camera_events_that_cannot_be_used_change_nothing(client: TableClient) -> None:
+    camera = _camera(client)
+    assert camera.on_event({"type": "play", "player": "ann", "card": "red-7"}) is None  # no game followed
+    game_id = short_game(client)
+    camera.follow(game_id)
+    for bad in ({"type": "play", "player": "ann", "card": "red-77"}, {"type": "teleport"}, "play red 7", None):
+        assert camera.on_event(bad) is None
+    assert len(client.get(f"/api/games/{game_id}/events").get_json()["events"]) == 2
+
+
+def test_a_camera_that_does_not_open_leaves_the_page_working(client: TableClient, tmp_path: Path) -> None:
+    camera = _camera(client)
+    assert camera.start_source(str(tmp_path / "no-such-video.mp4")) is False
+    status = client.get("/api/camera").get_json()
+    assert status["mode"] == "unavailable" and status["running"] is False
+    assert "no-such-video.mp4" in status["message"]
+    assert client.get("/camera.mjpg").status_code == 404
+    game_id = client.new_game()
+    page = client.get(f"/games/{game_id}").data.decode()
+    assert "unavailable" in page and "Enter plays by hand" in page
+
+
+def _script(tmp_path: Path, lines: list[dict]) -> Path:
+    folder = tmp_path / "demo"
+    folder.mkdir()
+    (folder / "script.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return folder
+
+
+def test_the_demo_posts_every_scripted_event_when_no_camera_runs(client: TableClient, tmp_path: Path) -> None:
+    new_game = {"type": "new_game", "rules": "official", "players": PLAYERS, "options": SHORT_OPTIONS}
+    folder = _script(tmp_path, [
+        {"t": 0.0, "event": new_game},
+        {"t": 0.05, "event": SHORT_DEAL},
+        {"t": 0.1, "event": {"type": "play", "player": "ben", "card": "red-7"}, "camera": True},
+        {"t": 0.15, "event": {"type": "catch", "player": "cat", "target": "ben"}},
+    ])
+    demo = DemoRun.load(client.http.application.extensions["tableref.tables"], _camera(client), folder)
+    assert demo.recording is None
+    demo.start(camera_running=False)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and len(client.get(f"/api/games/{demo.game_id}/events").get_json()["events"]) < 4:
+        time.sleep(0.05)
+    demo.stop()
+    log = client.get(f"/api/games/{demo.game_id}/events").get_json()["events"]
+    assert [e["event"]["type"] for e in log] == ["new_game", "start_round", "play", "catch"]
+    assert log[-1]["penalty"] is True
+    assert _camera(client).game_id == demo.game_id
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"t": 0, "event": {"type": "play"}}\n', "must start with a new_game"),
+    ('{"t": "soon", "event": {"type": "new_game"}}\n', "line 1"),
+    ('{"t": 0, "event": {"type": "new_game"}}\nnot json\n', "line 2"),
+])
+def test_a_broken_demo_script_is_refused_with_its_line(text: str, message: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        parse_script(text)
+    assert message in str(refused.value)
+
+
+class _Watcher:
+    """Stands in for vision's TableWatcher (its contract: latest_jpeg, status, stop)."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+
+    def latest_jpeg(self) -> bytes:
+        return b"\xff\xd8fake-jpeg\xff\xd9"
+
+    def status(self) -> dict:
+        return {"fps": 12.5}
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
+def test_the_camera_view_streams_the_watchers_frames_as_mjpeg(client: TableClient) -> None:
+    camera = _camera(client)
+    watcher = _Watcher()
+    camera._watcher = watcher
+    response = client.get("/camera.mjpg")
+    assert response.status_code == 200
+    assert response.mimetype == "multipart/x-mixed-replace"
+    first = next(iter(response.response))
+    assert first.startswith(b"--frame\r\nContent-Type: image/jpeg") and b"fake-jpeg" in first
+    assert client.get("/api/camera").get_json()["watcher"] == {"fps": 12.5}
+    camera.stop()
+    assert watcher.stopped and not camera.running()
+    response.close()

@@ -1,0 +1,79 @@
+"""Helpers shared by the tests/test_web_*.py files: an app on a temporary SQLite file, and a client
+that carries the session's CSRF token."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from web.app import create_app
+
+PLAYERS = ["ann", "ben", "cat"]
+
+
+def make_app(tmp_path: Path, **kwargs: Any) -> Flask:
+    """The real app on an SQLite file in ``tmp_path``."""
+    return create_app(f"sqlite:///{tmp_path / 'games.db'}", secret_key="test-secret", **kwargs)
+
+
+class TableClient:
+    """A Flask test client with the session's CSRF token on every state-changing request."""
+
+    def __init__(self, app: Flask) -> None:
+        self.http: FlaskClient = app.test_client()
+        self.token = self.http.get("/api/session").get_json()["csrf_token"]
+
+    def post(self, path: str, body: Any = None) -> Any:
+        """POST JSON with the CSRF header; returns the response."""
+        return self.http.post(path, json=body if body is not None else {}, headers={"X-CSRF-Token": self.token})
+
+    def get(self, path: str) -> Any:
+        """GET; returns the response."""
+        return self.http.get(path)
+
+    def new_game(self, players: list[str] | None = None, **setup: Any) -> int:
+        """Create a game (official rules unless told) and return its id."""
+        body = {"rules": "official", "players": players or PLAYERS, **setup}
+        response = self.post("/api/games", body)
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()["id"]
+
+    def event(self, game_id: int, event: dict[str, Any]) -> dict[str, Any]:
+        """Post one event that must pass the web checks; returns its log entry (with ``verdict``)."""
+        response = self.post(f"/api/games/{game_id}/events", event)
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    def state(self, game_id: int) -> dict[str, Any]:
+        """The game's public state."""
+        return self.get(f"/api/games/{game_id}").get_json()["state"]
+
+
+#: A short, fully known deal (official rules, hand size 2): ann deals, ben plays first.
+SHORT_DEAL = {
+    "type": "start_round", "dealer": "ann", "starter": "red-5",
+    "hands": {"ann": ["red-1", "blue-2"], "ben": ["red-7", "red-8"], "cat": ["green-3", "red-9"]},
+}
+SHORT_OPTIONS = {"hand_size": 2}
+#: ben goes out calling UNO on time: the round ends with ben scoring cat's 3 and ann's 2.
+SHORT_ROUND = [
+    {"type": "play", "player": "ben", "card": "red-7"},
+    {"type": "uno", "player": "ben"},
+    {"type": "play", "player": "cat", "card": "red-9"},
+    {"type": "play", "player": "ann", "card": "red-1"},
+    {"type": "play", "player": "ben", "card": "red-8"},
+]
+#: ben forgets UNO and cat catches him: a missed_uno flag with a penalty draw for ben.
+CAUGHT = [
+    {"type": "play", "player": "ben", "card": "red-7"},
+    {"type": "catch", "player": "cat", "target": "ben"},
+]
+
+
+def short_game(client: TableClient) -> int:
+    """A game with the short deal already dealt; returns its id."""
+    game_id = client.new_game(options=SHORT_OPTIONS)
+    client.event(game_id, SHORT_DEAL)
+    return game_id
