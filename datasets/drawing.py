@@ -112,14 +112,6 @@ def place(points, cx: float, cy: float, angle_deg: float) -> list[tuple[float, f
     return rotate_points([(cx + x, cy + y) for x, y in points], cx, cy, angle_deg)
 
 
-def shadowed_polygon(draw: ImageDraw.ImageDraw, points, fill, shadow: tuple[float, float] | None,
-                     shadow_fill=(20, 20, 20, 255), outline=None, width: int = 0) -> None:
-    """A polygon with an optional offset dark copy underneath."""
-    if shadow:
-        draw.polygon([(x + shadow[0], y + shadow[1]) for x, y in points], fill=shadow_fill)
-    draw.polygon(points, fill=fill, outline=outline, width=width)
-
-
 def to_bgra(image: Image.Image) -> np.ndarray:
     """An RGBA PIL image as a BGRA uint8 array."""
     rgba = np.asarray(image.convert("RGBA"))

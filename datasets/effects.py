@@ -1,46 +1,78 @@
-"""Photometric effects of cheap cameras and real rooms, applied to a whole BGR uint8 frame.
+"""Photometric effects of cheap cameras and real rooms, applied to a whole BGR frame.
 
-Each effect takes ``(rng, image)`` and returns a new image; ``camera_pipeline`` applies a random
-selection in the order light reaches a sensor: lighting, glare, white balance, blur, noise,
-washed-out webcam tone, JPEG.
+Light and colour effects work on float32 frames in place (``lighting_gradient``, ``glare``,
+``colour_temperature``, ``desaturate``); sensor effects work on uint8 frames (``hue_jitter``, ``webcam_tone``,
+``defocus_blur``, ``motion_blur``, ``sensor_noise``, ``jpeg``). ``camera_pipeline`` applies a
+random selection in the order light reaches a sensor, converting to uint8 once.
 """
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from .textures import fine_noise, gaussian, smooth_noise
+from .textures import gaussian, smooth_noise
+
+LOW_RES = 64  # slowly varying fields are computed at this size and scaled up
 
 
-def lighting_gradient(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """Uneven light: a linear ramp times a soft spot."""
-    h, w = img.shape[:2]
+def _low_res_field(field: np.ndarray, w: int, h: int) -> np.ndarray:
+    return cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def lighting_gradient(rng: np.random.Generator, f: np.ndarray) -> None:
+    """Uneven light: a linear ramp times a soft spot, times an overall exposure gain."""
+    h, w = f.shape[:2]
     angle = rng.uniform(0, 2 * np.pi)
-    x = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
-    y = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
+    x = np.linspace(-1, 1, LOW_RES, dtype=np.float32)[None, :]
+    y = np.linspace(-1, 1, LOW_RES, dtype=np.float32)[:, None]
     ramp = 1 + rng.uniform(0, 0.35) * (x * np.cos(angle) + y * np.sin(angle))
-    spot = 1 + rng.uniform(-0.15, 0.25) * smooth_noise(rng, h, w, 3)
-    gain = rng.uniform(0.55, 1.25)
-    return np.clip(img.astype(np.float32) * (ramp * spot * gain)[..., None], 0, 255).astype(np.uint8)
+    spot = 1 + rng.uniform(-0.15, 0.25) * smooth_noise(rng, LOW_RES, LOW_RES, 3)
+    gain = _low_res_field((ramp * spot * rng.uniform(0.55, 1.25)).astype(np.float32), w, h)
+    f *= gain[..., None]
 
 
-def colour_temperature(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """White balance off: warm (tungsten) or cool (daylight, screens) cast."""
-    t = rng.uniform(-1, 1)
-    gains = np.array([1 - 0.18 * t, 1 + rng.uniform(-0.05, 0.05), 1 + 0.18 * t], np.float32)
-    return np.clip(img.astype(np.float32) * gains, 0, 255).astype(np.uint8)
-
-
-def glare(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+def glare(rng: np.random.Generator, f: np.ndarray) -> None:
     """A specular highlight: a soft white ellipse added on top (a lamp reflected on glossy cards)."""
-    h, w = img.shape[:2]
-    mask = np.zeros((h, w), np.float32)
-    centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
-    axes = (int(rng.uniform(0.03, 0.25) * w), int(rng.uniform(0.02, 0.15) * h))
-    cv2.ellipse(mask, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
-    mask = cv2.GaussianBlur(mask, (0, 0), max(1.0, min(axes) * rng.uniform(0.3, 0.8)))
-    strength = rng.uniform(60, 200)
-    return np.clip(img.astype(np.float32) + (mask * strength)[..., None], 0, 255).astype(np.uint8)
+    h, w = f.shape[:2]
+    scale = LOW_RES * 2 / w
+    mask = np.zeros((LOW_RES * 2, LOW_RES * 2), np.float32)
+    centre = (rng.uniform(0, w), rng.uniform(0, h))
+    axes = (rng.uniform(0.03, 0.25) * w, rng.uniform(0.02, 0.15) * h)
+    cv2.ellipse(mask, (int(centre[0] * scale), int(centre[1] * scale)),
+                (max(1, int(axes[0] * scale)), max(1, int(axes[1] * scale))), rng.uniform(0, 180), 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), max(0.5, min(axes) * scale * rng.uniform(0.3, 0.8)))
+    f += (_low_res_field(mask, w, h) * rng.uniform(60, 200))[..., None]
+
+
+def colour_temperature(rng: np.random.Generator, f: np.ndarray) -> None:
+    """White balance off: warm (tungsten) or cool (daylight, screens) cast, and a green or magenta
+    tint (light bounced off coloured walls, cheap sensors)."""
+    t = rng.uniform(-1, 1)
+    tint = rng.uniform(-0.06, 0.14)
+    f *= np.array([1 - 0.18 * t - tint / 2, 1 + tint, 1 + 0.18 * t - tint / 2], np.float32)
+
+
+def desaturate(rng: np.random.Generator, f: np.ndarray, low: float = 0.45, high: float = 1.2) -> None:
+    """Mix towards grey (factor < 1) or away from it (> 1): muted webcams, vivid phones."""
+    grey = cv2.cvtColor(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    k = float(rng.uniform(low, high))
+    cv2.addWeighted(f, k, grey, 1.0 - k, 0.0, dst=f)
+
+
+def webcam_tone(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """The washed-out tone curve of laptop webcams: lifted blacks, lower contrast, gamma (a LUT)."""
+    lift = rng.uniform(0.0, 0.25)
+    x = np.linspace(0, 1, 256, dtype=np.float32)
+    curve = np.power(np.clip(lift + x * (1 - lift) * rng.uniform(0.85, 1.1), 0, 1), rng.uniform(0.7, 1.2))
+    return cv2.LUT(img, np.clip(curve * 255 + 0.5, 0, 255).astype(np.uint8))
+
+
+def hue_jitter(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """Nudge every hue a little (other printings, other sensors); small enough to keep the UNO colours apart."""
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    shift = int(rng.integers(-4, 5))
+    hsv[..., 0] = ((hsv[..., 0].astype(np.int16) + shift) % 180).astype(np.uint8)
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
 
 
 def defocus_blur(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
@@ -63,28 +95,9 @@ def sensor_noise(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     """Shot/read noise: Gaussian, partly colour, partly luminance."""
     h, w = img.shape[:2]
     sigma = rng.uniform(2, 12)
-    colour = gaussian(rng, (h, w, 3), sigma * 0.6)
-    luma = fine_noise(rng, h, w, sigma)
-    return np.clip(img.astype(np.float32) + colour + luma[..., None], 0, 255).astype(np.uint8)
-
-
-def webcam_tone(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """The washed-out look of laptop webcams: lifted blacks, lower contrast and saturation, gamma."""
-    f = img.astype(np.float32) / 255.0
-    grey = f.mean(axis=2, keepdims=True)
-    f = grey + (f - grey) * rng.uniform(0.45, 1.0)
-    lift = rng.uniform(0.0, 0.25)
-    f = lift + f * (1 - lift) * rng.uniform(0.85, 1.1)
-    f = np.power(np.clip(f, 0, 1), rng.uniform(0.7, 1.2))
-    return np.clip(f * 255, 0, 255).astype(np.uint8)
-
-
-def saturation_shift(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """Boost or mute colour and nudge hue slightly (different printing, different cameras)."""
-    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.int16)
-    hsv[..., 0] = (hsv[..., 0] + int(rng.integers(-4, 5))) % 180
-    hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.7, 1.2), 0, 255)
-    return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    noise = gaussian(rng, (h, w, 3), sigma * 0.6)
+    noise += gaussian(rng, (h, w, 1), sigma)
+    return cv2.add(img, noise, dtype=cv2.CV_8U)
 
 
 def jpeg(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
@@ -94,24 +107,29 @@ def jpeg(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 
 def camera_pipeline(rng: np.random.Generator, img: np.ndarray, webcam: bool) -> np.ndarray:
-    """Apply a random chain of effects; ``webcam`` makes the washed-out webcam tone likely."""
+    """Apply a random chain of effects; ``webcam`` makes the washed-out webcam look likely."""
+    f = img.astype(np.float32)
     if rng.random() < 0.8:
-        img = lighting_gradient(rng, img)
+        lighting_gradient(rng, f)
     if rng.random() < 0.3:
-        img = glare(rng, img)
+        glare(rng, f)
     if rng.random() < 0.6:
-        img = colour_temperature(rng, img)
-    if rng.random() < 0.4:
-        img = saturation_shift(rng, img)
+        colour_temperature(rng, f)
+    washed = rng.random() < (0.75 if webcam else 0.3)
+    if washed or rng.random() < 0.3:
+        desaturate(rng, f, 0.45 if washed else 0.7, 1.0 if washed else 1.25)
+    out = np.clip(f, 0, 255).astype(np.uint8)
+    if rng.random() < 0.25:
+        out = hue_jitter(rng, out)
     blur = rng.random()
     if blur < 0.3:
-        img = defocus_blur(rng, img)
+        out = defocus_blur(rng, out)
     elif blur < 0.45:
-        img = motion_blur(rng, img)
-    if rng.random() < (0.75 if webcam else 0.3):
-        img = webcam_tone(rng, img)
+        out = motion_blur(rng, out)
+    if washed:
+        out = webcam_tone(rng, out)
     if rng.random() < 0.7:
-        img = sensor_noise(rng, img)
+        out = sensor_noise(rng, out)
     if rng.random() < 0.6:
-        img = jpeg(rng, img)
-    return img
+        out = jpeg(rng, out)
+    return out

@@ -85,8 +85,10 @@ def render_one(job: RenderJob, i: int) -> dict:
             "objects": [label.to_dict() for label in labels if label.kind in kinds]}
 
 
-def _render_chunk(args: tuple[RenderJob, int, int]) -> list[dict]:
-    job, start, stop = args
+def _render_chunk(args: tuple[RenderJob, int, int, int]) -> list[dict]:
+    job, start, stop, workers = args
+    if workers > 1:
+        cv2.setNumThreads(1)  # the worker processes already fill the cores
     return [render_one(job, i) for i in range(start, stop)]
 
 
@@ -109,14 +111,19 @@ def render_dataset(job: RenderJob, workers: int = 1, progress=None) -> dict:
         (job.out / "images" / split).mkdir(parents=True, exist_ok=True)
         (job.out / "labels" / split).mkdir(parents=True, exist_ok=True)
     chunk = max(1, min(64, job.n // max(1, workers * 8)))
-    chunks = [(job, s, min(job.n, s + chunk)) for s in range(0, job.n, chunk)]
+    chunks = [(job, s, min(job.n, s + chunk), workers) for s in range(0, job.n, chunk)]
     started = time.perf_counter()
     records: list[dict] = []
     if workers <= 1:
         results = map(_render_chunk, chunks)
         pool = None
     else:
-        pool = multiprocessing.get_context("spawn" if _has_threads_risk() else "fork").Pool(workers)
+        # spawn, not fork: forking a process whose OpenCV thread pool is running can deadlock. A
+        # fresh worker imports this folder again through the installed ``vision.source_tree``.
+        from vision.source_tree import load_source_package
+
+        pool = multiprocessing.get_context("spawn").Pool(workers, initializer=load_source_package,
+                                                         initargs=(__package__.removeprefix("tableref_"),))
         results = pool.imap(_render_chunk, chunks)
     try:
         for part in results:
@@ -140,7 +147,3 @@ def render_dataset(job: RenderJob, workers: int = 1, progress=None) -> dict:
             "per_class_min": int(per_class.min()), "per_class_max": int(per_class.max()),
             "rarest": ALL_CARD_IDS[int(per_class.argmin())]}
 
-
-def _has_threads_risk() -> bool:
-    """Fork is fast, but unsafe once OpenCV threads run; spawn is used on macOS and Windows."""
-    return multiprocessing.get_start_method(allow_none=True) == "spawn" or not hasattr(__import__("os"), "fork")

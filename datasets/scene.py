@@ -8,7 +8,7 @@ Scenes (kinds in ``SCENE_WEIGHTS``):
 * ``closeup``: one card held up close to a laptop webcam in a room, fingers over it, often
   mirrored by the webcam, washed-out colours.
 * ``few``: one to three cards lying flat, photographed from above (phone photos).
-* ``empty``: a table or room with no card (negatives).
+* ``empty``: a table (with its clutter) or a room with no card (negatives).
 
 Each card is a face warped by its own homography; an owner map (which card or hand owns each
 pixel) decides which corner indices and cards are visible. Labels carry the class index in
@@ -24,10 +24,10 @@ import numpy as np
 
 from referee.cards import ALL_CARD_IDS, CARD_BACK, STANDARD_FACE_IDS, UNO_BACK, UNO_FACE_IDS
 
-from . import textures
+from . import distractors, textures
 from .cards import STANDARD_DESIGNS, UNO_DESIGNS, card_aspect, corner_boxes, render_face
 from .effects import camera_pipeline
-from .hands import hand_mask, paint_skin
+from .hands import Hand, make_hand, paint_hand
 
 CLASS_INDEX: dict[str, int] = {card_id: i for i, card_id in enumerate(ALL_CARD_IDS)}
 SCENE_WEIGHTS: dict[str, float] = {"table": 0.45, "closeup": 0.33, "few": 0.19, "empty": 0.03}
@@ -41,7 +41,7 @@ FACE_WEIGHTS: dict[str, np.ndarray] = {
 }
 FACE_WIDTHS: tuple[int, ...] = (64, 128, 256, 448)
 #: A corner index counts as visible when this share of it is uncovered and in the frame.
-CORNER_VISIBLE = 0.75
+CORNER_VISIBLE = 0.85
 #: A whole card gets its box when this share of its in-frame area is uncovered ...
 CARD_VISIBLE = 0.6
 #: ... and this share of the card lies in the frame.
@@ -57,7 +57,9 @@ class Label:
     """One box: ``kind`` is ``corner`` or ``card``; ``box`` is (x1, y1, x2, y2) in image pixels.
 
     ``instance`` numbers the physical cards of the scene (two copies of one id differ in it);
-    ``polygon`` is the card's outline for ``card`` boxes, the corner region's for ``corner`` ones.
+    ``polygon`` is the card's outline (corners TL, TR, BR, BL of the face, so it also tells which
+    way up the card lies); ``region`` is what the box was made from: the card outline for ``card``
+    boxes, the corner index's quad for ``corner`` boxes.
     """
 
     card: str
@@ -65,6 +67,7 @@ class Label:
     kind: str
     box: tuple[float, float, float, float]
     polygon: list[tuple[float, float]]
+    region: list[tuple[float, float]]
     visible: float
 
     @property
@@ -75,7 +78,7 @@ class Label:
     def to_dict(self) -> dict:
         """A JSON-ready form, as written to ``meta.jsonl``."""
         return {"card": self.card, "class": self.class_index, "instance": self.instance, "kind": self.kind,
-                "box": [round(v, 1) for v in self.box], "polygon": [[round(x, 1), round(y, 1)] for x, y in self.polygon],
+                "box": [round(v, 1) for v in self.box], "polygon": _rounded(self.polygon), "region": _rounded(self.region),
                 "visible": round(self.visible, 3)}
 
 
@@ -88,6 +91,41 @@ class PlacedCard:
     homography: np.ndarray
     face_size: tuple[int, int]
     face_width: int
+    bend: float = 0.0
+    pad: int = 0
+
+    def to_image(self, points) -> np.ndarray:
+        """Map face pixels to image pixels (through the bend, then the homography)."""
+        pts = np.asarray(points, np.float64).reshape(-1, 2).copy()
+        fw, fh = self.face_size
+        pts[:, 1] += self.pad + bend_offset(pts[:, 0], fw, fh, self.bend)
+        return _project(self.homography, pts)
+
+    def outline(self, per_edge: int = 8) -> np.ndarray:
+        """The card's outline in the image, ``per_edge`` points per edge (curved when bent)."""
+        fw, fh = self.face_size
+        t = np.linspace(0, 1, per_edge, endpoint=False)
+        face = np.concatenate([np.stack([t * fw, 0 * t], 1), np.stack([fw + 0 * t, t * fh], 1),
+                               np.stack([fw - t * fw, fh + 0 * t], 1), np.stack([0 * t, fh - t * fh], 1)])
+        return self.to_image(face)
+
+
+def bend_offset(u: np.ndarray, fw: float, fh: float, bend: float) -> np.ndarray:
+    """Vertical shift of face column ``u`` for a card bowed by ``bend`` (a share of its height):
+    nothing at the left and right edges, most in the middle."""
+    return bend * fh * (1 - 4 * (np.asarray(u, np.float64) / fw - 0.5) ** 2)
+
+
+def bent_face(face: np.ndarray, bend: float) -> tuple[np.ndarray, int]:
+    """The face resampled with its columns shifted by ``bend_offset``, on a canvas padded top and bottom."""
+    fh, fw = face.shape[:2]
+    pad = int(math.ceil(abs(bend) * fh)) + 1
+    u = np.arange(fw, dtype=np.float32)
+    shift = bend_offset(u, fw, fh, bend).astype(np.float32)
+    map_x = np.broadcast_to(u[None, :], (fh + 2 * pad, fw)).astype(np.float32)
+    map_y = np.arange(fh + 2 * pad, dtype=np.float32)[:, None] - pad - shift[None, :]
+    out = cv2.remap(face, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    return out, pad
 
 
 @dataclass
@@ -107,22 +145,30 @@ class Frame:
         return self.image.shape[1], self.image.shape[0]
 
     def place(self, rng: np.random.Generator, card: str, design: str, corners: np.ndarray,
-              shadow: float = 0.35) -> None:
-        """Warp the face of ``card`` onto the image quad ``corners`` (TL, TR, BR, BL), over what is there."""
+              shadow: float = 0.35, bend: float = 0.0) -> None:
+        """Warp the face of ``card`` onto the image quad ``corners`` (TL, TR, BR, BL), over what is there.
+
+        ``bend`` bows the card (a share of its height, + or -): its corners stay on ``corners``.
+        """
         w, h = self.size
         side = float(np.linalg.norm(corners[1] - corners[0]))
         face_width = next((fw for fw in FACE_WIDTHS if fw >= side * 1.1), FACE_WIDTHS[-1])
         face = render_face(card, design, face_width)
         fh, fw = face.shape[:2]
-        src = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
+        bow = 0
+        if bend:
+            face, bow = bent_face(face, bend)
+        src = np.float32([[0, bow], [fw, bow], [fw, bow + fh], [0, bow + fh]])
         homography = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
-        self.cards.append(PlacedCard(card, design, homography, (fw, fh), face_width))
+        placed = PlacedCard(card, design, homography, (fw, fh), face_width, bend, bow)
+        self.cards.append(placed)
         index = len(self.cards) - 1
+        outline = placed.outline()
         pad = int(max(4, side * 0.06))
-        x0 = max(0, int(math.floor(corners[:, 0].min())) - pad)
-        y0 = max(0, int(math.floor(corners[:, 1].min())) - pad)
-        x1 = min(w, int(math.ceil(corners[:, 0].max())) + pad)
-        y1 = min(h, int(math.ceil(corners[:, 1].max())) + pad)
+        x0 = max(0, int(math.floor(outline[:, 0].min())) - pad)
+        y0 = max(0, int(math.floor(outline[:, 1].min())) - pad)
+        x1 = min(w, int(math.ceil(outline[:, 0].max())) + pad)
+        y1 = min(h, int(math.ceil(outline[:, 1].max())) + pad)
         if x1 <= x0 or y1 <= y0:
             return
         shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
@@ -136,14 +182,22 @@ class Frame:
             cast = cv2.blur(cast, (max(1, pad), max(1, pad)))
             roi *= (1 - shadow * cast)[..., None]
         a = alpha[..., None]
-        roi = roi * (1 - a) + warped[..., :3].astype(np.float32) * a
+        face = warped[..., :3].astype(np.float32)
+        if rng.random() < 0.5:  # light falls unevenly across the card (and a faint sheen on the coating)
+            rh, rw = face.shape[:2]
+            angle = rng.uniform(0, 2 * math.pi)
+            ramp = (np.arange(rw, dtype=np.float32)[None, :] / max(1, rw) - 0.5) * math.cos(angle) + \
+                   (np.arange(rh, dtype=np.float32)[:, None] / max(1, rh) - 0.5) * math.sin(angle)
+            face *= (1 + rng.uniform(0.05, 0.35) * ramp)[..., None]
+            face += (np.clip(ramp * 4 - 1, 0, 1) * rng.uniform(0, 40))[..., None]
+        roi = roi * (1 - a) + face * a
         self.image[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
         self.owner[y0:y1, x0:x1][alpha > 0.5] = index
 
-    def paint_hand(self, rng: np.random.Generator, mask: np.ndarray, tips) -> None:
+    def paint_hand(self, rng: np.random.Generator, hand: Hand) -> None:
         """Paint a hand mask over the frame; its pixels hide the cards under them."""
-        self.image = paint_skin(rng, self.image, mask, tips)
-        self.owner[mask > 0.5] = HAND_OWNER
+        self.image, coverage = paint_hand(rng, self.image, hand)
+        self.owner[coverage > 0.5] = HAND_OWNER
 
     def labels(self) -> list[Label]:
         """Boxes for every visible corner index and every mostly visible card."""
@@ -151,26 +205,27 @@ class Frame:
         out: list[Label] = []
         for index, placed in enumerate(self.cards):
             fw, fh = placed.face_size
-            polygon = _project(placed.homography, [(0, 0), (fw, 0), (fw, fh), (0, fh)])
-            card_mask_count, in_frame = _polygon_share(polygon, w, h)
+            polygon = placed.to_image([(0, 0), (fw, 0), (fw, fh), (0, fh)])
+            outline = placed.outline()
+            card_mask_count = _pixels_in_frame(outline, w, h)
             owned = int(np.count_nonzero(self.owner == index))
-            full_area = abs(cv2.contourArea(polygon.astype(np.float32)))
+            full_area = abs(cv2.contourArea(outline.astype(np.float32)))
             if full_area < 1:
                 continue
             visible = owned / max(1, card_mask_count)
-            box = _clip_box(polygon, w, h)
+            box = _clip_box(outline, w, h)
             if (visible >= CARD_VISIBLE and card_mask_count / full_area >= CARD_IN_FRAME
                     and min(box[2] - box[0], box[3] - box[1]) >= MIN_CARD_SIDE):
-                out.append(Label(placed.card, index, "card", box, _points(polygon), visible))
+                out.append(Label(placed.card, index, "card", box, _points(polygon), _points(polygon), visible))
             design = placed.design
             for cx1, cy1, cx2, cy2 in corner_boxes(placed.card, design, placed.face_width):
-                quad = _project(placed.homography, [(cx1, cy1), (cx2, cy1), (cx2, cy2), (cx1, cy2)])
+                quad = placed.to_image([(cx1, cy1), (cx2, cy1), (cx2, cy2), (cx1, cy2)])
                 share = self._owned_share(quad, index)
                 if share < CORNER_VISIBLE:
                     continue
                 cbox = _clip_box(quad, w, h)
                 if min(cbox[2] - cbox[0], cbox[3] - cbox[1]) >= MIN_CORNER_SIDE:
-                    out.append(Label(placed.card, index, "corner", cbox, _points(quad), share))
+                    out.append(Label(placed.card, index, "corner", cbox, _points(polygon), _points(quad), share))
         return out
 
     def _owned_share(self, quad: np.ndarray, index: int) -> float:
@@ -192,6 +247,10 @@ def _project(homography: np.ndarray, points) -> np.ndarray:
     return cv2.perspectiveTransform(pts, homography).reshape(-1, 2)
 
 
+def _rounded(points: list[tuple[float, float]]) -> list[list[float]]:
+    return [[round(x, 1), round(y, 1)] for x, y in points]
+
+
 def _points(polygon: np.ndarray) -> list[tuple[float, float]]:
     return [(float(x), float(y)) for x, y in polygon]
 
@@ -201,12 +260,11 @@ def _clip_box(polygon: np.ndarray, w: int, h: int) -> tuple[float, float, float,
             float(np.clip(polygon[:, 0].max(), 0, w)), float(np.clip(polygon[:, 1].max(), 0, h)))
 
 
-def _polygon_share(polygon: np.ndarray, w: int, h: int) -> tuple[int, float]:
-    """Pixels of the polygon inside the frame, and that as a share of the frame."""
+def _pixels_in_frame(polygon: np.ndarray, w: int, h: int) -> int:
+    """How many pixels of the polygon lie inside the frame."""
     mask = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(polygon * 4).astype(np.int32), 1, cv2.LINE_8, shift=2)
-    count = int(np.count_nonzero(mask))
-    return count, count / (w * h)
+    cv2.fillPoly(mask, [np.round(polygon * 4).astype(np.int32)], 1, cv2.LINE_8, shift=2)
+    return int(np.count_nonzero(mask))
 
 
 # ----------------------------------------------------------------------------------------- layout
@@ -230,10 +288,6 @@ def table_tilt(rng: np.random.Generator, size: int, strength: float) -> np.ndarr
     turn = int(rng.integers(4))
     dst = np.roll(dst, turn, axis=0)
     return cv2.getPerspectiveTransform(src, dst.astype(np.float32))
-
-
-def _apply(homography: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    return _project(homography, quad)
 
 
 class Deck:
@@ -267,12 +321,13 @@ class Deck:
 
 def _table_scene(rng: np.random.Generator, size: int, deck: Deck | None) -> tuple[Frame, bool]:
     tilt = table_tilt(rng, size, rng.uniform(0.0, 0.35))
-    kind, surface = textures.table(rng, size, size)
+    _, surface = textures.table(rng, size, size)
     image = cv2.warpPerspective(surface, tilt, (size, size), borderMode=cv2.BORDER_REFLECT)
     frame = Frame(image)
+    width = rng.uniform(0.07, 0.22) * size
+    distractors.scatter(rng, frame.image, tilt, width, int(rng.integers(0, 4)))
     if deck is None:
         return frame, rng.random() < 0.5
-    width = rng.uniform(0.07, 0.22) * size
     cards: list[tuple[tuple[str, str], np.ndarray]] = []
     if rng.random() < 0.55:  # face-down draw pile
         centre = rng.uniform(0.15, 0.85, 2) * size
@@ -304,10 +359,10 @@ def _table_scene(rng: np.random.Generator, size: int, deck: Deck | None) -> tupl
         cards.append((card, card_quad(card[0], rng.uniform(0.05, 0.95, 2) * size, width * rng.uniform(0.9, 1.1),
                                       rng.uniform(-180, 180))))
     for (card, design), quad in cards:
-        frame.place(rng, card, design, _apply(tilt, quad), shadow=rng.uniform(0.1, 0.45))
+        frame.place(rng, card, design, _project(tilt, quad), shadow=rng.uniform(0.1, 0.45))
     for _ in range(int(rng.integers(0, 3)) if rng.random() < 0.55 else 0):
         _reaching_hand(rng, frame, width)
-    return frame, kind == "wood" and rng.random() < 0.5
+    return frame, rng.random() < 0.5
 
 
 def _reaching_hand(rng: np.random.Generator, frame: Frame, card_width: float) -> None:
@@ -319,14 +374,18 @@ def _reaching_hand(rng: np.random.Generator, frame: Frame, card_width: float) ->
                      ((-0.02 * size, t), 0.0)][edge]
     reach = rng.uniform(0.05, 0.3) * size
     anchor = (anchor[0] + math.cos(angle) * reach, anchor[1] + math.sin(angle) * reach)
-    mask, tips = hand_mask(rng, frame.owner.shape, anchor, angle + rng.uniform(-0.6, 0.6),
+    hand = make_hand(rng, anchor, angle + rng.uniform(-0.6, 0.6),
                            card_width * rng.uniform(0.9, 1.6))
-    frame.paint_hand(rng, mask, tips)
+    frame.paint_hand(rng, hand)
 
 
 def _closeup_scene(rng: np.random.Generator, size: int, deck: Deck | None) -> tuple[Frame, bool]:
     frame = Frame(textures.room(rng, size, size))
     if deck is None:
+        if rng.random() < 0.5:  # an empty hand raised to the camera (a wave, a thumbs-up)
+            anchor = (rng.uniform(0.2, 0.8) * size, rng.uniform(0.6, 1.0) * size)
+            frame.paint_hand(rng, make_hand(rng, anchor, -math.pi / 2 + rng.uniform(-0.5, 0.5),
+                                            size * rng.uniform(0.2, 0.4)))
         return frame, True
     card, design = deck.face() if rng.random() < 0.96 else deck.back()
     height = rng.uniform(0.4, 1.25) * size
@@ -337,29 +396,26 @@ def _closeup_scene(rng: np.random.Generator, size: int, deck: Deck | None) -> tu
     quad = card_quad(card, centre, width, angle)
     quad = quad + rng.normal(0, 0.035 * width, (4, 2))  # the card is not quite parallel to the sensor
     behind = rng.random() < 0.5
-    holding = _holding_hand(rng, frame.owner.shape, quad, width)
     if behind:  # fingers behind the card poke out past its edge
-        frame.paint_hand(rng, *holding)
-    frame.place(rng, card, design, quad, shadow=0.0)
+        frame.paint_hand(rng, _holding_hand(rng, quad, width))
+    bend = rng.uniform(-0.05, 0.05) if rng.random() < 0.6 else 0.0
+    frame.place(rng, card, design, quad, shadow=0.0, bend=bend)
     if not behind or rng.random() < 0.6:
-        front = _holding_hand(rng, frame.owner.shape, quad, width)
-        frame.paint_hand(rng, *front)
+        frame.paint_hand(rng, _holding_hand(rng, quad, width))
     return frame, rng.random() < 0.6
 
 
-def _holding_hand(rng: np.random.Generator, shape: tuple[int, int], quad: np.ndarray, width: float):
-    """A hand gripping the card at its lower or side edge, fingers reaching over the face."""
-    edge = int(rng.choice([2, 2, 1, 3]))  # bottom edge mostly, else right or left edge
+def _holding_hand(rng: np.random.Generator, quad: np.ndarray, width: float) -> Hand:
+    """A hand gripping the card: mostly from a side edge with fingers across the face, else from below."""
+    edge = int(rng.choice([1, 3, 1, 3, 2]))  # right or left edge mostly (quad order TL, TR, BR, BL)
     a, b = quad[edge], quad[(edge + 1) % 4]
-    t = rng.uniform(0.15, 0.85)
-    on_edge = a + (b - a) * t
-    centre = quad.mean(axis=0)
-    inward = centre - on_edge
+    on_edge = a + (b - a) * rng.uniform(0.35, 0.95)
+    inward = quad.mean(axis=0) - on_edge
     inward /= max(1e-6, float(np.linalg.norm(inward)))
-    anchor = on_edge - inward * width * rng.uniform(0.15, 0.5)
-    angle = math.atan2(inward[1], inward[0]) + rng.uniform(-0.5, 0.5)
-    return hand_mask(rng, shape, (float(anchor[0]), float(anchor[1])), angle, width * rng.uniform(0.4, 0.7),
-                     fingers=int(rng.integers(1, 4)))
+    size = width * rng.uniform(0.45, 0.8)
+    anchor = on_edge - inward * size * rng.uniform(0.5, 1.0)
+    angle = math.atan2(inward[1], inward[0]) + rng.uniform(-0.35, 0.35)
+    return make_hand(rng, (float(anchor[0]), float(anchor[1])), angle, size, fingers=int(rng.integers(1, 5)))
 
 
 def _few_scene(rng: np.random.Generator, size: int, deck: Deck | None) -> tuple[Frame, bool]:
@@ -374,7 +430,7 @@ def _few_scene(rng: np.random.Generator, size: int, deck: Deck | None) -> tuple[
         card, design = deck.face()
         centre = rng.uniform(0.3, 0.7, 2) * size if n == 1 else rng.uniform(0.15, 0.85, 2) * size
         angle = rng.normal(0, 12) + (180 if rng.random() < 0.25 else 0) if rng.random() < 0.7 else rng.uniform(-180, 180)
-        frame.place(rng, card, design, _apply(tilt, card_quad(card, centre, width, angle)), shadow=rng.uniform(0.1, 0.4))
+        frame.place(rng, card, design, _project(tilt, card_quad(card, centre, width, angle)), shadow=rng.uniform(0.1, 0.4))
     if rng.random() < 0.25:
         _reaching_hand(rng, frame, width)
     return frame, False
@@ -403,7 +459,8 @@ def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = N
     if family not in FAMILY_FACES:
         raise ValueError(f"unknown card family {family!r}; expected uno or standard")
     deck = None if kind == "empty" else Deck(rng, family)
-    builder = SCENES["table" if kind == "empty" else kind]
+    empty_kind = ("table", "closeup")[int(rng.integers(2))] if kind == "empty" else kind
+    builder = SCENES[empty_kind]
     frame, webcam = builder(rng, size, deck)
     labels = frame.labels()
     image = camera_pipeline(rng, frame.image, webcam)
@@ -418,4 +475,4 @@ def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = N
 def _mirror(label: Label, width: int) -> Label:
     x1, y1, x2, y2 = label.box
     return Label(label.card, label.instance, label.kind, (width - x2, y1, width - x1, y2),
-                 [(width - x, y) for x, y in label.polygon], label.visible)
+                 [(width - x, y) for x, y in label.polygon], [(width - x, y) for x, y in label.region], label.visible)

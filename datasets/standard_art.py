@@ -34,11 +34,6 @@ COMPONENTS: dict[str, str] = {
 INK_LEVEL = 160  # a pixel darker than this in some channel counts as ink
 
 
-def has_art() -> bool:
-    """True when the rasterised art and its corner boxes are present."""
-    return (ART_DIR / "corners.json").is_file()
-
-
 @lru_cache(maxsize=1)
 def _corners() -> dict[str, list[float] | None]:
     return json.loads((ART_DIR / "corners.json").read_text())

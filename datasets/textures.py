@@ -39,29 +39,37 @@ def _colour(rng: np.random.Generator, base: tuple[float, float, float], spread: 
 
 
 def _shade(base: np.ndarray, field: np.ndarray) -> np.ndarray:
-    return np.clip(base[None, None, :] * field[..., None], 0, 255).astype(np.uint8)
+    """``base`` colour times a brightness ``field`` (clipped once, on the single channel)."""
+    field = np.clip(field, 0.0, 255.0 / max(1.0, float(base.max())))
+    return cv2.merge([cv2.convertScaleAbs(field, alpha=float(c)) for c in base])
 
 
 WOOD_BASES = ((60, 100, 150), (40, 70, 110), (110, 160, 200), (150, 190, 215), (30, 50, 80), (80, 120, 160))
 
 
+def _grain_profile(rng: np.random.Generator, n: int) -> np.ndarray:
+    """A 1-D profile of wood fibres: random streaks at several widths (not a regular sine)."""
+    out = np.zeros(n, np.float32)
+    for cells, amp in ((n // 3, 0.35), (n // 12, 0.5), (n // 40, 0.6)):
+        coarse = rng.uniform(-1, 1, max(2, cells)).astype(np.float32)
+        out += amp * cv2.resize(coarse[None, :], (n, 1), interpolation=cv2.INTER_CUBIC)[0]
+    return out
+
+
 def wood(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Wood grain: stretched noise rings, optional planks, in a range of stains."""
+    """Wood grain: irregular fibre streaks bent by slow noise, optional planks, in a range of stains."""
     base = _colour(rng, WOOD_BASES[rng.integers(len(WOOD_BASES))], 0.12)
-    angle = rng.uniform(0, 180)
     big = int(np.hypot(h, w)) + 2
-    warp = smooth_noise(rng, big, big, 3) * rng.uniform(4, 18)
-    ys = np.arange(big, dtype=np.float32)[:, None] + warp
-    freq = rng.uniform(0.08, 0.3)
-    grain = 0.5 + 0.5 * np.sin(ys * freq + smooth_noise(rng, big, big, 3) * 4)
-    streaks = cv2.resize(rng.uniform(-1, 1, (big, 6)).astype(np.float32), (big, big), interpolation=cv2.INTER_LINEAR)
-    field = 1.0 + rng.uniform(0.05, 0.2) * (grain - 0.5) * 2 + 0.06 * streaks.T
+    profile = _grain_profile(rng, big * 2)
+    bend = smooth_noise(rng, big, big, 3) * rng.uniform(5, 40) + smooth_noise(rng, big, big, 12) * rng.uniform(0, 4)
+    xs = np.arange(big, dtype=np.float32)[None, :] + bend + big / 2
+    grain = profile[np.clip(xs.astype(np.int32), 0, big * 2 - 1)]
+    field = 1.0 + rng.uniform(0.06, 0.18) * grain
     if rng.random() < 0.5:
-        plank = rng.integers(80, 220)
-        seams = (np.arange(big) % plank < 2).astype(np.float32)[None, :]
+        plank = rng.integers(90, 260)
+        seams = (np.arange(big) % plank < 2).astype(np.float32)[None, :]  # along the fibres
         field = field * (1 - 0.35 * seams)
-    field = field.T if rng.random() < 0.5 else field
-    m = cv2.getRotationMatrix2D((big / 2, big / 2), angle, 1.0)
+    m = cv2.getRotationMatrix2D((big / 2, big / 2), rng.uniform(0, 180), 1.0)
     field = cv2.warpAffine(field, m, (big, big), borderMode=cv2.BORDER_REFLECT)
     y0, x0 = (big - h) // 2, (big - w) // 2
     field = field[y0:y0 + h, x0:x0 + w] + fine_noise(rng, h, w, 0.02)
@@ -102,12 +110,19 @@ def paper(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return _shade(base, field)
 
 
+CARPET_BASES = ((120, 150, 170), (100, 110, 120), (70, 90, 110), (60, 60, 65), (150, 160, 165), (60, 70, 120))
+
+
 def carpet(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Carpet: coloured speckle with a blotchy low-frequency pattern."""
-    base = rng.uniform(40, 200, 3).astype(np.float32)
-    speck = cv2.GaussianBlur(gaussian(rng, (h, w, 3), 0.18), (3, 3), 0)
-    blotch = smooth_noise(rng, h, w, 10, 3) * 0.15
-    return np.clip(base * (1 + speck + blotch), 0, 255).astype(np.uint8)
+    """Carpet: mostly beige, grey or brown loops: strong fine speckle over faint blotches."""
+    base = _colour(rng, CARPET_BASES[rng.integers(len(CARPET_BASES))], 0.15)
+    if rng.random() < 0.2:
+        base = rng.uniform(40, 200, 3).astype(np.float32)
+    speck = cv2.GaussianBlur(gaussian(rng, (h, w, 1), rng.uniform(0.15, 0.3)), (0, 0), rng.uniform(0.5, 1.2))
+    tint = cv2.resize(gaussian(rng, (h // 2, w // 2, 3), 0.04), (w, h), interpolation=cv2.INTER_NEAREST)
+    blotch = smooth_noise(rng, h, w, 8) * 0.06
+    field = 1 + speck.reshape(h, w, 1) + tint + blotch[..., None]
+    return np.clip(base * field, 0, 255).astype(np.uint8)
 
 
 def laminate(rng: np.random.Generator, h: int, w: int) -> np.ndarray:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from .drawing import (Box, arrow_polygon, ellipse_points, paste_centered, place, rounded_rect,
                       text_layer, visible_box)
@@ -28,7 +28,7 @@ CARD_RGB: dict[str, dict[str, tuple[int, int, int]]] = {
 }
 WHITE = (250, 250, 246, 255)
 INK = (22, 20, 20, 255)
-WILD_ORDER = ("red", "blue", "green", "yellow")  # quadrants: top-left, top-right, bottom-right, bottom-left
+WILD_ORDER = ("yellow", "green", "blue", "red")  # quadrants: top-right, top-left, bottom-left, bottom-right
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ STYLES: dict[str, DesignStyle] = {
                                index_style="bold-italic", index_outline=True, symbol_height=0.50,
                                shadow=(-0.028, 0.022), centre="oval"),
     "uno-2023": DesignStyle(border=0.045, corner_radius=0.07, index_height=0.105, index_center=(0.15, 0.125),
-                            index_style="bold", index_outline=False, symbol_height=0.56,
+                            index_style="bold", index_outline=False, symbol_height=0.64,
                             shadow=(-0.03, 0.022), centre="circle"),
 }
 
@@ -71,47 +71,34 @@ def _crop(layer: Image.Image) -> Image.Image:
     return layer.crop(bbox) if bbox else layer
 
 
+def _skip_mask(side: int, cx: float, cy: float, size: float) -> Image.Image:
+    """The circle-with-slash of a Skip as an L mask."""
+    mask = Image.new("L", (side, side), 0)
+    draw = ImageDraw.Draw(mask)
+    r, thick = size / 2, size * 0.2
+    draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=255)
+    draw.ellipse([cx - r + thick, cy - r + thick, cx + r - thick, cy + r - thick], fill=0)
+    bar = place([(-r + thick * 0.6, -thick / 2), (r - thick * 0.6, -thick / 2),
+                 (r - thick * 0.6, thick / 2), (-r + thick * 0.6, thick / 2)], cx, cy, 45)
+    draw.polygon(bar, fill=255)
+    return mask
+
+
 def skip_symbol(size: float, fill, shadow: tuple[float, float] | None) -> Image.Image:
-    """A circle with a slash, ``size`` pixels tall."""
-    layer, draw, c = _layer(size)
-    r = size / 2
-    thick = size * 0.2
-    for offset, colour in ((shadow, INK), ((0.0, 0.0), fill)):
-        if offset is None:
-            continue
-        dx, dy = offset
-        draw.ellipse([c - r + dx, c - r + dy, c + r + dx, c + r + dy], fill=colour)
-        draw.ellipse([c - r + thick + dx, c - r + thick + dy, c + r - thick + dx, c + r - thick + dy],
-                     fill=(0, 0, 0, 0) if offset == (0.0, 0.0) else INK)
-        bar = place([(-r + thick * 0.6, -thick / 2), (r - thick * 0.6, -thick / 2),
-                     (r - thick * 0.6, thick / 2), (-r + thick * 0.6, thick / 2)], c + dx, c + dy, 45)
-        draw.polygon(bar, fill=colour)
-    if shadow:  # clear the hole again, keeping the shadow's crescent
-        hole = Image.new("L", layer.size, 0)
-        ImageDraw.Draw(hole).ellipse([c - r + thick, c - r + thick, c + r - thick, c + r - thick], fill=255)
-        bar_mask = Image.new("L", layer.size, 0)
-        bar = place([(-r + thick * 0.6, -thick / 2), (r - thick * 0.6, -thick / 2),
-                     (r - thick * 0.6, thick / 2), (-r + thick * 0.6, thick / 2)], c, c, 45)
-        ImageDraw.Draw(bar_mask).polygon(bar, fill=255)
-        shadow_hole = Image.new("L", layer.size, 0)
-        dx, dy = shadow
-        ImageDraw.Draw(shadow_hole).ellipse([c - r + thick + dx, c - r + thick + dy, c + r - thick + dx,
-                                             c + r - thick + dy], fill=255)
-        shadow_bar = Image.new("L", layer.size, 0)
-        ImageDraw.Draw(shadow_bar).polygon([(x + dx, y + dy) for x, y in bar], fill=255)
-        from PIL import ImageChops
-        clear = ImageChops.subtract(ImageChops.multiply(hole, shadow_hole), ImageChops.lighter(bar_mask, shadow_bar))
-        transparent = Image.new("RGBA", layer.size, (0, 0, 0, 0))
-        layer = Image.composite(transparent, layer, clear)
+    """A circle with a slash, ``size`` pixels tall, with an optional offset dark shadow."""
+    layer, _, c = _layer(size)
+    if shadow:
+        layer.paste(INK, (0, 0), _skip_mask(layer.width, c + shadow[0], c + shadow[1], size))
+    layer.paste(fill, (0, 0), _skip_mask(layer.width, c, c, size))
     return _crop(layer)
 
 
 def reverse_symbol(size: float, fill, shadow: tuple[float, float] | None) -> Image.Image:
     """Two diagonal arrows pointing opposite ways, ``size`` pixels tall."""
     layer, draw, c = _layer(size)
-    length, shaft, head_w, head_l = size * 0.78, size * 0.2, size * 0.42, size * 0.3
+    length, shaft, head_w, head_l = size * 0.8, size * 0.17, size * 0.4, size * 0.28
     arrow = arrow_polygon(length, shaft, head_w, head_l)
-    off, slide = size * 0.13, size * 0.07
+    off, slide = size * 0.15, size * 0.1
     along, perp = (math.sqrt(0.5), -math.sqrt(0.5)), (math.sqrt(0.5), math.sqrt(0.5))
     arrows = [place(arrow, c - perp[0] * off + along[0] * slide, c - perp[1] * off + along[1] * slide, 45),
               place(arrow, c + perp[0] * off - along[0] * slide, c + perp[1] * off - along[1] * slide, 225)]
@@ -162,7 +149,6 @@ def wild_symbol(size: float, colours: dict[str, tuple[int, int, int]], tilt: flo
         wedge = Image.new("L", layer.size, 0)
         ImageDraw.Draw(wedge).pieslice([0, 0, layer.width - 1, layer.height - 1],
                                        start=-(start + 90) - tilt + 90, end=-start - tilt + 90, fill=255)
-        from PIL import ImageChops
         mask = ImageChops.multiply(full, wedge)
         layer.paste(Image.new("RGBA", layer.size, _rgba(colours[name])), (0, 0), mask)
     return _crop(layer)
@@ -171,21 +157,21 @@ def wild_symbol(size: float, colours: dict[str, tuple[int, int, int]], tilt: flo
 def shuffle_symbol(size: float, colours: dict[str, tuple[int, int, int]], shadow) -> Image.Image:
     """Four curved arrows chasing each other round a circle (Wild Shuffle Hands)."""
     layer, draw, c = _layer(size)
-    r, thick = size * 0.36, size * 0.13
+    r, thick, head = size * 0.36, size * 0.13, size * 0.16
     for i, name in enumerate(WILD_ORDER):
-        start = i * 90 + 8
-        end = start + 62
-        fill = _rgba(colours[name])
-        for offset, colour in ((shadow, INK), ((0.0, 0.0), fill)):
+        start, end = i * 90 + 10, i * 90 + 62
+        t = math.radians(end)
+        radial, tangent = (math.cos(t), math.sin(t)), (-math.sin(t), math.cos(t))
+        for offset, colour in ((shadow, INK), ((0.0, 0.0), _rgba(colours[name]))):
             if offset is None:
                 continue
             dx, dy = offset
             draw.arc([c - r + dx, c - r + dy, c + r + dx, c + r + dy], start=start, end=end, fill=colour,
                      width=max(1, round(thick)))
-            angle = math.radians(end)
-            tip_x, tip_y = c + dx + r * math.cos(angle), c + dy + r * math.sin(angle)
-            head = arrow_polygon(size * 0.24, 0.0, size * 0.3, size * 0.24)
-            draw.polygon(place(head[2:5] + [head[0]], tip_x, tip_y, -(end + 90)), fill=colour)
+            px, py = c + dx + (r - thick / 2) * radial[0], c + dy + (r - thick / 2) * radial[1]
+            draw.polygon([(px + radial[0] * head, py + radial[1] * head),
+                          (px - radial[0] * head, py - radial[1] * head),
+                          (px + tangent[0] * head * 1.4, py + tangent[1] * head * 1.4)], fill=colour)
     return _crop(layer)
 
 
@@ -228,7 +214,7 @@ def _centre_panel(canvas: Image.Image, design: str, w: float, h: float) -> None:
     r = w * 0.43
     cx, cy = w / 2, h / 2
     draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(240, 238, 230, 255))
-    line = (200, 198, 192, 255)
+    line = (186, 184, 178, 255)
     for k in range(96):
         t = 2 * math.pi * k / 96
         draw.line([(cx + r * 0.58 * math.cos(t), cy + r * 0.58 * math.sin(t)),

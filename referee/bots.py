@@ -1,8 +1,8 @@
 """Simulated players: the choices a person makes at the table, from a seeded random generator.
 
 A bot never decides what is legal: the referee's ``legal_plays`` says that. A bot only picks
-among the options it is given (which card, which colour, whether to challenge, to catch, to
-call UNO). Pure Python, no I/O; the same generator state always gives the same choices.
+among the options it is given (which card, which colour, whether to challenge, whether to
+play a drawn card). Pure Python, no I/O; the same generator state always gives the same choices.
 """
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ class BotHabits:
     """How often a bot does the optional things a player may do (probabilities, 0 to 1)."""
 
     challenge: float = 0.25  # challenge a Wild Draw Four played on them
-    catch: float = 0.9  # call out a player who forgot UNO, when they notice it
     play_drawn: float = 0.85  # play a just-drawn card that may be played
 
 
@@ -32,18 +31,14 @@ class Bot:
         self.habits = habits or BotHabits()
 
     def choose_card(self, legal: Sequence[str]) -> str:
-        """Pick one of the legal cards (uniformly over the distinct ids)."""
-        return self.rng.choice(sorted(set(legal)))
+        """Pick one of the legal cards (uniformly over the ids given; the referee lists each id once)."""
+        return self.rng.choice(legal)
 
     def choose_color(self, hand: Sequence[str], palette: Sequence[str]) -> str:
         """The colour (or suit) of ``palette`` to call after a wild: the one held most, ties at random."""
         held = Counter(parse_card(card).color for card in hand)
         best = max((held[color] for color in palette), default=0)
         return self.rng.choice([color for color in palette if held[color] == best])
-
-    def choose_target(self, others: Sequence[str]) -> str:
-        """Whom to swap hands with (Seven-O)."""
-        return self.rng.choice(list(others))
 
     def wants_to(self, habit: str) -> bool:
         """Whether the bot does the optional action named by a :class:`BotHabits` field now."""

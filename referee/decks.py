@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from referee.cards import JOKER, RANKS, SUITS, UNO_ACTIONS, UNO_COLORS
 
@@ -32,8 +33,15 @@ def standard_deck_count(players: int, chosen: int = 0) -> int:
 
 
 def deck_counts(deck: str, players: int, standard_decks: int = 0) -> Counter:
-    """The multiset of card ids of the deck named by the ``deck`` option ('108', '112', 'standard')."""
+    """The multiset of card ids of the deck named by the ``deck`` option ('108', '112', 'standard').
+
+    A fresh Counter each call (built from a cached one)."""
+    copies = standard_deck_count(players, standard_decks) if deck == "standard" else 0
+    return Counter(_deck(deck, copies))
+
+
+@lru_cache(maxsize=64)
+def _deck(deck: str, copies: int) -> Counter:
     if deck == "standard":
-        copies = standard_deck_count(players, standard_decks)
         return Counter({card: n * copies for card, n in STANDARD_54.items()})
     return Counter(UNO_108 if deck == "108" else UNO_112)

@@ -146,6 +146,9 @@ _OPTIONS: tuple[Option, ...] = (
     # ---- scoring
     Option("target_score", int, 500, OFFICIAL, "The first play to get to 500 points wins the game.",
            "score that ends the game"),
+    Option("round_limit", int, 0, VARIANTS,
+           "In some variants, a previously agreed number of rounds is played, i.e. without the 500 point rule.",
+           "rounds to play (0: no limit, the target score decides); the best total after the last round wins"),
     Option("penalty_points", bool, False, VARIANTS,
            "Penalty points: ... Each player (except the winner) receives the value of his cards not discarded as "
            "penalty points. Whoever reaches 500 points first has lost and the game is over.",

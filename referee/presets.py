@@ -6,7 +6,6 @@ dealer cut counts, how a round is scored, and whether the game needs exactly two
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Mapping
 
 from referee.options import ENA, OFFICIAL, TWIST, TWO
@@ -36,14 +35,29 @@ class Preset:
     players: tuple[int, int] = (2, 10)
     notes: tuple[str, ...] = field(default_factory=tuple)
 
+    def __deepcopy__(self, memo: dict) -> Preset:
+        return self  # presets are immutable: a copied referee shares them
+
+    def __reduce__(self) -> tuple:
+        return (_preset_named, (self.name,))
+
     @property
     def description(self) -> str:
         """One line for lists: the title and the rule text it follows."""
         return f"{self.title} ({self.source})"
 
 
+class ReadOnlyDict(dict):
+    """A dict that refuses changes: preset data is shared by every game."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("preset data is read-only: override options in new_game instead")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+
+
 def _frozen(values: dict[str, Any]) -> Mapping[str, Any]:
-    return MappingProxyType(values)
+    return ReadOnlyDict(values)
 
 
 _OFFICIAL_STARTER = {"number": "play", "skip": "skip_first", "reverse": "dealer_first_reverse",
@@ -81,3 +95,8 @@ PRESETS: dict[str, Preset] = {
                  "wild": "first_color", "joker": "bury"}),
         "penalty", cut_zero_actions=False, players=(2, 100)),
 }
+
+
+def _preset_named(name: str) -> Preset:
+    """The registered preset ``name`` (unpickling a referee)."""
+    return PRESETS[name]

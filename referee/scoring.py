@@ -61,8 +61,11 @@ def settle_round(game: GameState, went_out: str, hands: dict[str, list[str]]) ->
 
 
 def _decide_game(game: GameState, totals: dict[str, int], penalty: bool) -> None:
-    target = game.opts["target_score"]
-    if max(totals.values()) < target:
+    limit = game.opts["round_limit"]
+    if limit:
+        if game.round_no < limit:
+            return
+    elif max(totals.values()) < game.opts["target_score"]:
         return
     if not penalty:
         best = max(totals.values())

@@ -9,13 +9,25 @@ step. Pure Python, no I/O; everything follows from the seed.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
-from referee.cards import parse_card
+from referee.bots import Bot
+from referee.decks import deck_counts
+from referee.effects import RULES, SUIT_PALETTE, UNO_PALETTE
+from referee.engine import Referee
+from referee.options import resolve
+from referee.presets import PRESETS
 
 
 class EmptyTable(Exception):
     """Raised when a player must draw but neither the draw pile nor the discard can supply a card."""
+
+
+class TableMismatch(Exception):
+    """Raised (after it is recorded) when the referee's counts and the physical table disagree."""
 
 
 class Table:
@@ -38,18 +50,11 @@ class Table:
         self.discard.clear()
         self.rng.shuffle(self.draw_pile)
 
-    def cut_for_dealer(self, players: Sequence[str]) -> str:
-        """Each player cuts a card; the highest number deals (action and face cards count 0).
-
-        Ties cut again among the tied players. The cut cards go back and the pile is reshuffled.
-        """
-        contenders = list(players)
-        while len(contenders) > 1:
-            values = {player: cut_value(self.draw_pile[-1 - i]) for i, player in enumerate(contenders)}
-            best = max(values.values())
-            contenders = [player for player in contenders if values[player] == best]
-            self.rng.shuffle(self.draw_pile)
-        return contenders[0]
+    def cut(self, players: Sequence[str]) -> dict[str, str]:
+        """Each of ``players`` cuts a random card (it stays in the pile, which is then reshuffled)."""
+        cut = {player: self.draw_pile[-1 - i] for i, player in enumerate(players)}
+        self.rng.shuffle(self.draw_pile)
+        return cut
 
     def deal(self, players: Sequence[str], dealer: str, hand_size: int) -> dict[str, list[str]]:
         """Deal ``hand_size`` cards one at a time, clockwise from the dealer's left."""
@@ -116,25 +121,24 @@ class Table:
         return len(self.draw_pile) + len(self.discard) + sum(len(hand) for hand in self.hands.values())
 
 
-def cut_value(card: str) -> int:
-    """The value of a cut card: its number, 0 for anything else."""
-    value = parse_card(card).value
-    return int(value) if value.isdigit() else 0
-
 
 # ---------------------------------------------------------------- refereed play
 
-#: Deliberate mistakes the simulator can make, and the flag kinds that count as catching each.
+#: Deliberate mistakes the simulator can make, and the flag kinds that count as catching each
+#: (a wrong last card may be flagged as the forbidden finish it also is).
 MISTAKES: dict[str, frozenset[str]] = {
-    "wrong_card": frozenset({"illegal_card"}),
+    "wrong_card": frozenset({"illegal_card", "illegal_finish"}),
     "out_of_turn": frozenset({"out_of_turn"}),
     "forgotten_uno": frozenset({"missed_uno"}),
-    "bluffed_draw4": frozenset({"challenge_upheld", "illegal_card"}),
+    "bluffed_draw4": frozenset({"challenge_upheld", "illegal_card", "illegal_finish"}),
     "wrong_draw_count": frozenset({"wrong_draw_count"}),
 }
 
-#: Flags that honest play may cause (a bot challenging a fair Wild Draw Four loses the challenge).
-HONEST_FLAGS: frozenset[str] = frozenset({"challenge_failed"})
+#: Flags that honest play may cause (a failed challenge of a fair Wild Draw Four, table events).
+HONEST_FLAGS: frozenset[str] = frozenset({"challenge_failed", "reshuffle", "cut_tie", "pile_empty"})
+
+#: Events one game may take before it counts as unfinished.
+MAX_EVENTS_PER_GAME = 50_000
 
 #: Failure messages kept per list (the counts are always complete).
 KEPT_MESSAGES = 20
@@ -150,6 +154,7 @@ class Tally:
     rejected: int = 0
     reshuffles: int = 0
     unfinished: int = 0
+    exhausted: int = 0  # games stopped because every card was in the hands: nothing left to draw
     flags: Counter = field(default_factory=Counter)
     injected: Counter = field(default_factory=Counter)
     flagged: Counter = field(default_factory=Counter)
@@ -169,3 +174,317 @@ class Tally:
         kept = getattr(self, what)
         if len(kept) < KEPT_MESSAGES:
             kept.append(message)
+
+
+class GameRun:
+    """One refereed game: a :class:`Table`, a :class:`Referee`, a bot per seat, optional mistakes."""
+
+    def __init__(self, rules: str, players: Sequence[str], rng: random.Random, tally: Tally,
+                 mistakes: float = 0.0, teams: list[list[str]] | None = None,
+                 options: dict[str, Any] | None = None) -> None:
+        self.rules, self.players, self.rng, self.tally = rules, list(players), rng, tally
+        self.mistakes = mistakes
+        self.referee = Referee()
+        self.bots = {name: Bot(name, rng) for name in self.players}
+        values, _ = resolve(dict(PRESETS[rules].options), options) if rules in PRESETS else ({}, None)
+        self.opts = values
+        self.restricted_wd4 = bool(values.get("wd4_restricted") or values.get("wild_only_when_no_match"))
+        deck = deck_counts(values.get("deck", "108"), len(self.players), values.get("standard_decks", 0))
+        self.table = Table(sorted(deck.elements()), rng)
+        self.palette = SUIT_PALETTE if values.get("deck") == "standard" else UNO_PALETTE
+        event: dict[str, Any] = {"type": "new_game", "rules": rules, "players": self.players}
+        if teams:
+            event["teams"] = teams
+        if options:
+            event["options"] = options
+        self.state: dict[str, Any] = {}
+        self.started = self.send(event)["accepted"]
+
+    # ------------------------------------------------------------ events
+    def send(self, event: dict[str, Any], expect: str | None = None, check: bool = True) -> dict[str, Any]:
+        """Hand ``event`` to the referee, check its flags against ``expect`` and (``check``) the invariants."""
+        verdict = self.referee.handle(event)
+        tally = self.tally
+        tally.events += 1
+        flags = verdict["flags"]
+        kinds = [flag["kind"] for flag in flags]
+        for kind in kinds:
+            tally.flags[kind] += 1
+        if not verdict["accepted"]:
+            tally.rejected += 1
+            tally.fail("spurious", f"{event} rejected: {flags[0].get('reason') if flags else ''}")
+        wanted = MISTAKES[expect] if expect else frozenset()
+        if expect:
+            if wanted.intersection(kinds):
+                tally.flagged[expect] += 1
+            else:
+                tally.fail("missed", f"{expect} not flagged: {event} -> {kinds}")
+        for flag in flags:
+            if flag["kind"] not in wanted and flag["kind"] not in HONEST_FLAGS and verdict["accepted"]:
+                tally.fail("spurious", f"{flag['kind']} on honest {event}: {flag.get('reason')}")
+        self.state = verdict["state"]
+        if check and self.state.get("round", 0) and self.table.hands:
+            self.check_invariants(event)
+        return verdict
+
+    def check_invariants(self, event: dict[str, Any]) -> None:
+        """The referee's counts must be the table's, and every card must be somewhere, once."""
+        s, table = self.state, self.table
+        problems = []
+        counts = s["hand_counts"]
+        held = 0
+        for player, hand in table.hands.items():
+            held += len(hand)
+            if counts[player] != len(hand):
+                problems.append(f"hands {counts} vs table { {p: len(h) for p, h in table.hands.items()} }")
+                break
+        if s["draw_pile"] != len(table.draw_pile):
+            problems.append(f"draw pile {s['draw_pile']} vs table {len(table.draw_pile)}")
+        if s["discard_count"] != len(table.discard):
+            problems.append(f"discard {s['discard_count']} vs table {len(table.discard)}")
+        if table.discard and s["top"] != table.discard[-1]:
+            problems.append(f"top {s['top']} vs table {table.discard[-1]}")
+        if len(table.draw_pile) + len(table.discard) + held != table.deck_size:
+            problems.append(f"cards: table {table.card_total()}, deck {table.deck_size}")
+        if s["pending_draw"] < 0 or min(counts.values()) < 0:
+            problems.append("negative count")
+        if problems:
+            self.tally.fail("invariant_failures", f"after {event}: " + "; ".join(problems))
+            raise TableMismatch(problems[0])
+
+    # ------------------------------------------------------------ physical acts
+    def draw(self, player: str, count: int, expect: str | None = None) -> dict[str, Any]:
+        """``player`` takes ``count`` cards from the pile and says so."""
+        before = self.table.reshuffles
+        cards = self.table.draw(player, count)
+        self.tally.reshuffles += self.table.reshuffles - before
+        return self.send({"type": "draw", "player": player, "count": count, "cards": cards}, expect)
+
+    def play(self, player: str, card: str, expect: str | None = None, call_uno: bool = True) -> dict[str, Any]:
+        """``player`` puts ``card`` on the discard pile (naming a colour, redealing, calling UNO as needed)."""
+        table = self.table
+        event: dict[str, Any] = {"type": "play", "player": player, "card": card}
+        rule = RULES[card]
+        table.play(player, card)
+        if rule.calls_color:
+            event["color"] = self.bots[player].choose_color(table.hands[player], self.palette)
+        redealt = None
+        if rule.kind == "shuffle" and table.hands[player] and not expect:
+            redealt = {p: list(h) for p, h in table.hands.items()}
+            self.redeal(player)
+            event["hands"] = {p: list(h) for p, h in table.hands.items()}
+        verdict = self.send(event, expect, check=False)
+        if self.state.get("hand_counts", {}).get(player) == len(table.hands[player]) + 1:
+            if redealt is not None:
+                table.hands = redealt
+            table.take_back(player)  # the referee had the card taken back
+        self.check_invariants(event)
+        if (call_uno and len(table.hands.get(player, ())) == 1 and not self.state.get("round_over")
+              and verdict["accepted"]):
+            self.send({"type": "uno", "player": player})
+        return verdict
+
+    def redeal(self, player: str) -> None:
+        """Wild Shuffle Hands: gather every hand, shuffle, deal one by one from the player's left."""
+        table = self.table
+        pool = [card for hand in table.hands.values() for card in hand]
+        self.rng.shuffle(pool)
+        start = self.players.index(player) + 1
+        order = self.players[start:] + self.players[:start]
+        table.hands = {p: [] for p in self.players}
+        for index, card in enumerate(pool):
+            table.hands[order[index % len(order)]].append(card)
+
+    # ------------------------------------------------------------ the game
+    def run(self, max_events: int = MAX_EVENTS_PER_GAME) -> bool:
+        """Play until the referee says the game is over; False when ``max_events`` ran out first."""
+        if not self.started:
+            return False  # the referee refused the new game (its reason is recorded)
+        limit = self.tally.events + max_events
+        while not self.state.get("game_over"):
+            if self.tally.events >= limit:
+                return False
+            if not self.step():
+                return False
+        return True
+
+    def step(self) -> bool:
+        """One act at the table, chosen from the referee's last verdict; False when play cannot go on."""
+        s = self.state
+        awaiting = s.get("awaiting") or {}
+        kind = awaiting.get("kind")
+        if kind == "cut":
+            self.table.gather()
+            self.table.hands = {}
+            self.send({"type": "cut", "cards": self.table.cut(awaiting.get("players") or self.players)})
+        elif kind == "start_round" or s.get("round_over"):
+            self.deal(awaiting.get("dealer") or s.get("dealer"))
+        elif kind == "starter":
+            self.table.bury_starter()
+            self.send({"type": "turn_up", "card": self.table.turn_up()})
+        elif kind == "color":
+            who = awaiting["player"]
+            self.send({"type": "choose_color", "player": who,
+                       "color": self.bots[who].choose_color(self.table.hands[who], self.palette)})
+        elif kind == "reveal":
+            for who in awaiting.get("players") or [awaiting["player"]]:
+                self.send({"type": "reveal", "player": who, "cards": list(self.table.hands[who])})
+        elif s.get("owed"):
+            who, count = next(iter(s["owed"].items()))
+            self.draw(who, count)
+        elif kind == "final_draw":
+            self.answer_draw(awaiting["player"])
+        else:
+            self.turn(s["turn"])
+        return True
+
+    def deal(self, dealer: str | None) -> None:
+        """Shuffle everything, deal, turn up the starter and tell the referee."""
+        table = self.table
+        table.gather()
+        dealer = dealer or self.players[0]
+        hands = table.deal(self.players, dealer, self.opts.get("hand_size", 7))
+        starter = table.turn_up()
+        self.tally.rounds += 1
+        self.send({"type": "start_round", "dealer": dealer, "starter": starter, "hands": hands})
+
+    def answer_draw(self, player: str) -> None:
+        """``player`` faces a pending draw: challenge, stack, or draw it (perhaps miscounted)."""
+        s = self.state
+        bot = self.bots[player]
+        challenge = s.get("challenge")
+        if challenge and challenge.get("player") == player and bot.wants_to("challenge"):
+            self.send({"type": "challenge", "player": player})
+            return
+        stack = self.referee.legal_plays(player)
+        if stack:
+            self.play(player, bot.choose_card(stack))
+            return
+        due = s["pending_draw"]
+        if self.mistake():
+            self.tally.injected["wrong_draw_count"] += 1
+            self.draw(player, due + 1 if due == 1 or self.rng.random() < 0.5 else due - 1, "wrong_draw_count")
+        else:
+            self.draw(player, due)
+
+    def turn(self, player: str) -> None:
+        """The turn player's move (or a deliberate mistake by someone)."""
+        s = self.state
+        if s["pending_draw"]:
+            self.answer_draw(player)
+            return
+        bot = self.bots[player]
+        legal = self.referee.legal_plays(player)
+        if s.get("drawn"):
+            if legal and bot.wants_to("play_drawn"):
+                self.play(player, legal[0])
+            elif not legal and self.opts.get("draw_until_playable") and self.table.available():
+                self.draw(player, 1)
+            else:
+                self.send({"type": "pass", "player": player})
+            return
+        if self.mistake() and self.make_mistake(player, legal):
+            return
+        if not legal:
+            self.draw(player, 1)
+            return
+        card = bot.choose_card(legal)
+        if len(self.table.hands[player]) == 2 and RULES[card].kind != "shuffle" and self.mistake():
+            self.forget_uno(player, card)
+        else:
+            self.play(player, card)
+
+    # ------------------------------------------------------------ mistakes
+    def mistake(self) -> bool:
+        """Whether to make a deliberate mistake now."""
+        return self.mistakes > 0 and self.rng.random() < self.mistakes
+
+    def make_mistake(self, player: str, legal: list[str]) -> bool:
+        """Make one applicable mistake at ``player``'s turn; False when none applies."""
+        hand = self.table.hands[player]
+        wrong = [card for card in dict.fromkeys(hand) if card not in legal and card != "wild-draw4"]
+        choices = []
+        if wrong:
+            choices.append("wrong_card")
+        if self.restricted_wd4 and "wild-draw4" in hand and "wild-draw4" not in legal:
+            choices.append("bluffed_draw4")
+        others = [p for p in self.players if p != player and self.table.hands[p]]
+        if others:
+            choices.append("out_of_turn")
+        if not choices:
+            return False
+        kind = self.rng.choice(choices)
+        if kind == "out_of_turn":
+            offender = self.rng.choice(others)
+            allowed = self.referee.legal_plays(offender)
+            cards = [card for card in dict.fromkeys(self.table.hands[offender]) if card not in allowed]
+            if not cards:
+                return False
+            player, card = offender, self.rng.choice(cards)
+        elif kind == "wrong_card":
+            card = self.rng.choice(wrong)
+        else:
+            card = "wild-draw4"
+        self.tally.injected[kind] += 1
+        self.play(player, card, expect=kind, call_uno=False)
+        return True
+
+    def forget_uno(self, player: str, card: str) -> None:
+        """Play down to one card without calling UNO; another player catches it."""
+        self.play(player, card, call_uno=False)
+        s = self.state
+        if s.get("round_over") or s["hand_counts"].get(player) != 1:
+            return
+        self.tally.injected["forgotten_uno"] += 1
+        catcher = self.rng.choice([p for p in self.players if p != player])
+        self.send({"type": "catch", "player": catcher, "target": player}, "forgotten_uno")
+
+
+def play_one_game(rules: str, players: Sequence[str], rng: random.Random, mistakes: float = 0.0,
+                  teams: list[list[str]] | None = None, options: dict[str, Any] | None = None,
+                  max_events: int = MAX_EVENTS_PER_GAME, tally: Tally | None = None) -> tuple[Referee, bool]:
+    """Play one game (or its first ``max_events`` events); returns the referee and whether the game ended."""
+    tally = tally if tally is not None else Tally()
+    game = GameRun(rules, players, rng, tally, mistakes, teams, options)
+    try:
+        finished = game.run(max_events)
+        if not finished:
+            tally.unfinished += 1
+    except EmptyTable:  # a physical limit of the table, not a failure of the referee
+        tally.exhausted += 1
+        finished = False
+    except TableMismatch:  # already recorded; the game cannot go on with piles that disagree
+        finished = False
+    return game.referee, finished
+
+
+def player_names(count: int) -> list[str]:
+    """Seat names p1 … pN."""
+    return [f"p{i}" for i in range(1, count + 1)]
+
+
+def simulate(rules: str, players: int, games: int, seed: int = 0, mistakes: float = 0.0,
+             teams: int = 0, options: dict[str, Any] | None = None,
+             max_events: int = MAX_EVENTS_PER_GAME) -> Tally:
+    """Play ``games`` complete games; game ``i`` depends only on (``seed``, ``i``). Returns the tally.
+
+    ``teams`` > 0 seats players in that many teams, alternating round the table.
+    """
+    names = player_names(players)
+    team_list = [names[t::teams] for t in range(teams)] if teams else None
+    tally = Tally()
+    for index in range(games):
+        play_one_game(rules, names, random.Random(f"{seed}:{index}"), mistakes, team_list,
+                                    options, max_events, tally)
+        tally.games += 1
+    return tally
+
+
+def simulate_hands(rules: str, players: int, hands: int, seed: int = 0) -> Tally:
+    """Play complete games, with no mistakes, until at least ``hands`` rounds have been dealt and played."""
+    names = player_names(players)
+    tally = Tally()
+    while tally.rounds < hands:
+        play_one_game(rules, names, random.Random(f"{seed}:{tally.games}"), tally=tally)
+        tally.games += 1
+    return tally

@@ -27,6 +27,7 @@ class RoundState:
     pending_from: str | None = None
     drawn: bool = False
     drawn_card: str | None = None
+    passed_by_draw: str | None = None  # whose turn a draw just ended (play_drawn_card off): their pass is a no-op
     uno_called: set[str] = field(default_factory=set)
     uno_window: str | None = None
     wild_check: dict[str, Any] | None = None
@@ -55,6 +56,7 @@ class GameState:
     palette: tuple[str, ...]
     family: str
     deck: Counter
+    deck_size: int
     scores: dict[str, int]
     team_scores: dict[str, int]
     round_no: int = 0

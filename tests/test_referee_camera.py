@@ -78,3 +78,13 @@ def test_round_after_round_with_scores_and_left_dealer():
     state = ok(ref, "start_round", starter="blue-3")
     assert state["dealer"] == "ben" and state["turn"] == "cat" and not state["round_over"]
     assert len(state["round_scores"]) == 1
+
+
+def test_colour_still_awaited_after_a_challenge():
+    """A Wild Draw Four challenged before its colour was named: after the reveal the colour is still awaited."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=3)
+    ok(ref, "play", player="ann", card="wild-draw4")
+    ok(ref, "challenge", player="ben")
+    only_flag(send(ref, "reveal", player="ann", cards=["blue-1", "green-1"]), "challenge_failed")
+    assert ref.state()["awaiting"] == {"kind": "color", "player": "ann"}
+    assert ok(ref, "choose_color", player="ann", color="green")["color"] == "green"

@@ -16,7 +16,7 @@ PLAYERS = ["ann", "ben", "cat"]
 NEW_GAME = {"type": "new_game", "rules": "official", "players": PLAYERS}
 EVENT_TYPES = ["new_game", "start_round", "play", "draw", "pass", "uno", "catch", "challenge", "reveal",
                "choose_color", "bogus", "", None, 7]
-FIELDS = ["type", "player", "card", "color", "target", "count", "cards", "rules", "players", "hands", "dealer",
+FIELDS = ["player", "card", "color", "target", "count", "cards", "rules", "players", "hands", "dealer",
           "starter", "teams", "options"]
 
 json_scalars = st.one_of(

@@ -133,3 +133,42 @@ def test_honest_games_are_never_flagged_and_replay_exactly(rules, players, optio
         assert state["game_over"] and state["winner"]
         replay = Referee()
         assert [replay.handle(event) for event in driver.events] == driver.verdicts
+
+
+CORE = ("turn", "direction", "top", "color", "pending_draw", "hand_counts", "scores", "round_over", "game_over",
+        "winner", "draw_pile", "discard_count", "owed", "round", "dealer")
+
+
+def camera_view(event: dict) -> dict:
+    """What a camera sees of an event: no hands, no drawn cards."""
+    return {key: value for key, value in event.items()
+            if not (key == "hands" or (key == "cards" and event["type"] == "draw"))}
+
+
+@pytest.mark.parametrize("rules,players,options", SETUPS)
+def test_counts_mode_referees_the_same_game(rules, players, options):
+    """Both knowledge levels: the camera's view of an honest known-hands game gets the same turns, piles, counts
+    and scores (hands are revealed where the camera mode asks for them)."""
+    for seed in range(2):
+        known = Referee()
+        driver = Driver(known, players, random.Random(seed))
+        driver.send({"type": "new_game", "rules": rules, "players": players, "options": options})
+        opts = known._game.opts
+        deck = sorted(deck_counts(opts["deck"], len(players), opts["standard_decks"]).elements())
+        for rnd in range(3):
+            if driver.round(deck, opts["hand_size"], rnd)["game_over"]:
+                break
+        camera = Referee()
+        mirror = Referee()
+        for event in driver.events:
+            mirror.handle(event)
+            verdict = camera.handle(camera_view(event))
+            assert verdict["accepted"], (event, verdict)
+            awaiting = verdict["state"]["awaiting"] or {}
+            while awaiting.get("kind") == "reveal":
+                who = awaiting.get("player") or awaiting["players"][0]
+                verdict = camera.handle({"type": "reveal", "player": who, "cards": mirror._game.round.hands[who]})
+                assert verdict["accepted"], verdict
+                awaiting = verdict["state"]["awaiting"] or {}
+            expected = mirror.state()
+            assert {k: verdict["state"][k] for k in CORE} == {k: expected[k] for k in CORE}, event

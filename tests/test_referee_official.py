@@ -94,8 +94,10 @@ def test_challenge_fails_challenger_draws_six_and_loses_turn():
     """'If the player proves that they do not have any cards of a matching colour, then the challenger must draw
     six cards, and lose their turn.'"""
     ref = three(["wild-draw4", "blue-5", "blue-2"], ["blue-3", "blue-4", "blue-6"], ["red-6", "red-7", "red-8"])
-    ok(ref, "play", player="ann", card="wild-draw4", color="green")
+    state = ok(ref, "play", player="ann", card="wild-draw4", color="green")
+    assert state["challenge"] == {"player": "ben", "against": "ann", "card": "wild-draw4"}
     flag_ = only_flag(send(ref, "challenge", player="ben"), "challenge_failed")
+    assert ref.state()["challenge"] is None
     assert flag_["player"] == "ben" and flag_["draw"] == 6 and ref.state()["pending_draw"] == 6
     state = ok(ref, "draw", player="ben", count=6, cards=["red-1", "red-2", "red-3", "red-4", "yellow-1", "yellow-2"])
     assert state["turn"] == "cat" and state["color"] == "green"

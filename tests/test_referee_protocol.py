@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import json
 
+from referee_support import counts_round, kinds, ok
+
 from referee.engine import Referee
 from referee.options import OPTIONS
 from referee.presets import PRESETS
 from referee.protocol import handle_line
-from referee_support import counts_round, kinds, ok
 
 CORE_OPTIONS = ("hand_size", "deck", "target_score", "stack_draw2", "stack_draw4", "stack_mixed", "jump_in",
                 "seven_o", "doubles", "draw_until_playable", "penalty_points")
@@ -86,9 +87,11 @@ def test_options_registry_has_core_names_and_sources():
 def test_presets_use_known_options():
     """Presets official, two-player, ena, twist; their values are registered options of the right type."""
     assert set(PRESETS) >= {"official", "two-player", "ena", "twist"}
+    from referee.presets import STARTER_ACTIONS
     for preset in PRESETS.values():
         for name, value in preset.options.items():
             assert OPTIONS[name].check(value) is None, (preset.name, name)
+        assert set(preset.starter.values()) <= set(STARTER_ACTIONS), preset.name
 
 
 def test_option_overrides_checked():
@@ -100,3 +103,48 @@ def test_option_overrides_checked():
     ok(ref, "new_game", rules="official", players=["a", "b"], options={"hand_size": 5, "deck": "108"})
     state = ok(ref, "start_round", dealer="b", starter="red-5")
     assert state["hand_counts"] == {"a": 5, "b": 5} and state["draw_pile"] == 108 - 11
+
+
+def test_internal_error_restores_the_state_by_replay(monkeypatch):
+    """Should a handler fail half-way, the event is rejected and the state is exactly as before (replay)."""
+    ref = counts_round("official", ["ann", "ben"], "red-5", dealer="ben")
+    before = ref.state()
+
+    def broken(self, player, card):
+        self._game.round.counts["ann"] = 99
+        raise KeyError("boom")
+
+    monkeypatch.setattr(Referee, "_judge_play", broken)
+    verdict = ref.handle({"type": "play", "player": "ann", "card": "red-1"})
+    monkeypatch.undo()
+    assert not verdict["accepted"] and "internal error" in verdict["flags"][0]["reason"]
+    assert ref.state() == before
+
+
+def test_uno_decks_108_and_112():
+    """official-2018: 'Each of the four colours have 25 different cards including one zero, two cards for each of
+    the numbers between 1 and 9, two 'Skip' cards, two 'Draw Two' cards, and two 'Reverse' cards.' / 'four 'Wild'
+    cards, four 'Wild Draw Four' cards, one 'Wild Shuffle Hands' cards, and three 'Wild Customisable' cards'"""
+    from referee.decks import deck_counts
+    old, new = deck_counts("108", 4), deck_counts("112", 4)
+    assert sum(old.values()) == 108 and sum(new.values()) == 112
+    assert sum(n for card, n in new.items() if card.startswith("red-")) == 25
+    assert (new["red-0"], new["red-7"], new["blue-skip"], new["green-draw2"], new["yellow-reverse"]) == (1, 2, 2, 2, 2)
+    assert (new["wild"], new["wild-draw4"], new["wild-shuffle"], new["wild-custom"]) == (4, 4, 1, 3)
+    assert "wild-shuffle" not in old and "wild-custom" not in old
+
+
+def test_2018_wilds_playable_any_time():
+    """'Both of these cards can be played at any time'"""
+    from referee_support import known_round
+    hands = {"ann": ["wild-shuffle", "wild-custom", "blue-1"], "ben": ["red-1", "red-2", "red-3"]}
+    ref = known_round("official", hands, "green-5", dealer="ben")
+    assert ref.legal_plays("ann") == ["wild-shuffle", "wild-custom"]
+
+
+def test_second_new_game_replaces_the_first():
+    """A new_game starts afresh: players, scores and rounds of the old game are gone from the state."""
+    ref = counts_round("official", ["ann", "ben"], "red-5", dealer="ben")
+    state = ok(ref, "new_game", rules="ena", players=["cat", "dan", "eve"])
+    assert state["players"] == ["cat", "dan", "eve"] and state["round"] == 0 and state["rules"] == "ena"
+    assert state["scores"] == {"cat": 0, "dan": 0, "eve": 0} and state["turn"] is None

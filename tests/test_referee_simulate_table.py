@@ -8,7 +8,7 @@ import pytest
 
 from referee.bots import Bot, BotHabits
 from referee.cards import UNO_COLORS
-from referee.simulate import EmptyTable, Table, cut_value
+from referee.simulate import EmptyTable, Table
 
 DECK = [f"{color}-{n}" for color in UNO_COLORS for n in range(10)] * 2 + ["wild"] * 4
 
@@ -67,17 +67,12 @@ def test_bury_starter_puts_the_card_back_in_the_pile():
     assert table.discard == [] and card in table.draw_pile and table.card_total() == len(DECK)
 
 
-def test_cut_for_dealer_picks_a_player_with_the_highest_cut_and_changes_no_card():
+def test_cut_gives_each_player_a_card_and_changes_no_card():
     table = Table(DECK, random.Random(5))
     table.gather()
-    dealer = table.cut_for_dealer(["a", "b", "c", "d"])
-    assert dealer in "abcd"
+    cut = table.cut(["a", "b", "c", "d"])
+    assert sorted(cut) == ["a", "b", "c", "d"] and all(card in DECK for card in cut.values())
     assert Counter(table.draw_pile) == Counter(DECK)
-
-
-def test_cut_value_counts_numbers_only():
-    assert cut_value("red-7") == 7 and cut_value("red-skip") == 0 and cut_value("wild") == 0
-    assert cut_value("9H") == 9 and cut_value("KS") == 0 and cut_value("joker") == 0
 
 
 def test_same_seed_same_table():
@@ -86,10 +81,10 @@ def test_same_seed_same_table():
 
 
 def test_bot_choices_are_among_the_options_and_seeded():
-    bot = Bot("a", random.Random(2), BotHabits(challenge=0.0, catch=1.0))
+    bot = Bot("a", random.Random(2), BotHabits(challenge=0.0, play_drawn=1.0))
     assert all(bot.choose_card(["red-1", "blue-2"]) in ("red-1", "blue-2") for _ in range(20))
     assert bot.choose_color(["red-1", "red-2", "blue-3", "wild"], UNO_COLORS) == "red"
     assert bot.choose_color(["9H", "2H", "joker"], ("S", "H", "D", "C")) == "H"
-    assert not bot.wants_to("challenge") and bot.wants_to("catch")
+    assert not bot.wants_to("challenge") and bot.wants_to("play_drawn")
     picks = [Bot("x", random.Random(9)).choose_card(["a", "b", "c", "d"]) for _ in range(2)]
     assert picks[0] == picks[1]

@@ -1,8 +1,9 @@
 """UNO with a twist (uno-with-a-twist-standard-decks.txt): four standard decks with Jokers, teams."""
 from __future__ import annotations
 
-from referee.decks import deck_counts
 from referee_support import counts_round, kinds, known_round, new_game, ok, only_flag, send
+
+from referee.decks import deck_counts
 
 P4 = ["ann", "ben", "cat", "dan"]
 TEAMS = [["ann", "cat"], ["ben", "dan"]]
@@ -95,6 +96,8 @@ def test_draw_one_and_turn_passes():
     ref = known_round("twist", {"ann": ["9C"], "ben": ["3S"], "cat": ["3H"], "dan": ["3D"]}, "5H", dealer="dan")
     state = ok(ref, "draw", player="ann", count=1, cards=["5S"])
     assert state["turn"] == "ben" and state["hand_counts"]["ann"] == 2
+    assert ok(ref, "pass", player="ann")["turn"] == "ben"  # a pass after it changes nothing
+    assert kinds(send(ref, "play", player="ann", card="5S")) == ["out_of_turn"]
 
 
 def test_draw_only_when_unable():

@@ -185,3 +185,10 @@ def test_alternate_time_limit_fewest_cards_win():
     assert state["round_over"] and state["went_out"] == "ann" and state["scores"]["ann"] == 3
     plain = two(["red-1"], ["green-1"])
     assert not send(plain, "time_up")["accepted"]
+
+
+def test_draw_until_playable_stops_at_the_playable_card():
+    """'Keep drawing cards until you can play' — drawing on past a playable card is flagged."""
+    ref = two(["blue-1"], ["green-1"], draw_until_playable=True)
+    ok(ref, "draw", player="ann", count=1, cards=["red-9"])
+    assert kinds(send(ref, "draw", player="ann", count=1, cards=["red-8"])) == ["wrong_draw_count"]

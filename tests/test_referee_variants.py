@@ -235,3 +235,45 @@ def test_custom_card_effect_option():
     assert state["turn"] == "cat" and state["color"] == "blue"
     ref = counts_round("official", P3, "red-5", dealer="cat", custom_effect="draw10")
     assert ok(ref, "play", player="ann", card="wild-custom", color="blue")["pending_draw"] == 10
+
+
+def test_points_example():
+    """'Points example: a red 7, a blue 5, a yellow 3 and a suspension card in hand gives 35 points.'"""
+    from referee.options import OPTIONS
+    from referee.scoring import hand_points
+    opts = {name: option.default for name, option in OPTIONS.items()}
+    assert hand_points(["red-7", "blue-5", "yellow-3", "green-skip"], opts) == 35
+
+
+def test_card_stock_used_up_discard_shuffled():
+    """'Is the Card stock used up, the discard pile is shuffled and then forms the new deck of cards.'"""
+    ref = counts_round("official", ["ann", "ben"], "red-5", dealer="ben", draw_until_playable=True)
+    ok(ref, "play", player="ann", card="red-6")
+    state = ok(ref, "draw", player="ben", count=ref.state()["draw_pile"] + 1)
+    assert state["discard_count"] == 1 and state["draw_pile"] == 0
+
+
+def test_last_card_draw_stacked_before_scoring():
+    """'The last card is one of the two Pull 2/4, the next player must still draw it (unless he can himself one
+    Drag 2 Card) and they are counted if one or more cannot be put down immediately.'"""
+    ref = new_game("official", P3, hand_size=2, stack_draw2=True)
+    hands = {"ann": ["red-draw2"], "ben": ["blue-draw2", "blue-1"], "cat": ["green-1", "red-3"]}
+    assert kinds(send(ref, "start_round", dealer="cat", starter="red-5", hands=hands)) == ["misdeal"]
+    ok(ref, "play", player="ann", card="red-draw2")
+    assert ref.legal_plays("ben") == ["blue-draw2"] and ref.legal_plays("cat") == []
+    state = ok(ref, "play", player="ben", card="blue-draw2")
+    assert state["awaiting"]["player"] == "cat" and state["pending_draw"] == 4 and not state["round_over"]
+    state = ok(ref, "draw", player="cat", count=4, cards=["green-2", "green-3", "green-4", "green-5"])
+    assert state["round_over"] and state["scores"]["ann"] == 1 + (1 + 3 + 2 + 3 + 4 + 5)
+
+
+def test_agreed_number_of_rounds():
+    """'In some variants, a previously agreed number of rounds is played, i.e. without the 500 point rule.'"""
+    ref = counts_round("official", ["ann", "ben"], "red-5", dealer="ben", hand_size=1, round_limit=2)
+    ok(ref, "play", player="ann", card="red-1")
+    state = ok(ref, "reveal", player="ben", cards=["wild"])
+    assert state["round_over"] and not state["game_over"] and state["scores"]["ann"] == 50
+    ok(ref, "start_round", starter="blue-5")
+    ok(ref, "play", player="ben", card="blue-1")
+    state = ok(ref, "reveal", player="ann", cards=["blue-9"])
+    assert state["game_over"] and state["winner"] == "ann" and state["scores"] == {"ann": 50, "ben": 9}

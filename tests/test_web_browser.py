@@ -132,3 +132,34 @@ def test_manual_entry_and_wild_colour_choice(server: tuple[str, TableClient], pa
     toast = page.wait_for_selector("#toast:not([hidden])")
     assert "not a card id" in toast.inner_text()
     _shot(page, tmp_path, "manual-error")
+    page.select_option("#actor", "cat")
+    page.select_option("#penalty-kind", "other")
+    page.fill("#penalty-draw", "3")
+    page.click("#btn-penalty")
+    banner = page.wait_for_selector(".banner.owed")
+    assert "cat owes 3" in banner.inner_text()
+
+
+def test_with_a_pin_the_page_watches_until_the_pin_is_entered(tmp_path: Path, page: object) -> None:
+    from werkzeug.serving import make_server
+
+    app = make_app(tmp_path, pin="2468")
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=http.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{http.server_port}"
+    try:
+        owner = TableClient(app)
+        owner.post("/api/unlock", {"pin": "2468"})
+        game_id = owner.new_game()
+        page.goto(f"{base}/games/{game_id}")
+        assert "Watching only" in page.inner_text("#banners")
+        assert page.is_hidden("#manual") and page.is_hidden("#btn-undo")
+        page.click("text=Enter the table PIN")
+        page.fill("input[name=pin]", "2468")
+        page.click("button[type=submit]")
+        page.wait_for_url(f"**/games/{game_id}")
+        assert page.is_visible("#manual") and "Watching only" not in page.inner_text("#banners")
+        _shot(page, tmp_path, "unlocked")
+    finally:
+        app.extensions["tableref.hub"].close()
+        http.shutdown()

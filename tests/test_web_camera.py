@@ -124,3 +124,25 @@ def test_the_camera_view_streams_the_watchers_frames_as_mjpeg(client: TableClien
     camera.stop()
     assert watcher.stopped and not camera.running()
     response.close()
+
+
+def test_start_demo_plays_the_script_and_says_so(client: TableClient, tmp_path: Path, monkeypatch) -> None:
+    import web.demo
+
+    camera = _camera(client)
+    monkeypatch.setattr(web.demo, "DEMO_DIR", tmp_path / "missing")
+    assert camera.start_demo(reason="no webcam opened") is False
+    assert camera.status()["mode"] == "unavailable" and "no webcam opened" in camera.status()["message"]
+
+    new_game = {"type": "new_game", "rules": "official", "players": PLAYERS}
+    monkeypatch.setattr(web.demo, "DEMO_DIR", _script(tmp_path, [{"t": 0, "event": new_game},
+                                                                 {"t": 0.05, "event": {"type": "uno", "player": "ann"}}]))
+    assert camera.start_demo() is True
+    status = client.get("/api/camera").get_json()
+    assert status["mode"] == "demo" and status["game_id"] is not None
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and len(client.get(f"/api/games/{status['game_id']}/events").get_json()["events"]) < 2:
+        time.sleep(0.05)
+    camera.stop()
+    assert [e["source"] for e in client.get(f"/api/games/{status['game_id']}/events").get_json()["events"]] == ["setup", "demo"]
+    assert "Watch the demo game" in client.get("/").data.decode()

@@ -18,6 +18,7 @@ EXAMPLES = {
     "reveal": {"type": "reveal", "player": "ann", "cards": ["red-1"]},
     "choose_color": {"type": "choose_color", "player": "ann", "color": "H"},
     "penalty": {"type": "penalty", "player": "ann", "kind": "missed_uno"},
+    "time_up": {"type": "time_up"},
 }
 
 
@@ -40,7 +41,7 @@ def test_every_event_type_reads_as_a_sentence() -> None:
     assert set(EXAMPLES) == set(EVENT_FIELDS)
     for kind, event in EXAMPLES.items():
         text = event_text(event)
-        assert text != kind and ("ann" in text or "Blue" in text), text
+        assert text != kind and ("ann" in text or "Blue" in text or "Time" in text), text
     assert event_text({"type": "play", "player": "ann", "card": "wild", "color": "green"}) == "ann plays Wild, calls ▲ Green"
 
 

@@ -85,3 +85,14 @@ def test_scoreboard_history_and_table_pages(client: TableClient) -> None:
     assert 'id="initial-snapshot"' in table and "Enter plays by hand" in table
     missing = client.get("/games/4242")
     assert missing.status_code == 404 and "no game 4242" in missing.data.decode()
+
+
+def test_teams_from_the_form_get_their_own_score_columns(client: TableClient) -> None:
+    data = _form(client, ["ann", "ben", "cat", "dan"])
+    data["team"] = ["A", "B", "A", "B"]
+    response = client.http.post("/games/new", data=data)
+    assert response.status_code == 303
+    game_id = int(response.headers["Location"].rstrip("/").split("/")[-1])
+    assert client.get(f"/api/games/{game_id}").get_json()["game"]["teams"] == [["ann", "cat"], ["ben", "dan"]]
+    scores = client.get(f"/games/{game_id}/scores").data.decode()
+    assert "ann &amp; cat" in scores and "ben &amp; dan" in scores

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import secrets
-from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, render_template, request
@@ -12,41 +11,43 @@ from werkzeug.exceptions import HTTPException
 from web.camera import Camera
 from web.security import PinThrottle, install
 from web.sse import EventHub
-from web.store import Store, default_database_url
+from web.store import Store, data_dir, default_database_url
 from web.tables import GameNotFound, RefereeFailure, Tables
 from web.validation import InvalidInput
 
 MAX_REQUEST_BYTES = 64 * 1024
 
 
-def _secret_key(database_url: str) -> str:
-    """A session key that survives restarts: kept in a file beside the SQLite database, else random."""
-    if database_url.startswith("sqlite:///") and database_url != "sqlite:///:memory:":
-        key_file = Path(database_url[len("sqlite:///"):]).with_name("session-key")
-        try:
-            if key_file.exists():
-                return key_file.read_text().strip()
-            key = secrets.token_hex(32)
-            key_file.touch(mode=0o600)
-            key_file.write_text(key)
-            return key
-        except OSError:
-            pass
-    return os.environ.get("TABLEREF_SECRET_KEY") or secrets.token_hex(32)
+def _secret_key() -> str:
+    """The key signing browser sessions: ``TABLEREF_SECRET_KEY``, else one kept in the user's data
+    directory (so sessions and CSRF tokens survive a restart), else a random one for this run."""
+    from_env = os.environ.get("TABLEREF_SECRET_KEY")
+    if from_env:
+        return from_env
+    key_file = data_dir() / "session-key"
+    try:
+        if key_file.exists():
+            return key_file.read_text().strip()
+        key = secrets.token_hex(32)
+        key_file.touch(mode=0o600)
+        key_file.write_text(key)
+        return key
+    except OSError:
+        return secrets.token_hex(32)
 
 
-def create_app(database_url: str | None = None, *, pin: str | None = None, camera: Camera | None = None,
-               secret_key: str | None = None) -> Flask:
+def create_app(database_url: str | None = None, *, pin: str | None = None, secret_key: str | None = None) -> Flask:
     """Build the table app.
 
     ``database_url``: SQLAlchemy URL (default: ``DATABASE_URL`` or an SQLite file in the user's data
-    directory). ``pin``: the table's PIN; when set, controls need it. ``camera``: the camera service
-    (default: none running; `tableref serve` starts one).
+    directory). ``pin``: the table's PIN; when set, controls need it. ``secret_key``: signs browser
+    sessions (default: kept in the user's data directory). The camera (``extensions["tableref.camera"]``)
+    starts switched off; `tableref serve` starts it.
     """
-    url = database_url or default_database_url()
+    store = Store(database_url or default_database_url())
     app = Flask(__name__)
     app.config.update(
-        SECRET_KEY=secret_key or _secret_key(url),
+        SECRET_KEY=secret_key or _secret_key(),
         MAX_CONTENT_LENGTH=MAX_REQUEST_BYTES,
         MAX_FORM_MEMORY_SIZE=MAX_REQUEST_BYTES,
         TABLE_PIN=pin,
@@ -54,13 +55,12 @@ def create_app(database_url: str | None = None, *, pin: str | None = None, camer
         SESSION_COOKIE_HTTPONLY=True,
         JSON_SORT_KEYS=False,
     )
-    store = Store(url)
     hub = EventHub()
     tables = Tables(store, hub)
     app.extensions["tableref.store"] = store
     app.extensions["tableref.hub"] = hub
     app.extensions["tableref.tables"] = tables
-    app.extensions["tableref.camera"] = camera or Camera(tables)
+    app.extensions["tableref.camera"] = Camera(tables)
     app.extensions["tableref.pin_throttle"] = PinThrottle()
     install(app)
 

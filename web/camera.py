@@ -98,15 +98,24 @@ class Camera:
         prefix = f"{reason}: " if reason else ""
         try:
             demo = DemoRun.load(self.tables, self)
-        except (OSError, ValueError, InvalidInput) as exc:
+        except (OSError, ValueError) as exc:
             self._mode, self._message = "unavailable", f"{prefix}the bundled demo cannot start: {exc}"
             return False
         self._demo = demo
-        watching = self.start_source(str(demo.recording)) if demo.recording else False
-        demo.start(camera_running=watching)
+        if demo.recording is None:
+            watching, why = False, "no demo recording found"
+        else:
+            watching = self.start_source(str(demo.recording))
+            why = self._message
+        try:
+            demo.start(camera_running=watching)
+        except InvalidInput as exc:
+            self.stop()
+            self._mode, self._message = "unavailable", f"{prefix}the demo script's game is refused: {exc}"
+            return False
         self._mode = "demo"
         self._message = prefix + ("playing the bundled demo recording" if watching
-                                  else "playing the bundled demo game (no camera view: " + self._message + ")")
+                                  else f"playing the bundled demo game without its camera view ({why})")
         return True
 
     def stop(self) -> None:

@@ -65,8 +65,9 @@ class DemoRun:
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def load(cls, tables: Tables, camera: Any, demo_dir: Path = DEMO_DIR) -> "DemoRun":
-        """Read the bundled script and find the recording next to it."""
+    def load(cls, tables: Tables, camera: Any, demo_dir: Path | None = None) -> "DemoRun":
+        """Read the script (the bundled one unless ``demo_dir`` says otherwise) and find the recording next to it."""
+        demo_dir = demo_dir or DEMO_DIR
         script = parse_script((demo_dir / SCRIPT_NAME).read_text(encoding="utf-8"))
         recordings = sorted(p for p in demo_dir.iterdir() if p.suffix.lower() in RECORDING_SUFFIXES)
         return cls(tables, camera, script, recordings[0] if recordings else None)

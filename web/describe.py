@@ -57,6 +57,8 @@ FLAG_TITLES: dict[str, str] = {
     "cut_tie": "Tied cut",
     "penalty": "Penalty",
     "penalty_forfeited": "Penalty forfeited",
+    "pile_empty": "Draw pile empty: round over",
+    "time_up": "Time is up: round over",
 }
 
 
@@ -113,6 +115,7 @@ _EVENT_TEXT = {
     "reveal": lambda e: f"{e['player']} shows {', '.join(card_label(c) for c in e['cards']) or 'no cards'}",
     "choose_color": lambda e: f"{e['player']} chooses {color_label(e['color'])}",
     "cut": lambda e: "Cut for dealer: " + ", ".join(f"{p} {card_label(c)}" for p, c in e["cards"].items()),
+    "time_up": lambda e: "Time is up: the round ends",
     "turn_up": lambda e: f"New starter turned up: {card_label(e['card'])}",
     "penalty": lambda e: f"Penalty for {e['player']}: {e['kind'].replace('_', ' ')}"
     + (f" ({e['draw']} cards)" if e.get("draw") is not None else ""),

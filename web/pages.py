@@ -9,6 +9,7 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
                    stream_with_context, url_for)
 from werkzeug.datastructures import MultiDict
 
+from referee.base import PENALTY_KINDS
 from referee.cards import ALL_CARD_IDS
 from web.describe import COLOR_NAMES, card_label, color_label
 from web.rules_info import rules_catalog
@@ -35,11 +36,12 @@ def home() -> str:
 
 
 def _parse_value(raw: str | None, option: dict[str, Any]) -> Any:
+    """A form field's value in the option's type; None when left empty (the preset's value stands)."""
     kind = option["type"]
     if kind == "bool":
         return raw is not None
     if raw is None or raw.strip() == "":
-        raise InvalidInput(f"{option['name']}: a value is needed")
+        return None  # left empty: the preset's value
     if kind == "int":
         try:
             return int(raw)
@@ -69,7 +71,7 @@ def setup_from_form(form: MultiDict, catalog: dict[str, Any]) -> tuple[dict[str,
     options: dict[str, Any] = {}
     for option in catalog["options"]:
         value = _parse_value(form.get(f"opt_{option['name']}"), option)
-        if value != preset_values.get(option["name"], option["default"]):
+        if value is not None and value != preset_values.get(option["name"], option["default"]):
             options[option["name"]] = value
     setup: dict[str, Any] = {"type": "new_game", "rules": rules, "players": names}
     if teams:
@@ -105,7 +107,7 @@ def table(game_id: int) -> str:
     snapshot = _tables().snapshot(game_id)
     words = {"cards": {card_id: card_label(card_id) for card_id in ALL_CARD_IDS},
              "colors": {color: color_label(color) for color in COLOR_NAMES}}
-    return render_template("table.html", game_id=game_id, snapshot=snapshot, words=words,
+    return render_template("table.html", game_id=game_id, snapshot=snapshot, words=words, penalty_kinds=PENALTY_KINDS,
                            camera=current_app.extensions["tableref.camera"].status())
 
 

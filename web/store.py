@@ -32,17 +32,22 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 APP_NAME = "tableref"
 
 
+def data_dir() -> Path:
+    """tableref's folder in the user's data directory (created when missing)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir(APP_NAME, appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def default_database_url() -> str:
     """``DATABASE_URL`` when set, else an SQLite file in the user's data directory."""
     url = os.environ.get("DATABASE_URL")
     if url:
         # Heroku-style URLs name the driver "postgres"; SQLAlchemy wants "postgresql".
         return "postgresql" + url[len("postgres"):] if url.startswith("postgres://") else url
-    from platformdirs import user_data_dir
-
-    data_dir = Path(user_data_dir(APP_NAME, appauthor=False))
-    data_dir.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{data_dir / 'tableref.db'}"
+    return f"sqlite:///{data_dir() / 'tableref.db'}"
 
 
 def utcnow() -> datetime:

@@ -84,7 +84,7 @@ def _penalty_draw(value: Any, field: str, _game: Mapping[str, Any]) -> int:
 
 
 #: event type -> (required fields, optional fields), each field with its check
-#: (core protocol plus docs/protocol-extensions.md: cut, turn_up, penalty, play's ``hands``).
+#: (core protocol plus docs/protocol-extensions.md: cut, turn_up, penalty, time_up, play's ``hands``).
 EVENT_FIELDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "cut": ({"cards": _cut_cards}, {}),
     "start_round": ({"starter": _card}, {"dealer": _player, "hands": _hands}),
@@ -98,6 +98,7 @@ EVENT_FIELDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "reveal": ({"player": _player, "cards": _cards}, {}),
     "choose_color": ({"player": _player, "color": _color}, {}),
     "penalty": ({"player": _player, "kind": _penalty_kind}, {"draw": _penalty_draw}),
+    "time_up": ({}, {}),
 }
 
 

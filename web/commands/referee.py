@@ -36,7 +36,7 @@ def serve_lines(source: BinaryIO, sink: TextIO) -> int:
         line = raw.decode("utf-8", errors="replace")
         if not line.strip():
             continue
-        sink.write(handle_line(referee, line.rstrip("\r\n")).replace("\n", " ") + "\n")
+        sink.write(handle_line(referee, line.rstrip("\r\n")) + "\n")
         sink.flush()
         answered += 1
     return answered

@@ -378,6 +378,7 @@
       sendEvent({ type: "start_round", dealer: $("dealer").value, starter: card });
     };
     $("btn-undo").onclick = () => post("/undo", {});
+    if ($("btn-time-up")) $("btn-time-up").onclick = () => sendEvent({ type: "time_up" });
     if ($("btn-follow")) {
       $("btn-follow").onclick = () => post("/camera", {}).then((status) => { if (status) $("btn-follow").hidden = true; });
     }
@@ -402,6 +403,20 @@
     $("tray-count").textContent = revealTray.length ? " (draw uses these " + revealTray.length + " cards)" : "";
   }
 
+  async function pollCamera() {
+    try {
+      const response = await fetch("/api/camera");
+      if (!response.ok) return;
+      const status = await response.json();
+      const details = Object.entries(status.watcher || {}).filter(([, v]) => typeof v !== "object")
+        .map(([k, v]) => k.replace(/_/g, " ") + " " + (typeof v === "number" ? Math.round(v * 10) / 10 : v)).join(" · ");
+      $("camera-state").textContent = status.label + (details ? " (" + details + ")" : "");
+      if ($("camera-off")) $("camera-off").textContent = status.message + ". Enter plays by hand below.";
+    } catch (err) {
+      $("camera-state").textContent = "unknown (server unreachable)";
+    }
+  }
+
   const datalist = $("card-ids");
   for (const id of Object.keys(words.cards)) datalist.append(el("option", { value: id }, words.cards[id]));
   wire();
@@ -410,4 +425,6 @@
   renderTray();
   loadLog();
   connect();
+  pollCamera();
+  setInterval(pollCamera, 5000);
 })();

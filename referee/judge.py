@@ -1,0 +1,119 @@
+"""Whether a play is legal: matching, pending draws, restricted wilds, finishing rules."""
+from __future__ import annotations
+
+from referee.base import RefereeBase
+from referee.effects import RULES, CardRule
+
+
+class PlayJudge(RefereeBase):
+    """Whether a play is legal: matching, pending draws, restricted wilds, finishing rules."""
+
+    def _judge_play(self, player: str, card: str) -> tuple[str | None, str, int, str]:
+        """Decide a play of ``card`` by ``player`` without changing anything.
+
+        Returns (flag kind or None when legal, reason or mode, penalty draw, mode) where mode is
+        ``turn``, ``jump`` (identical card out of turn or a double) or ``implied`` (after the turn
+        player drew, the next player plays: an implied pass).
+        """
+        game, r, opts = self._game, self._game.round, self._game.opts
+        rule = RULES[card]
+        seat = game.seat[player]
+        mode = "turn"
+        awaiting = game.awaiting["kind"] if game.awaiting else None
+        if seat != r.turn:
+            identical = card == r.top and len(r.discard) > 0
+            if identical and opts["jump_in"] and not (r.pending and rule.draw == 0):
+                mode = "jump"
+            elif identical and opts["doubles"] and r.last_player == player and rule.draw == 0:
+                mode = "jump"
+            elif (r.drawn and not r.pending and seat == self._adv(r.turn, 1)
+                  and opts["play_drawn_card"]):
+                mode = "implied"
+            else:
+                return "out_of_turn", (f"{player} played {card} when it was {self._name(r.turn)}'s turn"
+                                       + (" (not an identical card: no jump-in)" if opts["jump_in"] else "")), \
+                    opts["out_of_turn_penalty"], mode
+        if mode == "jump":
+            return None, "an identical card played out of turn (jump-in/overtake)", 0, mode
+        drawn_here = r.drawn and mode == "turn"
+        if r.pending and mode == "turn":
+            if not self._answers_pending(rule):
+                return "must_draw", (f"{player} owes {r.pending} cards and {card} does not answer the draw under "
+                                     f"{game.preset.name} rules (Forgot to record: a player discards although he has "
+                                     f"to pick up cards)"), opts["forgot_draw_penalty"], mode
+            return self._finish_check(player, rule, mode)
+        if drawn_here and opts["play_drawn_card"] and r.drawn_card is not None and card != r.drawn_card:
+            return "drawn_card_only", (f"{player} drew {r.drawn_card} and played {card}: 'The player cannot play any "
+                                       f"other card from their hand on that turn.'"), opts["wrong_play_penalty"], mode
+        if awaiting == "color" and mode != "implied":
+            # a colour not yet named: the next player may make up for it with any card
+            return self._finish_check(player, rule, mode)
+        wrong = opts["wrong_play_penalty"]
+        if not self._matches(rule):
+            in_force = f"colour {r.color}, " + (f"value {r.match}" if r.match else "no value")
+            return "illegal_card", f"{card} does not match {r.top} ({in_force})", wrong, mode
+        if rule.wild and opts["no_wild_on_wild"] and RULES[r.top].wild and len(r.discard) > 1:
+            return "illegal_card", f"{card} on {r.top}: no wild on a wild (house rule)", wrong, mode
+        return self._finish_check(player, rule, mode)
+
+    def _finish_check(self, player: str, rule: CardRule, mode: str) -> tuple[str | None, str, int, str]:
+        r, opts = self._game.round, self._game.opts
+        if r.counts[player] == 1:
+            if opts["end_without_0"] and rule.match == "0":
+                return "illegal_finish", f"{player} may not go out on a 0 (End without 0)", \
+                    opts["illegal_finish_penalty"], mode
+            if opts["no_action_finish"] and rule.action:
+                return "illegal_finish", f"{player} may not go out on an action card (two-player alternate rule)", \
+                    opts["illegal_finish_penalty"], mode
+        return None, "", 0, mode
+
+    def _matches(self, rule: CardRule) -> bool:
+        r = self._game.round
+        if rule.wild or r.color is None:
+            return True
+        return rule.color == r.color or (rule.match is not None and rule.match == r.match)
+
+    def _answers_pending(self, rule: CardRule) -> bool:
+        """Whether ``rule`` may be played on a pending draw (stacking, return carriage, let me, custom)."""
+        r, opts = self._game.round, self._game.opts
+        top = RULES[r.top]
+        pending_kind = top.kind if top.draw else ("draw4" if r.pending >= 4 else "draw2")
+        if rule.draw:
+            if opts["stack_mixed"]:
+                return True
+            if rule.kind == pending_kind == "draw2":
+                return opts["stack_draw2"]
+            if rule.kind == pending_kind == "draw4":
+                return opts["stack_draw4"]
+            return False
+        if rule.kind == "custom" and opts["custom_effect"] in ("block", "deflect", "draw4", "draw10"):
+            return opts["custom_effect"] in ("block", "deflect") or opts["stack_mixed"] or opts["stack_draw4"]
+        if pending_kind == "draw2" and rule.color is not None and rule.color == r.color:
+            return (rule.kind == "reverse" and opts["return_carriage"]) or (rule.kind == "skip" and opts["let_me"])
+        return False
+
+    def _wild_breach(self, player: str, color: str | None, match: str | None) -> bool | None:
+        """Known hands: whether the restricted wild just played (it has left the hand) broke the restriction,
+        ``color``/``match`` being what was in force before it (None: hands unknown)."""
+        r = self._game.round
+        if not r.known:
+            return None
+        return self._holds_match(r.hands[player], color, match)
+
+    def _restricted(self, rule: CardRule) -> bool:
+        opts = self._game.opts
+        return (rule.kind == "draw4" and (opts["wd4_restricted"] or opts["wild_only_when_no_match"])) or (
+            rule.kind in ("wild", "shuffle", "custom") and rule.family == "uno" and opts["wild_only_when_no_match"])
+
+    def _holds_match(self, hand: list[str], color: str | None, match: str | None) -> bool:
+        """Whether ``hand`` holds a card that forbids a restricted wild when ``color``/``match`` are in force.
+
+        Official: a card of the colour in force; two-player (wild_only_when_no_match): a card matching the
+        colour, number or symbol. Wild cards never count (a wild's own copy included)."""
+        if color is None:
+            return False
+        rules = [RULES[card] for card in dict.fromkeys(hand)]
+        if self._game.opts["wild_only_when_no_match"]:
+            return any(not rule.wild and (rule.color == color or (match is not None and rule.match == match))
+                       for rule in rules)
+        return any(rule.color == color and not rule.wild for rule in rules)

@@ -1,0 +1,152 @@
+"""The play event: legality, taking the card back or putting it on the pile, UNO state."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from referee.effects import CardRule
+from referee.flags import Rejected, flag
+from referee.judge import PlayJudge
+from referee.rounds import RoundEnd
+from referee.turns import TurnRules
+
+
+class PlayRules(PlayJudge, TurnRules, RoundEnd):
+    """The play event: legality, taking the card back or putting it on the pile, UNO state."""
+
+    def _play(self, event: dict) -> list[dict]:
+        game = self._game
+        r = self._round()
+        player = self._player(event)
+        rule = self._card(event.get("card"))
+        color = None if event.get("color") is None else self._color(event.get("color"))
+        final_draw = bool(game.awaiting) and game.awaiting["kind"] == "final_draw"
+        if game.awaiting and game.awaiting["kind"] in ("starter", "reveal"):
+            raise Rejected(f"waiting for {self._awaiting_text()}")
+        if final_draw and not (player == game.awaiting["player"] and r.counts[player] > 1 and rule.draw
+                               and self._answers_pending(rule)):
+            raise Rejected(f"waiting for {self._awaiting_text()} (only a stacked draw card may answer it)")
+        if not self._hand_has(player, rule.id):
+            raise Rejected(f"{player} does not hold {rule.id}" if r.known else f"{player} holds no cards")
+        target = None
+        opts = game.opts
+        if opts["seven_o"] and rule.match == "7" and event.get("target") is not None:
+            target = self._player(event, "target")
+            if target == player:
+                raise Rejected("a 7 swaps with another player, not oneself")
+        shuffle_hands = event.get("hands")
+        kind, reason, penalty, mode = self._judge_play(player, rule.id)
+        if kind is None and rule.kind == "shuffle" and r.counts[player] > 1 and shuffle_hands is not None:
+            shuffle_hands = self._check_shuffle(player, rule.id, shuffle_hands)
+        if kind is None and opts["seven_o"] and rule.match == "7" and target is None and r.counts[player] > 1:
+            raise Rejected("Seven-O: a 7 needs a target (the player to swap hands with)")
+        flags: list[dict] = []
+        if mode == "implied":
+            self._end_turn_after_draw()
+        if kind is not None:
+            if kind != "out_of_turn":
+                self._acted(player)
+            self._owe(player, penalty)
+            what = "the card is taken back" + (f" and {player} draws {penalty}" if penalty else "")
+            return [flag(kind, player, penalty, f"{reason}; {what}")]
+        if game.awaiting:
+            flags += self._forgot_color(player)
+        self._acted(player)
+        previous = (r.color, r.match)
+        self._remove_card(player, rule.id)
+        r.discard.append(rule.id)
+        r.top = rule.id
+        r.last_player = player
+        r.drawn, r.drawn_card = False, None
+        if not rule.keeps_under:
+            r.color = color if rule.calls_color else rule.color
+            r.match = rule.match
+        if rule.calls_color and color is None and r.counts[player] > 0:
+            game.awaiting = {"kind": "color", "player": player}
+        elif game.awaiting and game.awaiting["kind"] == "color":
+            game.awaiting = None
+        self._uno_after_play(player)
+        r.wild_check = None
+        seat = game.seat[player]
+        if rule.wild and mode != "jump" and self._restricted(rule):
+            flags += self._wild_restriction(player, rule, *previous)
+        if r.counts[player] == 0 and not opts["bring_in"]:
+            return flags + self._went_out(player, rule, seat)
+        self._effect(player, rule, seat, mode, target, shuffle_hands)
+        if final_draw:  # the last card's draw was stacked on: the next player draws it all before scoring
+            game.awaiting = {**game.awaiting, "player": self._name(r.turn)}
+        if r.counts[player] == 0:
+            r.out.append(player)
+        if r.out:
+            self._bring_in_check()
+        return flags
+
+    def _forgot_color(self, player: str) -> list[dict]:
+        game = self._game
+        a = game.awaiting
+        if not a or a["kind"] != "color" or a["player"] == player:
+            return []
+        penalty = game.opts["forgot_color_penalty"]
+        if not penalty:
+            return []
+        self._owe(a["player"], penalty)
+        return [flag("forgot_color", a["player"], penalty,
+                     f"{a['player']} did not name a colour after the wild; {player} made up for it "
+                     f"(Forget wish)")]
+
+    def _end_turn_after_draw(self) -> None:
+        r = self._game.round
+        r.turn = self._adv(r.turn, 1)
+        r.drawn, r.drawn_card = False, None
+
+    def _uno_after_play(self, player: str) -> None:
+        r = self._game.round
+        if r.counts[player] == 1:
+            if player not in r.uno_called:
+                r.uno_window = player
+        else:
+            r.uno_called.discard(player)
+            if r.uno_window == player:
+                r.uno_window = None
+
+    def _wild_restriction(self, player: str, rule: CardRule, color: str | None, match: str | None) -> list[dict]:
+        """A restricted wild was just played over ``color``/``match``: flag a known breach or remember it for a
+        challenge."""
+        r, opts = self._game.round, self._game.opts
+        breach = self._wild_breach(player, color, match)
+        check = {"player": player, "card": rule.id, "color": color, "match": match, "chosen": r.color}
+        if breach is None:
+            r.wild_check = check
+            return []
+        if not breach:
+            r.wild_check = {**check, "fair": True}
+            return []
+        draw = opts["wild_restriction_penalty"] if opts["wild_only_when_no_match"] else opts["challenge_upheld_draw"]
+        self._owe(player, draw)
+        r.cancelled = True
+        text = (f"{player} played {rule.id} while holding a card matching {color}"
+                + (f" or {match}" if opts["wild_only_when_no_match"] else "")
+                + "; its effect is cancelled and they draw " + str(draw))
+        if opts["wild_only_when_no_match"]:
+            r.color, r.match = color, match
+            if self._game.awaiting and self._game.awaiting["kind"] == "color":
+                self._game.awaiting = None
+        return [flag("illegal_card", player, draw, text)]
+
+    def _check_shuffle(self, player: str, card: str, hands: Any) -> dict[str, list[str]]:
+        game, r = self._game, self._game.round
+        if not r.known:
+            raise Rejected("hands after a Wild Shuffle Hands can only be given in known-hands mode")
+        if not isinstance(hands, dict) or set(hands) != set(game.players):
+            raise Rejected("hands after the shuffle must give every player's cards")
+        new = {p: self._cards(hands[p], f"{p}'s hand") for p in game.players}
+        before = Counter()
+        for p, hand in r.hands.items():
+            before.update(hand)
+        before[card] -= 1
+        after = Counter()
+        for hand in new.values():
+            after.update(hand)
+        if +before != after:
+            raise Rejected("the shuffled hands must hold exactly the cards the players held")
+        return new

@@ -1,0 +1,76 @@
+"""Going out, the end of a round and its scoring; the time-limit and empty-pile endings."""
+from __future__ import annotations
+
+from referee.base import RefereeBase
+from referee.effects import CardRule
+from referee.flags import Rejected, flag
+from referee.scoring import settle_round
+
+
+class RoundEnd(RefereeBase):
+    """Going out, the end of a round and its scoring; the time-limit and empty-pile endings."""
+
+    def _went_out(self, player: str, rule: CardRule, seat: int) -> list[dict]:
+        game, r = self._game, self._game.round
+        r.went_out = player
+        r.wild_check = None  # a last card is not challenged: the round is over
+        if game.awaiting and game.awaiting["kind"] == "color":
+            game.awaiting = None
+        draw = rule.draw if not r.cancelled else 0
+        r.cancelled = False
+        if draw:
+            r.pending += draw
+            r.pending_from = player
+            r.turn = self._adv(seat, 1)
+            game.awaiting = {"kind": "final_draw", "player": self._name(r.turn),
+                             "reason": "a last-card draw card is drawn before the score is added up"}
+            return []
+        self._finish_round(player)
+        return []
+
+    def _finish_round(self, player: str | None) -> None:
+        """End the round: ``player`` went out (``None``: the draw pile ran out, fewest points win)."""
+        game, r = self._game, self._game.round
+        r.went_out = player
+        r.pending, r.pending_from, r.wild_check = 0, None, None
+        if game.awaiting and game.awaiting["kind"] == "color":
+            game.awaiting = None
+        if r.known:
+            self._score({p: r.hands[p] for p in game.players})
+            return
+        missing = [p for p in game.players if r.counts[p] > 0 and p not in r.revealed]
+        if missing:
+            game.awaiting = {"kind": "reveal", "players": missing, "for": "score",
+                             "reason": "hands are unknown: reveal them to score the round"}
+            return
+        self._score({p: r.revealed.get(p, []) for p in game.players})
+
+    def _score(self, hands: dict[str, list[str]]) -> None:
+        game, r = self._game, self._game.round
+        r.over = True
+        if r.went_out is None:  # no one went out: fewest points (pile ran out) or fewest cards (time up) wins
+            def rank(p: str) -> tuple[int, int]:
+                points, cards = self._points(hands.get(p, [])), len(hands.get(p, []))
+                return (cards, points) if r.end_reason == "time" else (points, cards)
+            r.went_out = min(game.players, key=rank)
+        entry = settle_round(game, r.went_out, hands)
+        game.round_scores.append(entry)
+        if game.game_over:
+            game.awaiting = None
+        else:
+            game.awaiting = ({"kind": "cut"} if game.opts["dealer_each_round"] == "cut"
+                             else {"kind": "start_round",
+                                   "dealer": game.players[(game.seat[game.dealer] + 1) % len(game.players)]})
+
+    def _time_up(self, event: dict) -> list[dict]:
+        """Two-player alternate rule: at the time limit the player with the fewest cards wins."""
+        game = self._game
+        r = self._round()
+        if not game.opts["time_limit"]:
+            raise Rejected("time_up needs the time_limit option (two-player alternate rule)")
+        if game.awaiting and game.awaiting["kind"] == "reveal":
+            raise Rejected(f"waiting for {self._awaiting_text()}")
+        r.end_reason = "time"
+        self._finish_round(None)
+        return [flag("time_up", None, 0, "time is up: the player with the fewest cards wins the round "
+                                         "(two-player alternate rule)")]

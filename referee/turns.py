@@ -1,0 +1,121 @@
+"""What a card does to the turn order and the hands (skip, reverse, draws, Seven-O, shuffle, bring-in)."""
+from __future__ import annotations
+
+from referee.base import RefereeBase
+from referee.effects import CardRule
+
+
+class TurnRules(RefereeBase):
+    """What a card does to the turn order and the hands (skip, reverse, draws, Seven-O, shuffle, bring-in)."""
+
+    def _effect(self, player: str, rule: CardRule, seat: int, mode: str, target: str | None,
+                shuffle_hands: dict | None) -> None:
+        game, r, opts = self._game, self._game.round, self._game.opts
+        kind = rule.kind
+        if kind == "custom":
+            kind = {"wild": "wild", "skip": "skip", "draw4": "draw4", "draw10": "draw4", "block": "block",
+                    "deflect": "deflect"}[opts["custom_effect"]]
+        draw = rule.draw or ({"draw4": 4, "draw10": 10}.get(opts["custom_effect"], 0) if rule.kind == "custom" else 0)
+        cancelled = r.cancelled
+        r.cancelled = False
+        two = len(game.players) == 2 and opts["reverse_skips_with_two"]
+        if draw and not cancelled:
+            if mode == "jump" and not (rule.kind == "draw4" and opts["overtake_stacks_draw4"]):
+                r.pending = draw  # jump-in cancels the first card's function
+            else:
+                r.pending += draw
+            r.pending_from = player
+            r.turn = self._adv(seat, 1)
+            return
+        if r.pending and kind == "reverse":  # return carriage: back to who played the +2
+            r.direction = -r.direction
+            r.turn = game.seat[r.pending_from] if r.pending_from in game.seat else self._adv(seat, 1)
+            r.pending_from = player
+            return
+        if r.pending and kind in ("skip", "deflect"):  # let me / deflect: the next player draws
+            r.turn = self._adv(seat, 1)
+            r.pending_from = player
+            return
+        if kind == "block":
+            r.pending = 0
+        if cancelled:
+            r.turn = self._adv(seat, 1)
+            return
+        if kind == "skip":
+            r.turn = self._skip_target(player, seat, rule)
+        elif kind == "reverse":
+            if two:
+                r.turn = seat
+            else:
+                r.direction = -r.direction
+                r.turn = self._adv(seat, 1)
+        else:
+            r.turn = self._adv(seat, 1)
+        if kind == "shuffle" and r.counts[player] > 0:
+            self._shuffle_hands(seat, shuffle_hands)
+        if opts["seven_o"] and rule.match == "7" and target is not None and r.counts[player] > 0:
+            self._swap(player, target)
+        if opts["seven_o"] and rule.match == "0":
+            self._rotate_hands()
+
+    def _skip_target(self, player: str, seat: int, rule: CardRule) -> int:
+        game = self._game
+        if rule.family == "standard" and game.teams:
+            team = game.team_of.get(player)
+            step = 1
+            while step < len(game.players):
+                candidate = self._adv(seat, step)
+                if game.team_of.get(self._name(candidate)) == team:
+                    return candidate
+                step += 1
+        return self._adv(seat, 2)
+
+    def _shuffle_hands(self, seat: int, hands: dict | None) -> None:
+        game, r = self._game, self._game.round
+        if hands is not None:
+            r.hands = hands
+            r.counts = {p: len(h) for p, h in hands.items()}
+        else:
+            total = sum(r.counts.values())
+            n = len(game.players)
+            r.counts = {p: 0 for p in game.players}
+            for i in range(total):
+                r.counts[self._name((seat + 1 + i) % n)] += 1
+            if r.known:
+                r.known, r.hands, r.pool = False, None, None
+        r.uno_called.clear()
+        r.uno_window = None
+
+    def _swap(self, player: str, target: str) -> None:
+        r = self._game.round
+        r.counts[player], r.counts[target] = r.counts[target], r.counts[player]
+        if r.known:
+            r.hands[player], r.hands[target] = r.hands[target], r.hands[player]
+        r.uno_called.clear()
+        r.uno_window = None
+
+    def _rotate_hands(self) -> None:
+        game, r = self._game, self._game.round
+        order = game.players if r.direction == 1 else list(reversed(game.players))
+        counts = [r.counts[p] for p in order]
+        for i, p in enumerate(order):
+            r.counts[p] = counts[i - 1]
+        if r.known:
+            hands = [r.hands[p] for p in order]
+            for i, p in enumerate(order):
+                r.hands[p] = hands[i - 1]
+        r.uno_called.clear()
+        r.uno_window = None
+
+    def _bring_in_check(self) -> None:
+        """Bring in: a player who went out wins when their turn comes round with no cards."""
+        r = self._game.round
+        if not r.out or r.over:
+            return
+        for p in list(r.out):
+            if r.counts[p] > 0:
+                r.out.remove(p)
+        who = self._name(r.turn)
+        if who in r.out and not r.pending:
+            r.out.remove(who)
+            self._finish_round(who)

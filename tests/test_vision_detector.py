@@ -1,0 +1,124 @@
+"""The card detector runtime: finds cards on a synthetic table, refuses bad input clearly, and
+`tableref detect --json` prints exactly the cards.md format."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.detector import Detector, DetectorError, InvalidImage, check_image, default_model_path, letterbox
+from vision.source_tree import SourceTreeMissing, load_source_package
+from web.cli import main
+
+pytestmark = pytest.mark.skipif(not default_model_path().is_file(), reason="no committed detector model")
+
+
+@pytest.fixture(scope="module")
+def detector() -> Detector:
+    return Detector.load()
+
+
+def table_with_card(card: str, design: str, width: int = 200) -> np.ndarray:
+    """A 640x480 green table with one card face (from the datasets card-face API) in the middle."""
+    try:
+        load_source_package("datasets")
+    except SourceTreeMissing:
+        pytest.skip("datasets/ source folder absent")
+    from tableref_datasets.cards import render_face
+
+    face = render_face(card, design, width)
+    frame = np.full((480, 640, 3), (60, 110, 40), np.uint8)
+    h, w = face.shape[:2]
+    y, x = (480 - h) // 2, (640 - w) // 2
+    alpha = face[..., 3:4] / 255.0
+    frame[y:y + h, x:x + w] = (face[..., :3] * alpha + frame[y:y + h, x:x + w] * (1 - alpha)).astype(np.uint8)
+    return frame
+
+
+@pytest.mark.parametrize("card, design", [("red-7", "uno-classic"), ("5S", "standard-simple"),
+                                          ("uno-back", "uno-classic")])
+def test_finds_the_card_on_the_table(detector: Detector, card: str, design: str) -> None:
+    frame = table_with_card(card, design)
+    found = detector.detect(frame)
+    assert found, "no card found"
+    assert found[0].card == card
+    x1, y1, x2, y2 = found[0].box
+    assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 480
+    assert 170 <= (x1 + x2) / 2 <= 470 and 80 <= (y1 + y2) / 2 <= 400  # on the card, not elsewhere
+
+
+def test_boxes_are_in_pixels_of_the_input(detector: Detector) -> None:
+    frame = table_with_card("red-7", "uno-classic")
+    small = frame[::2, ::2].copy()
+    big, half = detector.detect(frame)[0], detector.detect(small)[0]
+    assert half.card == big.card
+    assert np.allclose(np.array(half.box) * 2, big.box, atol=12)
+
+
+def test_empty_table_gives_nothing(detector: Detector) -> None:
+    assert detector.detect(np.full((480, 640, 3), (60, 110, 40), np.uint8)) == []
+
+
+@pytest.mark.parametrize("bad, message", [
+    (None, "None"), (np.zeros((0, 0, 3), np.uint8), "too small"), (np.zeros((64, 64, 3), np.float32), "dtype"),
+    (np.zeros((64, 64, 5), np.uint8), "shape"), ([[1, 2], [3, 4]], "numpy array"),
+])
+def test_bad_images_are_refused_clearly(detector: Detector, bad, message: str) -> None:
+    with pytest.raises(InvalidImage, match=message):
+        detector.detect(bad)
+
+
+def test_grey_and_bgra_images_are_accepted() -> None:
+    assert check_image(np.zeros((20, 30), np.uint8)).shape == (20, 30, 3)
+    assert check_image(np.zeros((20, 30, 4), np.uint8)).shape == (20, 30, 3)
+
+
+def test_letterbox_pads_to_the_stride() -> None:
+    padded, scale, (left, top) = letterbox(np.zeros((480, 640, 3), np.uint8), 480, 32)
+    assert padded.shape == (384, 480, 3) and scale == 0.75 and (left, top) == (0, 12)
+
+
+def test_missing_or_corrupt_model_is_a_clear_error(tmp_path) -> None:
+    with pytest.raises(DetectorError, match="no detector model"):
+        Detector.load(tmp_path / "absent.onnx")
+    garbage = tmp_path / "garbage.onnx"
+    garbage.write_bytes(b"not a model")
+    with pytest.raises(DetectorError, match="not a loadable ONNX model"):
+        Detector.load(garbage)
+
+
+def test_model_path_can_be_overridden(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("TABLEREF_MODEL", str(tmp_path / "other.onnx"))
+    assert default_model_path() == tmp_path / "other.onnx"
+
+
+def test_detect_json_lines(tmp_path, capsys) -> None:
+    import cv2
+
+    good = tmp_path / "table.png"
+    cv2.imwrite(str(good), table_with_card("red-7", "uno-classic"))
+    corrupt = tmp_path / "corrupt.jpg"
+    corrupt.write_bytes(b"\xff\xd8\xff\xe0 truncated jpeg")
+    missing = tmp_path / "missing.jpg"
+    status = main(["detect", str(good), str(corrupt), str(missing), "--json"])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status == 1  # some images could not be read, and the others were still reported
+    assert [line["image"] for line in lines] == [str(good), str(corrupt), str(missing)]
+    assert set(lines[0]) == {"image", "detections"}
+    first = lines[0]["detections"][0]
+    assert set(first) == {"card", "conf", "box"} and first["card"] == "red-7"
+    assert 0 < first["conf"] <= 1 and len(first["box"]) == 4 and all(isinstance(v, float) for v in first["box"])
+    assert "error" in lines[1] and "corrupt" in lines[1]["error"]
+    assert "error" in lines[2] and "no such file" in lines[2]["error"]
+
+
+def test_detect_expands_folders(tmp_path, capsys) -> None:
+    import cv2
+
+    for name in ("b.png", "a.png"):
+        cv2.imwrite(str(tmp_path / name), np.full((60, 80, 3), 90, np.uint8))
+    (tmp_path / "notes.txt").write_text("not an image")
+    assert main(["detect", str(tmp_path), "--json"]) == 0
+    images = [json.loads(line)["image"] for line in capsys.readouterr().out.splitlines()]
+    assert images == [str(tmp_path / "a.png"), str(tmp_path / "b.png")]

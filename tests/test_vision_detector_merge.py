@@ -1,0 +1,58 @@
+"""Merging corner-index boxes with the whole-card boxes they lie in: one card is never reported as
+two different cards, and at most once per corner."""
+from __future__ import annotations
+
+from vision.card_merge import Detection, is_part_of, merge_card_parts
+
+CARD = (100.0, 100.0, 200.0, 250.0)
+TOP_LEFT = (105.0, 105.0, 125.0, 135.0)
+BOTTOM_RIGHT = (175.0, 215.0, 195.0, 245.0)
+
+
+def test_a_corner_inside_a_card_is_a_part() -> None:
+    assert is_part_of(TOP_LEFT, CARD)
+    assert not is_part_of(CARD, TOP_LEFT)
+    assert not is_part_of((90.0, 90.0, 110.0, 120.0), CARD)  # mostly outside
+    assert not is_part_of((100.0, 100.0, 190.0, 240.0), CARD)  # too big to be a corner
+
+
+def test_same_card_is_reported_once_per_corner() -> None:
+    merged = merge_card_parts([Detection("red-7", 0.9, CARD), Detection("red-7", 0.8, TOP_LEFT),
+                               Detection("red-7", 0.6, BOTTOM_RIGHT)])
+    assert sorted(d.box for d in merged) == sorted([TOP_LEFT, BOTTOM_RIGHT])
+    assert all(d.card == "red-7" and d.conf == 0.9 for d in merged)  # the card box backs its corners
+
+
+def test_conflicting_corner_loses_to_a_more_confident_card() -> None:
+    merged = merge_card_parts([Detection("red-6", 0.9, CARD), Detection("red-6", 0.7, TOP_LEFT),
+                               Detection("red-9", 0.5, BOTTOM_RIGHT)])
+    assert {d.card for d in merged} == {"red-6"} and [d.box for d in merged] == [TOP_LEFT]
+
+
+def test_more_confident_corner_wins_over_the_card_box() -> None:
+    merged = merge_card_parts([Detection("red-6", 0.4, CARD), Detection("red-9", 0.8, TOP_LEFT)])
+    assert merged == [Detection("red-9", 0.8, TOP_LEFT)]
+
+
+def test_card_box_alone_is_kept_when_no_corner_agrees() -> None:
+    merged = merge_card_parts([Detection("KH", 0.95, CARD), Detection("KD", 0.5, TOP_LEFT)])
+    assert merged == [Detection("KH", 0.95, CARD)]
+
+
+def test_separate_cards_are_left_alone() -> None:
+    other = (300.0, 100.0, 400.0, 250.0)
+    detections = [Detection("5S", 0.7, CARD), Detection("wild", 0.8, other)]
+    assert merge_card_parts(detections) == sorted(detections, key=lambda d: -d.conf)
+
+
+def test_corner_goes_to_the_card_that_names_it() -> None:
+    # two overlapping cards whose boxes both contain the corner: it belongs to the one naming it
+    under = (90.0, 90.0, 260.0, 300.0)
+    merged = merge_card_parts([Detection("blue-2", 0.9, under), Detection("red-7", 0.6, CARD),
+                               Detection("red-7", 0.7, TOP_LEFT)])
+    assert Detection("blue-2", 0.9, under) in merged
+    assert [d.card for d in merged if d.box == TOP_LEFT] == ["red-7"]
+
+
+def test_nothing_in_nothing_out() -> None:
+    assert merge_card_parts([]) == []

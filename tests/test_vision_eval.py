@@ -1,0 +1,114 @@
+"""Scoring rules of `tableref eval` on tiny hand-made fixtures, and the command on a fake data folder."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from vision.card_merge import Detection
+from vision.evaluation import (
+    CardOutline,
+    LabelBox,
+    point_in_polygon,
+    read_labels_csv,
+    read_synthetic_meta,
+    score_ranks,
+    score_synthetic,
+    score_uno,
+    uno_colour_and_value,
+)
+
+
+def test_uno_identity_uses_the_most_confident_detection() -> None:
+    labels = {"a.jpg": [LabelBox("red-7", (0, 0, 10, 10))], "b.jpg": [LabelBox("blue-skip", (0, 0, 10, 10))],
+              "c.jpg": [LabelBox("none", None)], "d.jpg": [LabelBox("none", None)],
+              "e.jpg": [LabelBox("wild-draw4", (0, 0, 5, 5))]}
+    predictions = {
+        "a.jpg": [Detection("red-1", 0.4, (0, 0, 9, 9)), Detection("red-7", 0.9, (0, 0, 9, 9))],
+        "b.jpg": [Detection("green-skip", 0.8, (0, 0, 9, 9))],
+        "c.jpg": [],
+        "d.jpg": [Detection("uno-back", 0.5, (0, 0, 9, 9))],
+    }
+    report = score_uno(labels, predictions)
+    assert (report.accuracy.right, report.accuracy.total) == (2, 5)
+    assert report.confusions == {("blue-skip", "green-skip"): 1, ("none", "uno-back"): 1, ("wild-draw4", "none"): 1}
+    assert (report.colour_right.right, report.colour_right.total) == (1, 3)  # none photos excluded
+    assert (report.value_right.right, report.value_right.total) == (2, 3)  # blue-skip read as a skip
+    assert report.per_colour["blue"].rate == 0 and report.per_colour["red"].rate == 1
+    assert report.per_value["skip"].total == 1
+    assert json.dumps(report.to_dict())
+
+
+def test_colour_and_value() -> None:
+    assert uno_colour_and_value("red-draw2") == ("red", "draw2")
+    assert uno_colour_and_value("wild-draw4") == ("wild", "wild-draw4")
+    assert uno_colour_and_value("uno-back") == ("uno-back", "uno-back")
+    assert uno_colour_and_value("10H") == ("10H", "10H")
+    assert uno_colour_and_value("none") == ("none", "none")
+
+
+def test_rank_recall_and_precision() -> None:
+    labels = {"t.jpg": [LabelBox("rank:K", (0, 0, 100, 150)), LabelBox("rank:10", (200, 0, 300, 150))]}
+    predictions = {"t.jpg": [
+        Detection("KH", 0.9, (10, 10, 30, 40)),      # right rank, centre inside the K
+        Detection("KS", 0.8, (60, 100, 90, 140)),    # suit does not matter: second corner of the K
+        Detection("10D", 0.7, (10, 10, 30, 40)),     # right rank for the other card, but on the K
+        Detection("uno-back", 0.6, (210, 10, 290, 140)),  # not a rank at all
+    ]}
+    report = score_ranks(labels, predictions)
+    assert (report.recall.right, report.recall.total) == (1, 2)
+    assert (report.precision.right, report.precision.total) == (2, 4)
+    assert report.missed == {"10": 1} and report.wrong == {"10D": 1, "uno-back": 1}
+
+
+def test_synthetic_matching_uses_the_card_outline() -> None:
+    diamond = ((50.0, 0.0), (100.0, 50.0), (50.0, 100.0), (0.0, 50.0))
+    cards = {"s.jpg": [CardOutline("green-3", diamond)]}
+    inside = Detection("green-3", 0.9, (40, 40, 60, 60))
+    corner_of_box = Detection("green-3", 0.9, (0, 0, 10, 10))  # in the bounding box, outside the card
+    report = score_synthetic(cards, {"s.jpg": [inside, corner_of_box]})
+    assert report.recall.rate == 1 and (report.precision.right, report.precision.total) == (1, 2)
+    assert score_synthetic(cards, {}).recall.rate == 0
+
+
+def test_point_in_polygon() -> None:
+    square = ((0, 0), (10, 0), (10, 10), (0, 10))
+    assert point_in_polygon(5, 5, square) and not point_in_polygon(15, 5, square)
+
+
+def test_readers(tmp_path) -> None:
+    (tmp_path / "labels.csv").write_text("image,card,x1,y1,x2,y2\na.jpg,red-1,1,2,3,4\nb.png,none,,,,\n"
+                                         "c.jpg,rank:Q,0,0,5,5\nc.jpg,rank:9,6,6,9,9\n")
+    labels = read_labels_csv(tmp_path / "labels.csv")
+    assert labels["a.jpg"] == [LabelBox("red-1", (1.0, 2.0, 3.0, 4.0))]
+    assert labels["b.png"] == [LabelBox("none", None)] and len(labels["c.jpg"]) == 2
+    record = {"image": "images/val/0000000.jpg", "objects": [
+        {"card": "AS", "instance": 0, "kind": "card", "polygon": [[0, 0], [9, 0], [9, 9]]},
+        {"card": "AS", "instance": 0, "kind": "corner", "polygon": [[0, 0], [9, 0], [9, 9]]}]}
+    train = dict(record, image="images/train/0000001.jpg")
+    (tmp_path / "meta.jsonl").write_text(json.dumps(record) + "\n" + json.dumps(train) + "\n")
+    assert read_synthetic_meta(tmp_path) == {"images/val/0000000.jpg": [CardOutline("AS", ((0, 0), (9, 0), (9, 9)))]}
+    assert len(read_synthetic_meta(tmp_path, None)) == 2
+
+
+def test_eval_command_on_a_tiny_folder(tmp_path, capsys) -> None:
+    import numpy as np
+
+    from vision.detector import default_model_path
+    from web.cli import main
+
+    if not default_model_path().is_file():
+        pytest.skip("no committed detector model")
+    import cv2
+
+    uno = tmp_path / "uno-real-dev"
+    (uno / "images").mkdir(parents=True)
+    cv2.imwrite(str(uno / "images" / "empty.png"), np.full((64, 64, 3), 120, np.uint8))
+    (uno / "images" / "broken.jpg").write_bytes(b"broken")
+    (uno / "labels.csv").write_text("image,card,x1,y1,x2,y2\nempty.png,none,,,,\nbroken.jpg,red-2,0,0,5,5\n")
+    assert main(["eval", "--datasets", str(tmp_path), "--sets", "uno", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["uno"]["accuracy"] == {"right": 1, "total": 2, "rate": 0.5}
+    assert len(report["unreadable"]) == 1 and "broken.jpg" in report["unreadable"][0]
+    assert main(["eval", "--datasets", str(tmp_path), "--sets", "cards"]) == 2  # no cards-real-dev there
+    assert main(["eval", "--sets", "nonsense"]) == 2

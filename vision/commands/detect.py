@@ -1,0 +1,69 @@
+"""`tableref detect PATH... [--json]`: run the card detector on image files (or folders of them).
+
+With ``--json``, one line per image exactly as ../shared/spec/cards.md specifies:
+``{"image": "<path as given>", "detections": [{"card", "conf", "box": [x1, y1, x2, y2]}]}``;
+an unreadable image gives ``{"image": ..., "error": "..."}`` and the run goes on.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HELP = "Detect the cards in image files and print them (one JSON line per image with --json)."
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of `tableref detect`."""
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="image files, or folders of images")
+    parser.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
+    parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards.onnx)")
+    parser.add_argument("--conf", type=float, default=None, help="confidence threshold (default 0.35)")
+
+
+def expand_paths(paths: list[str]) -> list[str]:
+    """Image paths as given, with each folder replaced by its image files (sorted)."""
+    expanded: list[str] = []
+    for path in paths:
+        folder = Path(path)
+        if folder.is_dir():
+            expanded.extend(str(p) for p in sorted(folder.iterdir())
+                            if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+        else:
+            expanded.append(path)
+    return expanded
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `tableref detect`; exit status 1 when some image could not be read, 2 when no model."""
+    from vision.detector import DEFAULT_CONF, Detector, DetectorError, InvalidImage, read_image
+
+    conf = DEFAULT_CONF if args.conf is None else args.conf
+    if not 0.0 < conf <= 1.0:
+        print("tableref detect: --conf must be in (0, 1]", file=sys.stderr)
+        return 2
+    try:
+        detector = Detector.load(args.model, conf_threshold=conf)
+    except DetectorError as exc:
+        print(f"tableref detect: {exc}", file=sys.stderr)
+        return 2
+    failures = 0
+    for path in expand_paths(args.paths):
+        try:
+            detections = detector.detect(read_image(path))
+        except InvalidImage as exc:
+            failures += 1
+            if args.json:
+                print(json.dumps({"image": path, "error": str(exc)}), flush=True)
+            else:
+                print(f"{path}: error: {exc}", flush=True)
+            continue
+        if args.json:
+            print(json.dumps({"image": path, "detections": [d.to_dict() for d in detections]}), flush=True)
+        else:
+            found = ", ".join(f"{d.card} {d.conf:.2f}" for d in detections) or "no cards"
+            print(f"{path}: {found}", flush=True)
+    return 1 if failures else 0

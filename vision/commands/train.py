@@ -1,0 +1,82 @@
+"""`tableref train`: train the card detector from the recipe (ultralytics, offline) and export ONNX.
+
+`tableref train --data DIR/data.yaml [--recipe models/recipe.yaml] [--model yolo11n.yaml|own.pt]
+[--epochs N | --hours H] [--device 0|cpu] [--workers K] [--batch B] [--runs runs/]
+[--export models/cards.onnx | --no-export]`; `tableref train --export-from best.pt` only exports.
+Needs the optional `train` extra (ultralytics, torch, onnx): `pip install -e '.[train]'`.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+HELP = "Train the card detector (ultralytics, offline) from the recipe and export it to ONNX."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of `tableref train`."""
+    parser.add_argument("--data", type=Path, help="ultralytics data.yaml (from `tableref datasets render`)")
+    parser.add_argument("--recipe", type=Path, default=None, help="training recipe yaml (default models/recipe.yaml)")
+    parser.add_argument("--model", default=None,
+                        help="architecture yaml or the project's own .pt weights to continue from "
+                             "(default: the recipe's model)")
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--epochs", type=int, default=None, help="epochs (default: the recipe's)")
+    budget.add_argument("--hours", type=float, default=None,
+                        help="train for this long instead of a fixed number of epochs")
+    parser.add_argument("--device", default=None, help="'0' for the first GPU, 'cpu' (default: ultralytics' choice)")
+    parser.add_argument("--workers", type=int, default=None, help="data loader processes")
+    parser.add_argument("--batch", type=int, default=None, help="batch size (default: the recipe's)")
+    parser.add_argument("--runs", type=Path, default=Path("runs"), help="folder for training runs (default runs/)")
+    parser.add_argument("--export", type=Path, default=None,
+                        help="where to write the ONNX model (default models/cards.onnx)")
+    parser.add_argument("--no-export", action="store_true", help="train only")
+    parser.add_argument("--export-from", type=Path, default=None, metavar="WEIGHTS",
+                        help="skip training: export these .pt weights to ONNX")
+
+
+def _overrides(args: argparse.Namespace) -> dict:
+    chosen = {"epochs": args.epochs, "time": args.hours, "device": args.device, "workers": args.workers,
+              "batch": args.batch}
+    return {key: value for key, value in chosen.items() if value is not None}
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `tableref train`."""
+    from vision.source_tree import SourceTreeMissing, load_source_package
+
+    try:
+        load_source_package("models")
+        from tableref_models.train import DEFAULT_ONNX, RECIPE_PATH, export_onnx, last_metrics, load_recipe, train
+    except SourceTreeMissing as exc:
+        print(f"tableref train: {exc}", file=sys.stderr)
+        return 2
+    try:
+        import ultralytics  # noqa: F401
+    except ImportError:
+        print("tableref train: ultralytics is not installed; install the training extra: pip install -e '.[train]'",
+              file=sys.stderr)
+        return 2
+    try:
+        recipe = load_recipe(args.recipe or RECIPE_PATH)
+    except (OSError, ValueError) as exc:
+        print(f"tableref train: {exc}", file=sys.stderr)
+        return 2
+    export_to = args.export or DEFAULT_ONNX
+    if args.export_from is not None:
+        if not args.export_from.is_file():
+            print(f"tableref train: no weights at {args.export_from}", file=sys.stderr)
+            return 2
+        print(f"exported {export_onnx(args.export_from, export_to, recipe['imgsz'])}")
+        return 0
+    if args.data is None or not args.data.is_file():
+        print(f"tableref train: --data must name an existing data.yaml (got {args.data})", file=sys.stderr)
+        return 2
+    run_dir = train(args.data, args.runs, recipe, model=args.model, overrides=_overrides(args))
+    metrics = last_metrics(run_dir)
+    print(f"run folder: {run_dir}")
+    print("last epoch: " + ", ".join(f"{key}={value:.4g}" for key, value in metrics.items()))
+    if not args.no_export:
+        print(f"exported {export_onnx(run_dir / 'weights' / 'best.pt', export_to, recipe['imgsz'])}")
+    return 0

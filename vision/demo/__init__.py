@@ -1,0 +1,85 @@
+"""The bundled demo: ``demo.mp4`` (rendered by ``datasets/demo.py``) and its ground truth ``script.jsonl``.
+
+The script holds every referee event of the demo game in order, one JSON line each:
+``{"t": seconds, "event": {...}, "camera": bool}``. Events with ``"camera": true`` (plays, draws,
+reveals) are what the recording shows: the watcher produces them. The others (``new_game``, the
+``start_round`` deal, UNO calls, catches, challenges, colour choices) no camera can see: the page
+(``web/demo.py``) or ``tableref watch --demo`` posts them when the recording reaches their ``t``
+(:class:`UnseenEvents`). Re-render both files with ``python -m vision.demo`` (needs Pillow).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+DEMO_DIR = Path(__file__).resolve().parent
+RECORDING_NAME = "demo.mp4"
+SCRIPT_NAME = "script.jsonl"
+
+
+@dataclass(frozen=True)
+class ScriptLine:
+    """One scripted event: its time in the recording, the event, and whether a camera sees it."""
+
+    t: float
+    event: dict[str, Any]
+    camera: bool
+
+
+def recording_path(demo_dir: Path = DEMO_DIR) -> Path:
+    """The demo recording (raises ``FileNotFoundError`` naming it when it is missing)."""
+    path = demo_dir / RECORDING_NAME
+    if not path.is_file():
+        raise FileNotFoundError(f"the demo recording {path} is missing; render it with `python -m vision.demo`")
+    return path
+
+
+def script_path(demo_dir: Path = DEMO_DIR) -> Path:
+    """The demo's ground-truth script (raises ``FileNotFoundError`` when missing)."""
+    path = demo_dir / SCRIPT_NAME
+    if not path.is_file():
+        raise FileNotFoundError(f"the demo script {path} is missing; render it with `python -m vision.demo`")
+    return path
+
+
+def load_script(path: Path | None = None) -> list[ScriptLine]:
+    """The script's lines in order; raises ``ValueError`` naming a bad line."""
+    path = path or script_path()
+    lines = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            item = json.loads(raw)
+            line = ScriptLine(float(item["t"]), dict(item["event"]), bool(item.get("camera", False)))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path.name} line {number}: {exc}") from None
+        if "type" not in line.event:
+            raise ValueError(f"{path.name} line {number}: the event has no type")
+        lines.append(line)
+    if not lines or lines[0].event["type"] != "new_game":
+        raise ValueError(f"{path.name} must start with a new_game event")
+    return lines
+
+
+class UnseenEvents:
+    """Posts the scripted events no camera sees once the recording reaches their time.
+
+    ``apply(event) -> verdict`` applies one event; call ``due(t)`` with each frame's time (the
+    watcher's ``before_frame`` hook does) and ``rest()`` at the end.
+    """
+
+    def __init__(self, lines: list[ScriptLine], apply: Callable[[dict[str, Any]], Any]) -> None:
+        self.pending = [line for line in lines if not line.camera]
+        self.apply = apply
+
+    def due(self, t: float) -> None:
+        """Apply every unseen event whose time has come."""
+        while self.pending and self.pending[0].t <= t:
+            self.apply(dict(self.pending.pop(0).event))
+
+    def rest(self) -> None:
+        """Apply what is left (the recording ended first)."""
+        self.due(float("inf"))

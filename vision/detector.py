@@ -1,0 +1,188 @@
+"""The card detector at run time: an ONNX model (YOLO, exported by `tableref train`) run with ONNX
+Runtime, with letterboxing, box decoding and non-maximum suppression in NumPy/OpenCV.
+
+``Detector.load()`` opens the committed model ``models/cards.onnx`` (or ``$TABLEREF_MODEL``);
+``detector.detect(bgr)`` returns :class:`Detection` objects in pixels of the given image.
+"""
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.cards import ALL_CARD_IDS
+from vision.card_merge import Detection, merge_card_parts
+from vision.source_tree import repo_root
+
+__all__ = ["Detection", "Detector", "DetectorError", "InvalidImage", "default_model_path", "read_image"]
+
+MODEL_ENV = "TABLEREF_MODEL"
+DEFAULT_CONF = 0.35
+DEFAULT_IOU = 0.5
+PAD_VALUE = 114  # the letterbox grey the model was trained with
+MAX_DETECTIONS = 100
+
+
+class DetectorError(RuntimeError):
+    """The model cannot be found or loaded, or it does not match the project's card classes."""
+
+
+class InvalidImage(ValueError):
+    """The image given to the detector is not a usable BGR picture."""
+
+
+def default_model_path() -> Path:
+    """``$TABLEREF_MODEL`` if set, else the committed ``models/cards.onnx`` of the source tree."""
+    override = os.environ.get(MODEL_ENV)
+    return Path(override) if override else repo_root() / "models" / "cards.onnx"
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    """Read an image file as BGR; :class:`InvalidImage` when missing, unreadable or corrupt."""
+    path = Path(path)
+    if not path.is_file():
+        raise InvalidImage(f"{path}: no such file")
+    data = np.fromfile(str(path), dtype=np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise InvalidImage(f"{path}: not a readable image (corrupt or unsupported format)")
+    return image
+
+
+def check_image(bgr: object) -> np.ndarray:
+    """Return ``bgr`` as a 3-channel uint8 image, or raise :class:`InvalidImage` saying what is wrong.
+
+    Grey (H x W or H x W x 1) and BGRA images are converted; anything else is refused.
+    """
+    if bgr is None:
+        raise InvalidImage("no image (got None)")
+    if not isinstance(bgr, np.ndarray):
+        raise InvalidImage(f"expected a numpy array, got {type(bgr).__name__}")
+    if bgr.dtype != np.uint8:
+        raise InvalidImage(f"expected a uint8 image, got dtype {bgr.dtype}")
+    if bgr.ndim == 3 and bgr.shape[2] == 1:
+        bgr = bgr[:, :, 0]
+    if bgr.ndim == 2:
+        bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
+    elif bgr.ndim == 3 and bgr.shape[2] == 4:
+        bgr = cv2.cvtColor(bgr, cv2.COLOR_BGRA2BGR)
+    elif bgr.ndim != 3 or bgr.shape[2] != 3:
+        raise InvalidImage(f"expected an H x W x 3 BGR image, got shape {bgr.shape}")
+    if bgr.shape[0] < 8 or bgr.shape[1] < 8:
+        raise InvalidImage(f"image too small: {bgr.shape[1]}x{bgr.shape[0]} pixels")
+    return bgr
+
+
+def letterbox(bgr: np.ndarray, size: int, stride: int) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """Scale the longest side to ``size``, pad (centred, grey) to multiples of ``stride``.
+
+    Returns the padded image, the scale factor and the (left, top) padding.
+    """
+    height, width = bgr.shape[:2]
+    scale = size / max(height, width)
+    new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
+    resized = cv2.resize(bgr, (new_w, new_h), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    padded_w, padded_h = -(-new_w // stride) * stride, -(-new_h // stride) * stride
+    left, top = (padded_w - new_w) // 2, (padded_h - new_h) // 2
+    padded = cv2.copyMakeBorder(resized, top, padded_h - new_h - top, left, padded_w - new_w - left,
+                                cv2.BORDER_CONSTANT, value=(PAD_VALUE, PAD_VALUE, PAD_VALUE))
+    return padded, scale, (left, top)
+
+
+def decode(output: np.ndarray, conf_threshold: float, iou_threshold: float,
+           max_detections: int = MAX_DETECTIONS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Decode a YOLO output ``(4 + classes, anchors)`` into boxes (x1, y1, x2, y2), scores and class
+    indices, after a per-class non-maximum suppression."""
+    predictions = output.T  # anchors x (4 + classes)
+    class_scores = predictions[:, 4:]
+    classes = class_scores.argmax(axis=1)
+    scores = class_scores[np.arange(len(classes)), classes]
+    keep = scores >= conf_threshold
+    if not keep.any():
+        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
+    centre_boxes, scores, classes = predictions[keep, :4], scores[keep], classes[keep]
+    boxes = np.concatenate([centre_boxes[:, :2] - centre_boxes[:, 2:] / 2,
+                            centre_boxes[:, :2] + centre_boxes[:, 2:] / 2], axis=1)
+    xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], axis=1)
+    chosen = cv2.dnn.NMSBoxesBatched(xywh.tolist(), scores.tolist(), classes.tolist(),
+                                     conf_threshold, iou_threshold)
+    chosen = np.asarray(chosen, dtype=np.int64).reshape(-1)
+    chosen = chosen[np.argsort(-scores[chosen])][:max_detections]
+    return boxes[chosen], scores[chosen], classes[chosen]
+
+
+class Detector:
+    """A loaded card detector; use :meth:`Detector.load`. ``detect`` is safe to call from one thread."""
+
+    def __init__(self, session, class_names: tuple[str, ...], imgsz: int, stride: int,
+                 conf_threshold: float = DEFAULT_CONF, iou_threshold: float = DEFAULT_IOU) -> None:
+        self.session = session
+        self.class_names = class_names
+        self.imgsz = imgsz
+        self.stride = stride
+        self.conf_threshold = conf_threshold
+        self.iou_threshold = iou_threshold
+        self.input_name = session.get_inputs()[0].name
+        self.path: Path | None = None
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, conf_threshold: float = DEFAULT_CONF,
+             iou_threshold: float = DEFAULT_IOU, threads: int | None = None) -> Detector:
+        """Open the ONNX model at ``path`` (default: :func:`default_model_path`).
+
+        Raises :class:`DetectorError` when the file is missing, not a model, or its classes are not
+        ``referee.cards.ALL_CARD_IDS`` in that order.
+        """
+        import onnxruntime as ort
+
+        model_path = Path(path) if path is not None else default_model_path()
+        if not model_path.is_file():
+            raise DetectorError(f"no detector model at {model_path} (set ${MODEL_ENV} or pass a path)")
+        options = ort.SessionOptions()
+        options.log_severity_level = 3
+        if threads:
+            options.intra_op_num_threads = threads
+        try:
+            session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types for bad files
+            raise DetectorError(f"{model_path}: not a loadable ONNX model ({exc})") from exc
+        metadata = session.get_modelmeta().custom_metadata_map
+        names = _class_names(metadata, model_path)
+        imgsz = int(max(ast.literal_eval(metadata.get("imgsz", "[480, 480]"))))
+        stride = int(metadata.get("stride", "32"))
+        detector = cls(session, names, imgsz, stride, conf_threshold, iou_threshold)
+        detector.path = model_path
+        return detector
+
+    def detect(self, bgr: np.ndarray) -> list[Detection]:
+        """Find the cards in a BGR image; boxes are in pixels of ``bgr``, most confident first.
+
+        Raises :class:`InvalidImage` for None, empty, wrongly typed or shaped input.
+        """
+        image = check_image(bgr)
+        padded, scale, (left, top) = letterbox(image, self.imgsz, self.stride)
+        blob = cv2.dnn.blobFromImage(padded, 1 / 255.0, swapRB=True)
+        output = self.session.run(None, {self.input_name: blob})[0][0]
+        boxes, scores, classes = decode(output, self.conf_threshold, self.iou_threshold)
+        height, width = image.shape[:2]
+        boxes = (boxes - np.array([left, top, left, top], np.float32)) / scale
+        boxes = np.clip(boxes, 0, [width, height, width, height])
+        detections = [Detection(self.class_names[c], float(s), tuple(float(v) for v in b))
+                      for b, s, c in zip(boxes, scores, classes) if b[2] > b[0] and b[3] > b[1]]
+        return merge_card_parts(detections)
+
+
+def _class_names(metadata: dict[str, str], model_path: Path) -> tuple[str, ...]:
+    """The model's class names from its ONNX metadata, checked against ``ALL_CARD_IDS``."""
+    try:
+        names = ast.literal_eval(metadata["names"])
+    except (KeyError, ValueError, SyntaxError) as exc:
+        raise DetectorError(f"{model_path}: no class names in the model's metadata") from exc
+    ordered = tuple(names[i] for i in sorted(names)) if isinstance(names, dict) else tuple(names)
+    if ordered != tuple(ALL_CARD_IDS):
+        raise DetectorError(f"{model_path}: its {len(ordered)} classes are not the project's card ids "
+                            f"(referee.cards.ALL_CARD_IDS, {len(ALL_CARD_IDS)} ids)")
+    return ordered

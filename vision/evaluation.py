@@ -1,0 +1,240 @@
+"""Measure the card detector: scoring rules for the three validation sets, and their loaders.
+
+* UNO identity (``uno-real-dev``): the most confident detection of each photo must name the
+  labelled card, colour included; a ``none`` photo is right when nothing is detected.
+* Standard ranks (``cards-real-dev``, suits not labelled): a detection matches a labelled card when
+  its rank is the label's and its box centre lies inside the labelled card box. Recall counts the
+  labelled cards matched by at least one detection, precision the detections that match a card.
+* Synthetic (``tableref datasets render`` output with ``meta.jsonl``): the same matching as the
+  standard ranks, with the full card id and the card's outline polygon.
+
+The ``score_*`` functions take plain predictions (image name -> detections) so they are tested
+without a model; ``evaluate_*`` run a detector over a folder.
+"""
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.cards import is_card_id, parse_card
+from vision.card_merge import Box, Detection
+
+NO_CARD = "none"
+RANK_PREFIX = "rank:"
+
+Predictions = Mapping[str, Sequence[Detection]]
+DetectFile = Callable[[Path], Sequence[Detection]]
+
+
+@dataclass(frozen=True)
+class LabelBox:
+    """One labelled card of a photo: its label (card id, ``rank:X`` or ``none``) and box."""
+
+    label: str
+    box: Box | None
+
+
+@dataclass
+class Tally:
+    """Right answers out of a total."""
+
+    right: int = 0
+    total: int = 0
+
+    def add(self, is_right: bool) -> None:
+        """Count one answer."""
+        self.right += int(is_right)
+        self.total += 1
+
+    @property
+    def rate(self) -> float | None:
+        """Share of right answers (``None`` when nothing was counted)."""
+        return self.right / self.total if self.total else None
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {"right": self.right, "total": self.total, "rate": self.rate}
+
+
+@dataclass
+class UnoReport:
+    """UNO identity accuracy with its confusions."""
+
+    accuracy: Tally = field(default_factory=Tally)
+    per_colour: dict[str, Tally] = field(default_factory=dict)
+    per_value: dict[str, Tally] = field(default_factory=dict)
+    confusions: Counter = field(default_factory=Counter)
+    colour_right: Tally = field(default_factory=Tally)
+    value_right: Tally = field(default_factory=Tally)
+
+    def to_dict(self, top: int = 15) -> dict:
+        """JSON form with the ``top`` most frequent confusions."""
+        return {"accuracy": self.accuracy.to_dict(), "colour_right": self.colour_right.to_dict(),
+                "value_right": self.value_right.to_dict(),
+                "per_colour": {k: v.to_dict() for k, v in sorted(self.per_colour.items())},
+                "per_value": {k: v.to_dict() for k, v in sorted(self.per_value.items())},
+                "confusions": [{"truth": t, "detected": d, "count": n}
+                               for (t, d), n in self.confusions.most_common(top)]}
+
+
+@dataclass
+class MatchReport:
+    """Recall over labelled cards and precision over detections."""
+
+    recall: Tally = field(default_factory=Tally)
+    precision: Tally = field(default_factory=Tally)
+    missed: Counter = field(default_factory=Counter)
+    wrong: Counter = field(default_factory=Counter)
+
+    def to_dict(self, top: int = 10) -> dict:
+        """JSON form with the ``top`` most often missed labels and wrong detections."""
+        return {"recall": self.recall.to_dict(), "precision": self.precision.to_dict(),
+                "missed": dict(self.missed.most_common(top)), "wrong": dict(self.wrong.most_common(top))}
+
+
+def uno_colour_and_value(label: str) -> tuple[str, str]:
+    """Split an UNO id into (colour, value): ``red-draw2`` -> (red, draw2), ``wild-draw4`` ->
+    (wild, wild-draw4); other ids (standard cards, backs, ``none``) -> (the id, the id)."""
+    if label != NO_CARD and is_card_id(label):
+        card = parse_card(label)
+        if card.family == "uno" and card.color:
+            return card.color, card.value
+        if card.family == "uno" and not card.is_back:
+            return "wild", label
+    return label, label
+
+
+def score_uno(labels: Mapping[str, Sequence[LabelBox]], predictions: Predictions) -> UnoReport:
+    """Score the most confident detection of each photo against its (single) label."""
+    report = UnoReport()
+    for image, boxes in labels.items():
+        truth = boxes[0].label
+        found = max(predictions.get(image, ()), key=lambda d: d.conf, default=None)
+        detected = found.card if found else NO_CARD
+        report.accuracy.add(detected == truth)
+        colour, value = uno_colour_and_value(truth)
+        got_colour, got_value = uno_colour_and_value(detected)
+        report.per_colour.setdefault(colour, Tally()).add(detected == truth)
+        report.per_value.setdefault(value, Tally()).add(detected == truth)
+        if truth != NO_CARD:
+            report.colour_right.add(got_colour == colour)
+            report.value_right.add(got_value == value)
+        if detected != truth:
+            report.confusions[(truth, detected)] += 1
+    return report
+
+
+def centre_in_box(box: Box, target: Box) -> bool:
+    """Whether the centre of ``box`` lies inside ``target``."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return target[0] <= cx <= target[2] and target[1] <= cy <= target[3]
+
+
+def card_rank(card: str) -> str | None:
+    """The rank of a standard card id (``10H`` -> ``10``); ``None`` for other ids."""
+    parsed = parse_card(card)
+    return parsed.value if parsed.family == "standard" and parsed.color else None
+
+
+def score_ranks(labels: Mapping[str, Sequence[LabelBox]], predictions: Predictions) -> MatchReport:
+    """Rank recall and precision: labels ``rank:R`` with whole-card boxes (see the module docstring)."""
+    report = MatchReport()
+    for image, boxes in labels.items():
+        cards = [(b.label.removeprefix(RANK_PREFIX), b.box) for b in boxes if b.label != NO_CARD and b.box]
+        detections = predictions.get(image, ())
+        ranks = [card_rank(d.card) for d in detections]
+        for rank, box in cards:
+            hit = any(r == rank and centre_in_box(d.box, box) for d, r in zip(detections, ranks))
+            report.recall.add(hit)
+            if not hit:
+                report.missed[rank] += 1
+        for detection, rank in zip(detections, ranks):
+            hit = any(r == rank and centre_in_box(detection.box, box) for r, box in cards)
+            report.precision.add(hit)
+            if not hit:
+                report.wrong[detection.card] += 1
+    return report
+
+
+def point_in_polygon(x: float, y: float, polygon: Sequence[Sequence[float]]) -> bool:
+    """Whether (x, y) lies inside (or on) a simple polygon (ray casting)."""
+    inside = False
+    points = [tuple(p) for p in polygon]
+    for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1]):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+@dataclass(frozen=True)
+class CardOutline:
+    """A card placed in a synthetic scene: its id and outline polygon in pixels."""
+
+    card: str
+    polygon: tuple[tuple[float, float], ...]
+
+
+def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Predictions) -> MatchReport:
+    """Card-id recall and precision on synthetic scenes: a detection matches a card of the same id
+    when its box centre lies inside the card's outline."""
+    report = MatchReport()
+    for image, outlines in cards.items():
+        detections = predictions.get(image, ())
+        centres = [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in detections]
+        for outline in outlines:
+            hit = any(d.card == outline.card and point_in_polygon(*c, outline.polygon)
+                      for d, c in zip(detections, centres))
+            report.recall.add(hit)
+            if not hit:
+                report.missed[outline.card] += 1
+        for detection, centre in zip(detections, centres):
+            hit = any(o.card == detection.card and point_in_polygon(*centre, o.polygon) for o in outlines)
+            report.precision.add(hit)
+            if not hit:
+                report.wrong[detection.card] += 1
+    return report
+
+
+def read_labels_csv(path: Path) -> dict[str, list[LabelBox]]:
+    """``labels.csv`` (image,card,x1,y1,x2,y2) as image -> labelled boxes (``None`` box for ``none``)."""
+    labels: dict[str, list[LabelBox]] = {}
+    with open(path, newline="") as handle:
+        for row in csv.DictReader(handle):
+            coords = [row.get(k, "") for k in ("x1", "y1", "x2", "y2")]
+            box = tuple(float(v) for v in coords) if all(v.strip() for v in coords) else None
+            labels.setdefault(row["image"], []).append(LabelBox(row["card"], box))
+    return labels
+
+
+def read_synthetic_meta(folder: Path, split: str | None = "val") -> dict[str, list[CardOutline]]:
+    """Card outlines per image from a rendered set's ``meta.jsonl`` (only ``split`` when given)."""
+    cards: dict[str, list[CardOutline]] = {}
+    with open(folder / "meta.jsonl") as handle:
+        for line in handle:
+            record = json.loads(line)
+            if split and f"/{split}/" not in record["image"]:
+                continue
+            outlines: dict[int, CardOutline] = {}
+            for obj in record["objects"]:
+                outlines.setdefault(obj["instance"], CardOutline(obj["card"], tuple(map(tuple, obj["polygon"]))))
+            cards[record["image"]] = list(outlines.values())
+    return cards
+
+
+def predict_folder(images: Iterable[str], folder: Path, detect_file: DetectFile,
+                   on_error: Callable[[str, Exception], None] | None = None) -> dict[str, list[Detection]]:
+    """Run ``detect_file`` on ``folder / image`` for each image; unreadable images get no detections
+    (and are reported to ``on_error``)."""
+    predictions: dict[str, list[Detection]] = {}
+    for image in images:
+        try:
+            predictions[image] = list(detect_file(folder / image))
+        except ValueError as exc:
+            predictions[image] = []
+            if on_error:
+                on_error(image, exc)
+    return predictions

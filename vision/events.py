@@ -1,0 +1,158 @@
+"""Turning what the camera settled on into referee events, using what the referee last said.
+
+The referee's last known state (from the verdicts of the watcher's own events, and of any other
+event the caller reports through ``note_verdict``) decides who acted and what is awaited:
+
+* a new top card is a ``play`` by ``state.turn``; while a round is awaited it is the
+  ``start_round`` starter when the watcher deals (a ``dealer`` is configured: named in the first
+  round, the referee picks the next ones), while a new starter is awaited a ``turn_up``. Without
+  a dealer the first top card seen is just the pile as it lies and rounds are started by the
+  page (or the demo script): nothing is sent for it.
+  After the turn player drew, a card coming within ``DRAWN_CARD_WINDOW_S`` of the last reach is
+  their drawn card; a later one is the next player's (the referee implies the drawer's pass).
+* reaches into the draw pile are summed into one ``draw``: sent as soon as the count owed is
+  reached (pending draw or penalty cards), else once no hand has come back for ``settle_s``.
+  The drawer is the turn player, unless they owe nothing and exactly one other player owes
+  penalty cards.
+* a settled layout in the reveal area is a ``reveal`` by the player the referee awaits (a
+  challenge or scoring), or by the Wild Draw Four player who can be challenged.
+
+A card identical to the last play arriving within ``JUMP_IN_WINDOW_S`` carries
+``"candidate": "jump_in"`` (the page may give it to another player; the referee ignores the field).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+DRAW_SETTLE_S = 1.5
+DRAWN_CARD_WINDOW_S = 2.0
+JUMP_IN_WINDOW_S = 2.0
+
+
+class EventMaker:
+    """Builds referee events from settled observations (see the module doc)."""
+
+    def __init__(self, dealer: str | None = None, settle_s: float = DRAW_SETTLE_S) -> None:
+        self.dealer = dealer
+        self.settle_s = settle_s
+        self.state: dict[str, Any] | None = None
+        self.started = False  # a top card has been seen (the pile as it lay, or the starter)
+        self.revealed: set[str] = set()
+        self._draw: dict[str, Any] | None = None  # the reaches being summed: player, count, last_t, owed
+        self._last_play: tuple[str, float] | None = None
+        self._last_reach_t: float | None = None
+
+    # -- what the referee says ------------------------------------------------------------------
+    def note_verdict(self, verdict: dict[str, Any] | None) -> None:
+        """Learn the state from a verdict (of any event, camera or not)."""
+        if isinstance(verdict, dict) and isinstance(verdict.get("state"), dict):
+            previous = (self.state or {}).get("round")
+            self.state = verdict["state"]
+            if self.state.get("round") != previous:
+                self.revealed.clear()
+
+    def _awaiting(self) -> dict[str, Any]:
+        awaiting = (self.state or {}).get("awaiting")
+        return awaiting if isinstance(awaiting, dict) else {}
+
+    # -- top card --------------------------------------------------------------------------------
+    def new_top(self, card: str, t: float) -> list[dict[str, Any]]:
+        """Events for a new card on top of the discard pile (pending draws are sent first)."""
+        kind = self._awaiting().get("kind")
+        if (self.state is None and not self.started) or kind == "start_round":
+            return self._start_round(card)
+        self.started = True
+        if kind == "starter":
+            return [{"type": "turn_up", "card": card}]
+        events = self.flush_draw()
+        play: dict[str, Any] = {"type": "play", "card": card}
+        player = self._player_to_play(t)
+        if player:
+            play["player"] = player
+        if self._last_play and self._last_play[0] == card and t - self._last_play[1] <= JUMP_IN_WINDOW_S:
+            play["candidate"] = "jump_in"
+        self._last_play = (card, t)
+        return events + [play]
+
+    def _player_to_play(self, t: float) -> str | None:
+        """The turn player; after they drew, the next player unless the card came right after the draw."""
+        state = self.state or {}
+        turn = state.get("turn")
+        players = state.get("players") or []
+        if not (turn and state.get("drawn") and turn in players):
+            return turn
+        if self._last_reach_t is not None and t - self._last_reach_t <= DRAWN_CARD_WINDOW_S:
+            return turn  # the drawn card, played at once
+        step = -1 if state.get("direction") == -1 else 1
+        return players[(players.index(turn) + step) % len(players)]
+
+    def _start_round(self, card: str) -> list[dict[str, Any]]:
+        """With a dealer configured the watcher deals: the card is the starter; else it is the pile as it lies."""
+        self.started = True
+        if self.dealer is None:
+            return []
+        event: dict[str, Any] = {"type": "start_round", "starter": card}
+        if not (self.state or {}).get("round"):
+            event["dealer"] = self.dealer
+        return [event]
+
+    # -- draws ------------------------------------------------------------------------------------
+    def _drawer(self) -> tuple[str | None, int | None]:
+        """Who is drawing and how many cards they owe (None: a normal draw, count unknown)."""
+        state = self.state or {}
+        turn = state.get("turn")
+        owed = {p: n for p, n in (state.get("owed") or {}).items() if isinstance(n, int) and n > 0}
+        pending = int(state.get("pending_draw") or 0)
+        if turn and (pending or turn in owed):
+            return turn, pending + owed.get(turn, 0)
+        if len(owed) == 1:
+            player = next(iter(owed))
+            return player, owed[player]
+        return turn, None
+
+    def reach(self, t: float) -> list[dict[str, Any]]:
+        """A hand has come back from the draw pile; returns the draw once the count owed is reached."""
+        if self._draw is None:
+            player, owed = self._drawer()
+            self._draw = {"player": player, "count": 0, "owed": owed}
+        self._draw["count"] += 1
+        self._draw["last_t"] = self._last_reach_t = t
+        if self._draw["owed"] is not None and self._draw["count"] >= self._draw["owed"]:
+            return self.flush_draw()
+        return []
+
+    def tick(self, t: float) -> list[dict[str, Any]]:
+        """Send a summed draw once no further reach came for ``settle_s``."""
+        if self._draw is not None and t - self._draw["last_t"] >= self.settle_s:
+            return self.flush_draw()
+        return []
+
+    def flush_draw(self) -> list[dict[str, Any]]:
+        """The summed draw now (before a play, or at the end of the recording), if any."""
+        if self._draw is None:
+            return []
+        draw, self._draw = self._draw, None
+        event: dict[str, Any] = {"type": "draw", "count": draw["count"]}
+        if draw["player"]:
+            event["player"] = draw["player"]
+        return [event]
+
+    @property
+    def drawing(self) -> dict[str, Any] | None:
+        """The draw being summed (player, count), for the status."""
+        return None if self._draw is None else {"player": self._draw["player"], "count": self._draw["count"]}
+
+    # -- reveal -----------------------------------------------------------------------------------
+    def layout(self, cards: list[str]) -> list[dict[str, Any]]:
+        """A hand laid out in the reveal area: a ``reveal`` by the player expected to show, if any."""
+        awaiting = self._awaiting()
+        player = None
+        if awaiting.get("kind") == "reveal":
+            waiting = [awaiting["player"]] if awaiting.get("player") else list(awaiting.get("players") or [])
+            player = next((p for p in waiting if p not in self.revealed), None)
+        elif isinstance((self.state or {}).get("challenge"), dict):
+            player = self.state["challenge"].get("against")
+        if not player:
+            return []
+        self.revealed.add(player)
+        return self.flush_draw() + [{"type": "reveal", "player": player, "cards": list(cards)}]

@@ -1,0 +1,181 @@
+"""One frame and its detections in, settled referee events out: the watcher's logic without the thread.
+
+``TablePipeline.process(frame, detections)`` measures the frame (sharpness, hands per zone),
+merges the detections into cards, places them in the zones, votes, and returns a
+:class:`FrameResult` with the events to send. The caller sends them and hands each verdict back
+through ``note_verdict`` so the pipeline knows whose turn it is and what the referee awaits.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import cv2
+import numpy as np
+
+from referee.cards import parse_card
+from referee.decks import STANDARD_54, UNO_112, standard_deck_count
+from vision.events import EventMaker
+from vision.quality import BlurGate, HandSensor, laplacian_variance, skin_mask, small
+from vision.sightings import Sighting, merge_detections
+from vision.sources import Frame
+from vision.stability import NEED_FRAMES, LayoutWatch, NewCard, PileWatch, ReachCounter
+from vision.zones import BACKS, Zones, locate_zones
+
+#: A card seen in more copies than the deck holds for this many frames raises a doubt.
+DOUBT_FRAMES = 5
+DOUBT_REPEAT_S = 10.0
+DOUBTS_KEPT = 20
+
+
+@dataclass
+class FrameResult:
+    """What one frame gave: events to send, cards seen, hands, sharpness, a new top card."""
+
+    events: list[dict[str, Any]]
+    sightings: list[Sighting]
+    hands: set[str]
+    sharp: bool
+    new_card: NewCard | None = None
+    doubts: list[dict[str, Any]] = field(default_factory=list)
+
+
+def deck_copies(card: str, players: int = 4) -> int:
+    """The most copies of ``card`` any supported deck holds (112-card UNO; standard decks for ``players``)."""
+    parsed = parse_card(card)
+    if parsed.family == "uno":
+        return UNO_112.get(card, 0)
+    return STANDARD_54.get(card, 0) * standard_deck_count(players)
+
+
+class TablePipeline:
+    """The vision logic of one table (see the module doc). ``zones`` None: located from the first frames."""
+
+    def __init__(self, zones: Zones | None = None, dealer: str | None = None, need: int = NEED_FRAMES) -> None:
+        self.zones = zones
+        self._masks: dict[str, np.ndarray] = {}
+        self._mask_size: tuple[int, int] | None = None
+        self.blur = BlurGate()
+        self.hand_sensor = HandSensor()
+        self.pile = PileWatch(need)
+        self.reaches = ReachCounter()
+        self.layout = LayoutWatch()
+        self.maker = EventMaker(dealer)
+        self.doubts: deque[dict[str, Any]] = deque(maxlen=DOUBTS_KEPT)
+        self._over_count: Counter = Counter()
+        self._doubted_at: dict[str, float] = {}
+        self._played: Counter = Counter()
+        self.last_event_t: float | None = None
+
+    # -- zones ------------------------------------------------------------------------------------
+    def set_zones(self, zones: Zones) -> None:
+        """Use these zones from the next frame on (a calibration from the page)."""
+        self.zones, self._mask_size = zones, None
+
+    def _locate(self, new_card: NewCard, sightings: list[Sighting], size: tuple[int, int]) -> None:
+        """No zones were given: the first settled face-up card is the discard pile; backs are the draw pile."""
+        self.zones = locate_zones([new_card.box], [s.box for s in sightings if s.card in BACKS], size)
+        self._mask_size = None
+        for s in sightings:
+            s.zone = self.zones.zone_of(s.centre, size)
+
+    def _zone_masks(self, zones: Zones, size: tuple[int, int], analysis: tuple[int, int]) -> dict[str, np.ndarray]:
+        if self._mask_size != (size, analysis, id(zones)):
+            scaled = {}
+            for name, polygon in zones.pixel_polygons(size).items():
+                mask = np.zeros((analysis[1], analysis[0]), np.uint8)
+                pts = np.round(polygon * (analysis[0] / size[0])).astype(np.int32)
+                cv2.fillPoly(mask, [pts], 1)
+                scaled[name] = mask
+            self._masks, self._mask_size = scaled, (size, analysis, id(zones))
+        return self._masks
+
+    # -- one frame --------------------------------------------------------------------------------
+    def process(self, frame: Frame, detections: Iterable[Any]) -> FrameResult:
+        """Run one frame through the logic; returns the events to send, in order."""
+        detections = list(detections)
+        h, w = frame.image.shape[:2]
+        size = (w, h)
+        zones = self.zones or Zones.default()
+        analysis = small(frame.image)
+        masks = self._zone_masks(zones, size, (analysis.shape[1], analysis.shape[0]))
+        sharp = self.blur.sharp(laplacian_variance(analysis, masks.get("discard")))
+        hands = self.hand_sensor.hands(skin_mask(analysis), masks)
+        sightings = merge_detections(detections)
+        for s in sightings:
+            s.zone = zones.zone_of(s.centre, size)
+        events: list[dict[str, Any]] = list(self.maker.tick(frame.t))
+        if self.reaches.update("draw" in hands):
+            events += self.maker.reach(frame.t)
+        new_card = None
+        if sharp:
+            if self.zones is None:  # until located, any face-up card may be the pile
+                new_card = self.pile.update([s for s in sightings if s.card not in BACKS], frame.t)
+                if new_card is not None:
+                    self._locate(new_card, sightings, size)
+            else:
+                new_card = self.pile.update([s for s in sightings if s.zone == "discard"], frame.t)
+            in_pile = [s for s in sightings if s.zone == "discard"]
+            if new_card is not None:
+                first = not self.maker.started
+                events += self.maker.new_top(new_card.card, frame.t)
+                if first:
+                    self.pile.accept_all(in_pile)  # the rest of the pile as it lay
+            shown = self.layout.update([s for s in sightings if s.zone == "reveal"], "reveal" in hands)
+            if shown:
+                events += self.maker.layout(shown)
+        doubts = self._doubts(sightings, events, frame.t)
+        if events:
+            self.last_event_t = frame.t
+        return FrameResult(events, sightings, hands, sharp, new_card, doubts)
+
+    def flush(self) -> list[dict[str, Any]]:
+        """Events still held back (a draw being summed) when the source ends."""
+        return self.maker.flush_draw()
+
+    def note_verdict(self, event: dict[str, Any], verdict: dict[str, Any] | None) -> None:
+        """The verdict of an event (sent by the watcher or anyone else): learn the state from it."""
+        self.maker.note_verdict(verdict)
+        if not isinstance(verdict, dict) or not isinstance(verdict.get("state"), dict):
+            return
+        state = verdict["state"]
+        if event.get("type") == "play" and (not verdict.get("accepted") or state.get("top") != event.get("card")):
+            self.pile.withdraw(str(event.get("card")))  # refused or taken back: it leaves the pile
+        if state.get("round_over"):
+            for known in self.pile.known:
+                known.withdrawn = True
+        if any(f.get("kind") == "reshuffle" for f in verdict.get("flags") or []):
+            self._played.clear()
+
+    # -- recognition doubts -----------------------------------------------------------------------
+    def _doubts(self, sightings: list[Sighting], events: list[dict[str, Any]], t: float) -> list[dict[str, Any]]:
+        players = len((self.maker.state or {}).get("players") or []) or 4
+        found = []
+        seen = Counter(s.card for s in sightings if s.card not in BACKS)
+        for card in set(self._over_count) | set(seen):
+            if seen[card] > deck_copies(card, players):
+                self._over_count[card] += 1
+            else:
+                self._over_count.pop(card, None)
+        for card, frames in self._over_count.items():
+            if frames >= DOUBT_FRAMES:
+                found.append(self._doubt(card, seen[card], players, t, "seen at once"))
+        for event in events:
+            if event.get("type") == "play":
+                card = event["card"]
+                self._played[card] += 1
+                if self._played[card] > deck_copies(card, players):
+                    found.append(self._doubt(card, self._played[card], players, t, "played since the last reshuffle"))
+        found = [d for d in found if d]
+        self.doubts.extend(found)
+        return found
+
+    def _doubt(self, card: str, seen: int, players: int, t: float, how: str) -> dict[str, Any] | None:
+        if t - self._doubted_at.get(card, -math.inf) < DOUBT_REPEAT_S:
+            return None
+        self._doubted_at[card] = t
+        holds = deck_copies(card, players)
+        return {"type": "doubt", "card": card, "seen": seen, "deck_holds": holds, "t": round(t, 3),
+                "reason": f"{card} {how} {seen} times but the deck holds {holds}: a card is probably misread"}

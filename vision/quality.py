@@ -1,0 +1,91 @@
+"""Per-frame measurements that decide whether a frame may vote: sharpness and hands in the zones.
+
+* Sharpness: the variance of the Laplacian of the grey image (a blurred or shaken frame has far
+  less fine detail). A frame is sharp when it keeps ``BLUR_SHARE`` of the running reference
+  (the median of recent sharp frames), so the gate adapts to the camera and the table.
+* Hands: skin-coloured pixels (YCrCb range) in a zone, above what that zone shows without a
+  hand (a slowly learned baseline: a wooden table may look like skin to a colour test).
+"""
+from __future__ import annotations
+
+from collections import deque
+
+import cv2
+import numpy as np
+
+BLUR_SHARE = 0.45
+REFERENCE_FRAMES = 31
+#: YCrCb bounds of skin (lower Cr, Cb .. upper Cr, Cb), wide enough for dark and light skin.
+SKIN_LOW = np.array([0, 133, 77], np.uint8)
+SKIN_HIGH = np.array([255, 180, 127], np.uint8)
+#: A hand is in a zone when skin covers this much more of it than the zone's baseline.
+HAND_SHARE = 0.06
+BASELINE_RATE = 0.05
+ANALYSIS_WIDTH = 320  # frames are measured at this width (speed; enough for hands and blur)
+
+
+def small(image: np.ndarray) -> np.ndarray:
+    """The frame scaled to :data:`ANALYSIS_WIDTH` (unchanged when already that small)."""
+    h, w = image.shape[:2]
+    if w <= ANALYSIS_WIDTH:
+        return image
+    return cv2.resize(image, (ANALYSIS_WIDTH, round(h * ANALYSIS_WIDTH / w)), interpolation=cv2.INTER_AREA)
+
+
+def laplacian_variance(image: np.ndarray, mask: np.ndarray | None = None) -> float:
+    """Variance of the Laplacian of the grey image (within ``mask`` when given)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    lap = cv2.Laplacian(grey, cv2.CV_32F)
+    if mask is not None and mask.any():
+        return float(lap[mask > 0].var())
+    return float(lap.var())
+
+
+class BlurGate:
+    """Says whether a frame is sharp enough to vote, against a running reference of sharp frames."""
+
+    def __init__(self, share: float = BLUR_SHARE, frames: int = REFERENCE_FRAMES) -> None:
+        self.share = share
+        self.history: deque[float] = deque(maxlen=frames)
+        self.last = 0.0
+
+    def sharp(self, variance: float) -> bool:
+        """True when ``variance`` reaches ``share`` of the reference; sharp frames update the reference."""
+        self.last = variance
+        reference = float(np.median(self.history)) if self.history else 0.0
+        ok = variance >= self.share * reference and variance > 0
+        if ok or len(self.history) < 3:
+            self.history.append(variance)
+        return ok
+
+
+def skin_mask(image: np.ndarray) -> np.ndarray:
+    """A 0/1 mask of skin-coloured pixels."""
+    ycrcb = cv2.cvtColor(image, cv2.COLOR_BGR2YCrCb)
+    return (cv2.inRange(ycrcb, SKIN_LOW, SKIN_HIGH) > 0).astype(np.uint8)
+
+
+class HandSensor:
+    """Says which zones have a hand in them, from the skin share of each zone over its baseline."""
+
+    def __init__(self, share: float = HAND_SHARE, rate: float = BASELINE_RATE) -> None:
+        self.share = share
+        self.rate = rate
+        self.baseline: dict[str, float] = {}
+        self.last: dict[str, float] = {}
+
+    def hands(self, skin: np.ndarray, masks: dict[str, np.ndarray]) -> set[str]:
+        """The zones where a hand is seen; ``skin`` and ``masks`` have the same size."""
+        present = set()
+        for name, mask in masks.items():
+            pixels = int(mask.sum())
+            if not pixels:
+                continue
+            fraction = float((skin & mask).sum()) / pixels
+            self.last[name] = fraction
+            base = self.baseline.setdefault(name, fraction)
+            if fraction - base > self.share:
+                present.add(name)
+            else:
+                self.baseline[name] = base + self.rate * (fraction - base)
+        return present

@@ -1,0 +1,129 @@
+"""From detections to physical cards: corner duplicates merged, each card placed in a zone.
+
+A detector may report one card up to three times (its two corner indices and the whole card).
+Detections of one id are merged when one box lies mostly inside the other, or when two
+uncontained boxes are closer than a card's diagonal (the two corners of one card).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from statistics import median
+from typing import Any, Iterable
+
+Box = tuple[float, float, float, float]
+
+#: A box whose area lies at least this much inside another box of the same id is part of it.
+INSIDE_SHARE = 0.6
+#: ... and it is one of its parts (a corner index) when the other box is this many times larger.
+PART_OF_CARD = 3.0
+#: Card diagonal / longest side of a corner index, when no whole-card box tells the card's size.
+DIAGONAL_PER_CORNER = 6.0
+#: Two loose detections of one id closer than this many card diagonals are one card.
+SAME_CARD_REACH = 1.1
+#: ... and one closer than this share of a diagonal is a second box on the same corner.
+DUPLICATE_REACH = 0.45
+
+
+@dataclass
+class Sighting:
+    """One physical card seen in one frame: id, box around all its parts, best confidence, zone."""
+
+    card: str
+    box: Box
+    conf: float
+    parts: int = 1
+    zone: str | None = None
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        """The box centre in pixels."""
+        return (self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2
+
+
+def area(box: Box) -> float:
+    """Area of a box (0 for degenerate boxes)."""
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def overlap(a: Box, b: Box) -> float:
+    """Area of the intersection of two boxes."""
+    return area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+
+
+def iou(a: Box, b: Box) -> float:
+    """Intersection over union of two boxes."""
+    inter = overlap(a, b)
+    union = area(a) + area(b) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _union(a: Box, b: Box) -> Box:
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+def _diagonal(box: Box) -> float:
+    return float(((box[2] - box[0]) ** 2 + (box[3] - box[1]) ** 2) ** 0.5)
+
+
+def merge_detections(detections: Iterable[Any]) -> list[Sighting]:
+    """One :class:`Sighting` per physical card from detections with ``card``, ``conf``, ``box``."""
+    dets = sorted(detections, key=lambda d: area(tuple(d.box)), reverse=True)
+    merged: list[Sighting] = []
+    for det in dets:
+        box = tuple(float(v) for v in det.box)
+        host = next((s for s in merged if s.card == det.card
+                     and overlap(box, s.box) >= INSIDE_SHARE * max(1e-9, area(box))), None)
+        if host is None:
+            merged.append(Sighting(det.card, box, float(det.conf)))
+        elif area(host.box) >= PART_OF_CARD * area(box):  # a corner index inside its whole-card box
+            host.conf, host.parts = max(host.conf, float(det.conf)), host.parts + 1
+        elif float(det.conf) > host.conf:  # two boxes on the same thing: keep the surer one
+            host.box, host.conf = box, float(det.conf)
+    diagonals = [_diagonal(s.box) for s in merged if s.parts > 1]
+    corner_sides = [max(s.box[2] - s.box[0], s.box[3] - s.box[1]) for s in merged if s.parts == 1]
+    if diagonals:
+        card_diagonal = median(diagonals)
+    elif corner_sides:
+        card_diagonal = DIAGONAL_PER_CORNER * median(corner_sides)
+    else:
+        return merged
+    return _join_loose_corners(merged, card_diagonal)
+
+
+def _join_loose_corners(sightings: list[Sighting], card_diagonal: float) -> list[Sighting]:
+    """Pair the loose corner boxes of one id that lie a card's length apart (the two corners of one
+    card); a box close to one already taken is a duplicate of that corner."""
+    out: list[Sighting] = []
+    members: list[list[tuple[float, float]]] = []
+    for s in sorted(sightings, key=lambda s: s.conf, reverse=True):
+        small = _diagonal(s.box) < 0.5 * card_diagonal
+        home = None
+        if small:
+            for i, o in enumerate(out):
+                if o.card != s.card or _diagonal(o.box) >= 0.5 * card_diagonal and o.parts == 1:
+                    continue
+                nearest = min(_distance(c, s.centre) for c in members[i])
+                if nearest <= DUPLICATE_REACH * card_diagonal or (
+                        o.parts == 1 and nearest <= SAME_CARD_REACH * card_diagonal):
+                    home = i
+                    break
+        if home is None:
+            out.append(Sighting(s.card, s.box, s.conf, s.parts, s.zone))
+            members.append([s.centre])
+            continue
+        o = out[home]
+        paired = min(_distance(c, s.centre) for c in members[home]) > DUPLICATE_REACH * card_diagonal
+        o.box, o.conf = _union(o.box, s.box), max(o.conf, s.conf)
+        o.parts += s.parts if paired else 0
+        members[home].append(s.centre)
+    return out
+
+
+def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
+
+
+def count_cards(sightings: Iterable[Sighting]) -> Counter:
+    """How many physical copies of each id are in view."""
+    return Counter(s.card for s in sightings)

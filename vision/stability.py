@@ -1,0 +1,216 @@
+"""Frame-to-frame voting: nothing reaches the referee before it has been seen, still, for several frames.
+
+* :class:`PileWatch` (discard pile): remembers the cards already in the pile (id and box); a card
+  that is none of them and still for ``need`` sharp frames, with enough weight of votes and a
+  clear majority on its id, is the new top card. An older card's corner peeking out from under a
+  hand, a card misread while a hand covers it or a one-frame misreading therefore never makes a play.
+* :class:`ReachCounter` (draw pile): a hand in the zone for ``enter`` frames, then out of it for
+  ``leave`` frames, is one reach (hysteresis both ways).
+* :class:`LayoutWatch` (reveal area): the multiset of cards laid out, the same in most of the last
+  frames and untouched by hands, is a shown hand.
+"""
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+
+from vision.sightings import Box, Sighting, area, iou, overlap
+
+#: Sharp frames a new top card must be seen in, still, and the weight of votes its id needs: a vote
+#: weighs the detection's confidence, twice for two agreeing corner indices, half for a lone
+#: whole-card box (the id lives in the corner index; a card half under a hand is often misread).
+NEED_FRAMES = 3
+NEED_WEIGHT = 2.4
+LONE_CARD_WEIGHT = 0.5
+MAJORITY = 0.7
+#: Detections less sure than this never vote for a new card (they may still mark a known one).
+MIN_VOTE_CONF = 0.5
+#: Sharp frames a candidate may be missed (hidden by a hand, misdetected) before it is dropped.
+MAX_MISSES = 3
+#: The candidate is "still" when its box overlaps the previous frame's by this IoU.
+STILL_IOU = 0.6
+#: A sighting is a known pile card of its id when the smaller of the two boxes lies this much inside the other ...
+KNOWN_INSIDE = 0.6
+#: ... unless both are whole cards and they overlap less than this (a second copy of the card).
+MOVED_IOU = 0.5
+#: A box is a whole card when it has at least this share of a whole card's typical area.
+WHOLE_CARD = 0.45
+#: A taken-back card is forgotten after this many sharp frames without it.
+FORGET_AFTER = 8
+
+
+@dataclass
+class PileCard:
+    """A card known to be in the discard pile; ``withdrawn``: refused by the referee, to be taken back."""
+
+    card: str
+    box: Box
+    withdrawn: bool = False
+    unseen: int = 0
+
+
+@dataclass
+class Candidate:
+    """A possible new top card being voted on."""
+
+    box: Box
+    first_t: float
+    votes: Counter = field(default_factory=Counter)  # id -> summed vote weight
+    frames: int = 0
+    misses: int = 0
+
+
+@dataclass(frozen=True)
+class NewCard:
+    """A voted, stable new top card; ``first_t`` is when it was first seen still."""
+
+    card: str
+    box: Box
+    first_t: float
+
+
+class PileWatch:
+    """Finds new cards on the discard pile (see the module doc)."""
+
+    def __init__(self, need: int = NEED_FRAMES) -> None:
+        self.need = need
+        self.known: list[PileCard] = []
+        self.candidate: Candidate | None = None
+        self.card_area = 0.0  # running typical area of a whole card (pixels)
+        self.top: PileCard | None = None
+
+    def _whole(self, box: Box) -> bool:
+        return bool(self.card_area) and area(box) >= WHOLE_CARD * self.card_area
+
+    def _is_known(self, s: Sighting) -> PileCard | None:
+        for k in self.known:
+            if k.card != s.card:
+                continue
+            inside = overlap(s.box, k.box) >= KNOWN_INSIDE * max(1e-9, min(area(s.box), area(k.box)))
+            second_copy = self._whole(s.box) and self._whole(k.box) and iou(s.box, k.box) < MOVED_IOU
+            if inside and not second_copy:
+                if area(s.box) > area(k.box):
+                    k.box = s.box  # seen more of it now
+                return k
+        return None
+
+    def weight(self, s: Sighting) -> float:
+        """How much one frame's sighting counts towards its id (see :data:`NEED_WEIGHT`)."""
+        if s.parts >= 2:
+            return 2 * s.conf
+        return s.conf * (LONE_CARD_WEIGHT if self._whole(s.box) else 1.0)
+
+    def update(self, sightings: list[Sighting], t: float) -> NewCard | None:
+        """Feed one sharp frame's discard-zone sightings; returns a new top card once it is voted in."""
+        whole = [area(s.box) for s in sightings if s.parts > 1]
+        if whole:
+            biggest = max(whole)
+            self.card_area = biggest if not self.card_area else 0.8 * self.card_area + 0.2 * biggest
+        fresh = []
+        seen_known = set()
+        for s in sightings:
+            match = self._is_known(s)
+            if match is None:
+                if s.conf >= MIN_VOTE_CONF:
+                    fresh.append(s)
+            else:
+                seen_known.add(id(match))
+        self._age_withdrawn(seen_known)
+        pick = max(fresh, key=self.weight, default=None)
+        return self._vote(pick, t)
+
+    def _age_withdrawn(self, seen: set[int]) -> None:
+        for k in self.known:
+            k.unseen = 0 if id(k) in seen else k.unseen + 1
+        self.known = [k for k in self.known if not (k.withdrawn and k.unseen >= FORGET_AFTER)]
+
+    def _vote(self, pick: Sighting | None, t: float) -> NewCard | None:
+        cand = self.candidate
+        if pick is None:
+            if cand is not None:
+                cand.misses += 1
+                if cand.misses > MAX_MISSES:
+                    self.candidate = None
+            return None
+        if cand is None or iou(pick.box, cand.box) < STILL_IOU:  # something new, or it moved: start over
+            cand = self.candidate = Candidate(pick.box, t)
+        cand.box, cand.misses = pick.box, 0
+        cand.frames += 1
+        cand.votes[pick.card] += self.weight(pick)
+        return self._decide()
+
+    def _decide(self) -> NewCard | None:
+        cand = self.candidate
+        if cand is None:
+            return None
+        card, weight = cand.votes.most_common(1)[0]
+        if cand.frames < self.need or weight < NEED_WEIGHT or weight < MAJORITY * sum(cand.votes.values()):
+            return None
+        self.candidate = None
+        self.top = PileCard(card, cand.box)
+        self.known.append(self.top)
+        return NewCard(card, cand.box, cand.first_t)
+
+    def withdraw(self, card: str) -> None:
+        """The referee says ``card`` (the last new card) does not stay on the pile: forget it once it is gone."""
+        for k in reversed(self.known):
+            if k.card == card:
+                k.withdrawn = True
+                return
+
+    def accept_all(self, sightings: list[Sighting]) -> None:
+        """Take every card now in the zone as already known (the pile as it lay when watching began)."""
+        for s in sightings:
+            if self._is_known(s) is None:
+                self.known.append(PileCard(s.card, s.box))
+
+
+class ReachCounter:
+    """Counts hands reaching into a zone: in for ``enter`` frames, then out for ``leave`` frames."""
+
+    def __init__(self, enter: int = 2, leave: int = 3) -> None:
+        self.enter, self.leave = enter, leave
+        self.inside = False
+        self._run = 0
+
+    def update(self, hand: bool) -> bool:
+        """Feed one frame; True on the frame that completes a reach (the hand has left)."""
+        if hand != self.inside:
+            self._run += 1
+            if self._run >= (self.enter if hand else self.leave):
+                self.inside, self._run = hand, 0
+                return not hand
+        else:
+            self._run = 0
+        return False
+
+
+class LayoutWatch:
+    """The cards laid out in the reveal area, reported once when stable and changed."""
+
+    def __init__(self, window: int = 8, need: int = 6) -> None:
+        self.recent: deque[tuple[tuple[str, int], ...]] = deque(maxlen=window)
+        self.need = need
+        self.reported: tuple[tuple[str, int], ...] = ()
+
+    def update(self, sightings: list[Sighting], hand: bool) -> list[str] | None:
+        """Feed one sharp frame; returns the cards (left to right) when a new layout has settled."""
+        if hand:
+            self.recent.clear()
+            return None
+        sightings = [s for s in sightings if s.conf >= MIN_VOTE_CONF]
+        key = tuple(sorted(Counter(s.card for s in sightings).items()))
+        self.recent.append(key)
+        best, count = Counter(self.recent).most_common(1)[0]
+        if count < self.need or best == self.reported:
+            return None
+        self.reported = best
+        if not best:
+            return None
+        if key == best:
+            return [s.card for s in sorted(sightings, key=lambda s: s.centre[0])]
+        return _expand(best)
+
+
+def _expand(key: tuple[tuple[str, int], ...]) -> list[str]:
+    return [card for card, n in key for _ in range(n)]

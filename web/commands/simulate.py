@@ -1,0 +1,115 @@
+"""`tableref simulate`: bots play complete refereed games on a simulated table.
+
+The simulator shuffles (seeded), cuts, deals, draws and reshuffles physically, sends every act to
+the referee with known hands, obeys its verdicts, injects deliberate mistakes at ``--mistakes``
+RATE and checks that each is flagged, and checks the table invariants after every event. Exit
+status 1 when anything failed (a missed or spurious flag, a rejected event, an invariant, a game
+that did not end).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+HELP = "bots play refereed games on a simulated table; reports speed, flags, mistakes caught, invariant failures"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """--rules, --players, --games, --seed, --mistakes, --teams, --options, --json."""
+    parser.add_argument("--rules", default="official", help="preset (see `tableref rules`), default official")
+    parser.add_argument("--players", type=int, default=4, help="players at the table (default 4)")
+    parser.add_argument("--games", type=int, default=10, help="complete games to play (default 10)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--mistakes", type=float, default=0.0, metavar="RATE",
+                        help="chance of a deliberate mistake at each opportunity, 0 to 1 (default 0)")
+    parser.add_argument("--teams", type=int, default=0, help="seat the players in this many teams (default none)")
+    parser.add_argument("--options", default=None, metavar="JSON", help='option overrides, e.g. \'{"target_score": 200}\'')
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def check_arguments(args: argparse.Namespace) -> str | None:
+    """Why the arguments cannot run, or None."""
+    from referee.presets import PRESETS
+
+    if args.rules not in PRESETS:
+        return f"unknown preset {args.rules!r}; presets: {', '.join(PRESETS)}"
+    low, high = PRESETS[args.rules].players
+    if not low <= args.players <= high:
+        return f"{args.rules} is for {low} to {high} players, not {args.players}"
+    if args.games < 1:
+        return "--games must be at least 1"
+    if not 0.0 <= args.mistakes <= 1.0:
+        return "--mistakes is a rate between 0 and 1"
+    if args.teams and (args.teams < 2 or args.players % args.teams):
+        return "--teams must be at least 2 and divide the number of players"
+    if args.options is not None:
+        try:
+            options = json.loads(args.options)
+        except ValueError as exc:
+            return f"--options is not JSON: {exc}"
+        if not isinstance(options, dict):
+            return "--options must be a JSON object {name: value}"
+        if options.get("seven_o"):
+            return "the simulator does not play Seven-O (its bots do not swap hands): leave seven_o off"
+        args.options = options
+    return None
+
+
+def report(args: argparse.Namespace, tally, seconds: float) -> dict:
+    """The run's figures as plain data."""
+    kinds = sorted(set(tally.injected) | set(tally.flagged))
+    return {
+        "rules": args.rules, "players": args.players, "seed": args.seed, "mistake_rate": args.mistakes,
+        "games": tally.games, "rounds": tally.rounds, "events": tally.events, "seconds": round(seconds, 3),
+        "games_per_s": round(tally.games / seconds, 1), "rounds_per_s": round(tally.rounds / seconds, 1),
+        "events_per_s": round(tally.events / seconds, 1), "reshuffles": tally.reshuffles,
+        "flags": dict(sorted(tally.flags.items())),
+        "mistakes": {kind: {"injected": tally.injected[kind], "flagged": tally.flagged[kind]} for kind in kinds},
+        "unfinished_games": tally.unfinished,
+        "exhausted_games": tally.exhausted, "rejected_events": tally.rejected,
+        "failures": {"missed_flags": tally.failure_count["missed"], "spurious_flags": tally.failure_count["spurious"],
+                     "invariant_failures": tally.failure_count["invariant_failures"]},
+        "examples": tally.missed + tally.spurious + tally.invariant_failures,
+        "ok": tally.failures == 0,
+    }
+
+
+def format_report(data: dict) -> str:
+    """Human-readable report."""
+    lines = [
+        f"{data['games']} games ({data['rounds']} rounds, {data['events']} events) of {data['rules']}, "
+        f"{data['players']} players, seed {data['seed']}, mistake rate {data['mistake_rate']}",
+        f"  {data['seconds']:.2f} s: {data['games_per_s']:,.1f} games/s, {data['rounds_per_s']:,.1f} rounds/s, "
+        f"{data['events_per_s']:,.0f} events/s; {data['reshuffles']} reshuffles",
+        "flags by kind:",
+    ]
+    lines += [f"  {kind:20s} {count}" for kind, count in data["flags"].items()] or ["  (none)"]
+    lines.append("mistakes injected / flagged:")
+    lines += [f"  {kind:20s} {m['injected']:6d} / {m['flagged']}" for kind, m in data["mistakes"].items()] or [
+        "  (none)"]
+    failures = data["failures"]
+    lines.append(f"failures: missed flags {failures['missed_flags']}, spurious flags {failures['spurious_flags']}, "
+                 f"invariant failures {failures['invariant_failures']}, unfinished games {data['unfinished_games']}, "
+                 f"rejected events {data['rejected_events']}")
+    if data["exhausted_games"]:
+        lines.append(f"games stopped with every card in the hands (nothing left to draw): {data['exhausted_games']}")
+    lines += [f"  {example}" for example in data["examples"]]
+    lines.append("OK" if data["ok"] else "FAILED")
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the games and print the report; 1 when anything failed, 2 for bad arguments."""
+    problem = check_arguments(args)
+    if problem:
+        print(f"tableref simulate: {problem}", file=sys.stderr)
+        return 2
+    from referee.simulate import simulate
+
+    start = time.perf_counter()
+    tally = simulate(args.rules, args.players, args.games, args.seed, args.mistakes, args.teams, args.options)
+    data = report(args, tally, max(time.perf_counter() - start, 1e-9))
+    sys.stdout.write(json.dumps(data, indent=2) + "\n" if args.json else format_report(data))
+    return 0 if data["ok"] else 1
