@@ -155,3 +155,40 @@ def test_with_a_pin_the_controls_need_it(tmp_path: Path) -> None:
     answers = [guesser.post("/api/unlock", {"pin": f"{n:06d}"}).status_code for n in range(6)]
     assert answers[0] == 403 and answers[-1] == 429  # five tries a minute from one address, then none
     assert guesser.post("/api/unlock", {"pin": "424242"}).status_code == 429
+
+
+def _post_routes(app: object) -> list[str]:
+    """Every POST URL of the app, with game 1 filled in."""
+    return sorted(str(rule.rule).replace("<int:game_id>", "1") for rule in app.url_map.iter_rules()
+                  if "POST" in (rule.methods or ()))
+
+
+def test_every_state_changing_route_needs_the_csrf_token_and_the_pin(tmp_path: Path) -> None:
+    app = make_app(tmp_path, pin="424242")
+    owner = TableClient(app)
+    owner.post("/api/unlock", {"pin": "424242"})
+    game_id = owner.new_game()
+    assert game_id == 1
+    routes = _post_routes(app)
+    assert {"/api/games", "/api/games/1/events", "/api/games/1/undo", "/api/games/1/correct",
+            "/api/games/1/camera", "/api/unlock", "/games/new", "/unlock"} <= set(routes)
+    body = {"type": "uno", "player": "ann", "pin": "424242", "rules": "official", "players": PLAYERS}
+    for route in routes:  # a page of another site posting with the owner's cookie, but without the token
+        refused = owner.http.post(route, json=body)
+        assert refused.status_code == 403, route
+    stranger = TableClient(app)  # has a token of its own, but not the PIN
+    for route in routes:
+        if route in ("/api/unlock", "/unlock"):
+            continue
+        answer = stranger.post(route, body)
+        assert answer.status_code in (303, 403), route
+    assert [g["id"] for g in owner.get("/api/games").get_json()["games"]] == [game_id]
+    assert [e["seq"] for e in owner.get(f"/api/games/{game_id}/events").get_json()["events"]] == [0]
+
+
+def test_only_loopback_addresses_go_without_a_pin() -> None:
+    from web.security import is_loopback, new_pin
+
+    assert all(is_loopback(host) for host in ("127.0.0.1", "localhost", "::1", "127.0.1.1"))
+    assert not any(is_loopback(host) for host in ("0.0.0.0", "::", "192.168.1.20", "tableref.local"))
+    assert new_pin().isdigit() and len(new_pin()) == 6

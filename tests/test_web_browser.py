@@ -122,6 +122,12 @@ def test_manual_entry_and_wild_colour_choice(server: tuple[str, TableClient], pa
     page.select_option("#actor", "ben")
     page.click("#btn-play")
     page.wait_for_selector("#wild-chooser:not([hidden])")
+    page.click("#correction-players button:text('ann')")  # "who played this": it was ann, not ben
+    page.wait_for_selector("#correction-text:text('ann played')")
+    assert [e["event"].get("player") for e in api.get(f"/api/games/{game_id}/events").get_json()["events"]
+            if not e["undone"]][-1] == "ann"
+    page.click("#correction-players button:text('ben')")  # and back: it was ben after all
+    page.wait_for_selector("#wild-title:text('ben chooses')")
     _shot(page, tmp_path, "wild-chooser")
     page.click("#wild-colors button:text('Blue')")
     page.wait_for_selector("#color:text('Blue')")
@@ -138,6 +144,47 @@ def test_manual_entry_and_wild_colour_choice(server: tuple[str, TableClient], pa
     page.click("#btn-penalty")
     banner = page.wait_for_selector(".banner.owed")
     assert "cat owes 3" in banner.inner_text()
+
+
+PHONE = {"width": 412, "height": 915}
+#: Every visible control a finger must hit, with its size; checkboxes sit in a taller label, and the draw
+#: count sits inside the Draw button.
+SMALL_TARGETS = """() => [...document.querySelectorAll('button, a.button, select, input, summary')]
+    .filter((e) => e.offsetParent !== null && e.type !== 'checkbox' && e.type !== 'hidden' && e.id !== 'draw-count')
+    .map((e) => [e.id || e.textContent.trim().slice(0, 30) || e.name, e.getBoundingClientRect().height])
+    .filter(([, height]) => height < 44)"""
+
+
+def test_on_a_phone_every_page_fits_and_every_control_is_big_enough(server: tuple[str, TableClient], page: object,
+                                                                      tmp_path: Path) -> None:
+    base, api = server
+    caught = api.new_game(players=["Grandma", "Ben", "Catherine", "dan"], options={"hand_size": 2})
+    api.event(caught, {"type": "start_round", "dealer": "Grandma", "starter": "red-5", "hands": {
+        "Grandma": ["red-1", "blue-2"], "Ben": ["red-7", "red-8"], "Catherine": ["green-3", "red-9"], "dan": ["wild", "red-4"]}})
+    api.event(caught, {"type": "play", "player": "Ben", "card": "red-7"})
+    api.event(caught, {"type": "catch", "player": "Catherine", "target": "Ben"})
+    wild = api.new_game()
+    api.event(wild, {"type": "start_round", "dealer": "ann", "starter": "red-5"})
+    api.event(wild, {"type": "play", "player": "ben", "card": "wild"})
+    page.set_viewport_size(PHONE)
+    for name, path in [("home", "/"), ("new-game", "/games/new"), ("table-penalty", f"/games/{caught}"),
+                       ("table-wild", f"/games/{wild}"), ("scores", f"/games/{caught}/scores"),
+                       ("history", "/history"), ("game-history", f"/games/{caught}/history")]:
+        page.goto(base + path)
+        if name.startswith("table"):
+            page.wait_for_selector("#live-state:text('live')")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
+        assert page.evaluate(SMALL_TARGETS) == [], name
+        _shot(page, tmp_path, f"phone-{name}")
+        if name == "table-penalty":
+            assert "Ben draws 2" in page.inner_text(".banner.penalty")
+            assert page.locator(".banner.penalty").first.bounding_box()["y"] < PHONE["height"]
+        if name == "table-wild":  # the colour buttons are on the first screen, each with its name
+            chooser = page.locator("#wild-chooser").bounding_box()
+            assert chooser["y"] + 150 < PHONE["height"]
+            assert page.inner_text("#wild-colors").split() == ["■", "Red", "●", "Yellow", "▲", "Green", "◆", "Blue"]
+            page.click("#wild-colors button:text('Green')")
+            page.wait_for_selector("#color.c-green:text('Green')")
 
 
 def test_with_a_pin_the_page_watches_until_the_pin_is_entered(tmp_path: Path, page: object) -> None:

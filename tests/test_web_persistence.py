@@ -1,6 +1,7 @@
 """Games live in the database: a restarted server (even after kill -9) resumes exactly where it was."""
 from __future__ import annotations
 
+import http.client
 import http.cookiejar
 import json
 import os
@@ -8,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -113,6 +115,57 @@ def test_kill_9_mid_game_and_start_again(tmp_path: Path) -> None:
         assert client.get(f"/api/games/{game_id}") == before
         assert client.get(f"/api/games/{game_id}/events") == log_before
         assert client.post(f"/api/games/{game_id}/undo", {})["undone"]["seq"] == 3
+    finally:
+        server.terminate()
+        assert server.wait(timeout=10) == 0
+
+
+def _post_until_killed(client: _Http, game_id: int, server: subprocess.Popen, kill_after: int) -> list[dict[str, Any]]:
+    """Post draw/pass turns as fast as they are answered; once ``kill_after`` are answered, kill -9 the
+    server from another thread while posting goes on. Returns the answered log entries."""
+    answered: list[dict[str, Any]] = []
+    killer = threading.Timer(0.05, server.send_signal, args=(signal.SIGKILL,))
+    try:
+        while len(answered) < 10_000:
+            turn = client.get(f"/api/games/{game_id}")["state"]["turn"]
+            for event in ({"type": "draw", "player": turn, "count": 1}, {"type": "pass", "player": turn}):
+                answered.append(client.post(f"/api/games/{game_id}/events", event))
+            if len(answered) >= kill_after and not killer.is_alive() and not killer.finished.is_set():
+                killer.start()
+    except (urllib.error.URLError, ConnectionError, http.client.HTTPException):
+        pass  # the server is gone
+    finally:
+        killer.join()
+        server.wait(timeout=10)
+    return answered
+
+
+def test_kill_9_while_events_flow_loses_no_answered_event(tmp_path: Path) -> None:
+    from referee.engine import Referee
+
+    db = f"sqlite:///{tmp_path / 'games.db'}"
+    port = _free_port()
+    server = _start_server(port, db, tmp_path)
+    client = _Http(f"http://127.0.0.1:{port}")
+    game_id = client.post("/api/games", {"rules": "official", "players": PLAYERS})["id"]
+    client.post(f"/api/games/{game_id}/events", {"type": "start_round", "dealer": "ann", "starter": "red-5"})
+    answered = _post_until_killed(client, game_id, server, kill_after=20)
+    assert len(answered) >= 20
+
+    server = _start_server(port, db, tmp_path)
+    try:
+        client = _Http(f"http://127.0.0.1:{port}")
+        log = {e["seq"]: e for e in client.get(f"/api/games/{game_id}/events")["events"]}
+        for entry in answered:  # every answered event is there, with the verdict it was answered with
+            stored = log[entry["seq"]]
+            assert (stored["event"], stored["accepted"], stored["flags"]) == (entry["event"], entry["accepted"], entry["flags"])
+        assert max(log) - answered[-1]["seq"] <= 1  # at most the one in flight, stored but not answered
+        assert not any(e["pending"] for e in log.values())
+        referee = Referee()
+        for line in client.opener.open(f"{client.base}/api/games/{game_id}/export", timeout=10).read().splitlines():
+            referee.handle(json.loads(line))
+        served = client.get(f"/api/games/{game_id}")["state"]
+        assert served == {k: v for k, v in referee.state().items() if k != "hands"}
     finally:
         server.terminate()
         assert server.wait(timeout=10) == 0

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from web.describe import event_text, flag_text
+from web.describe import event_text, flag_text, flag_title
 from web.sse import EventHub
 from web.store import StoredEvent, Store
 from web.validation import InvalidInput, check_event, check_name, check_new_game
@@ -226,8 +226,8 @@ class Tables:
             "seq": game.next_seq - 1,
             "viewers": self.hub.viewers(game.game_id),
             "state": state,
-            "last_flags": [{**f, "text": flag_text(f)} for f in game.last_verdict.get("flags", [])
-                           if isinstance(f, dict)],
+            "last_flags": [{**f, "text": flag_text(f), "title": flag_title(str(f.get("kind", "")))}
+                           for f in game.last_verdict.get("flags", []) if isinstance(f, dict)],
             "last_play": game.last_event if game.last_event.get("type") == "play" else None,
         }
 

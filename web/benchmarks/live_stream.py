@@ -160,10 +160,10 @@ def run(args: argparse.Namespace) -> int:
                 sent[entry["seq"]] = begin
                 accepted += bool(entry["accepted"])
                 state = entry["verdict"].get("state", state)
+            posting = time.perf_counter() - started
             wait_until = min(deadline, time.monotonic() + 5)
             while time.monotonic() < wait_until and any(len(v.received) < len(sent) for v in viewers if v.error is None):
                 time.sleep(0.05)
-            elapsed = time.perf_counter() - started
         finally:
             app.extensions["tableref.hub"].close()
             server.shutdown()
@@ -171,8 +171,8 @@ def run(args: argparse.Namespace) -> int:
     latencies = [(viewer.received[seq] - begin) * 1000 for viewer in viewers for seq, begin in sent.items()
                  if seq in viewer.received]
     expected = len(sent) * connected
-    print(f"viewers: {connected}/{viewers_wanted} connected; events posted: {len(sent)} in {elapsed:.1f} s "
-          f"({len(sent) / elapsed:.1f}/s), {accepted} accepted by the referee")
+    print(f"viewers: {connected}/{viewers_wanted} connected; events posted: {len(sent)} in {posting:.1f} s "
+          f"({len(sent) / max(posting, 1e-9):.1f}/s), {accepted} accepted by the referee")
     print(f"messages delivered: {len(latencies)}/{expected}")
     if post_times:
         print(f"POST round trip (store + referee + fan-out): p50 {statistics.median(post_times) * 1000:.1f} ms, "

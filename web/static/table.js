@@ -83,11 +83,16 @@
     return tile;
   }
 
+  // The CSS class painting a colour (or suit) tile; the tile's text always names it as well.
+  const colorClass = (c) => (UNO_COLORS.includes(c) ? "c-" + c : SUITS.includes(c) ? "c-suit-" + c : "");
+
   function render() {
     const state = snapshot.state || {};
     const players = snapshot.game.players;
     $("top-card").replaceWith(Object.assign(cardTile(state.top, "top"), { id: "top-card" }));
     $("color").textContent = colorWords(state.color);
+    $("color").className = "value color-tile " + colorClass(state.color);
+    root.dataset.over = state.game_over ? "yes" : "no";
     $("direction").textContent = state.direction === -1 ? "↺ counter-clockwise" : state.direction === 1 ? "↻ clockwise" : "—";
     $("turn").textContent = state.turn || "—";
     $("pending").textContent = state.pending_draw || 0;
@@ -130,15 +135,18 @@
         el("a", { href: "/unlock?next=" + encodeURIComponent(location.pathname) }, "Enter the table PIN"), " to use the controls."));
     }
     if (state.game_over) {
-      box.append(el("div", { className: "banner winner" }, "★ " + (state.winner || "Nobody") + " wins the game!"));
+      box.append(el("div", { className: "banner winner" }, "★ " + (state.winner || "Nobody") + " wins the game! ",
+        el("a", { className: "button", href: "/games/" + gameId + "/scores" }, "Scoreboard")));
     } else if (state.round_over) {
       box.append(el("div", { className: "banner info" }, "Round over — show the hands for scoring, then deal the next round."));
     }
     for (const flag of snapshot.last_flags || []) {
       if (flag.kind === "invalid_event") continue;
       const penalty = (flag.draw || 0) > 0;
+      const who = flag.player ? flag.player + (penalty ? " draws " + flag.draw : "") + " — " : "";
       box.append(el("div", { className: "banner " + (penalty ? "penalty" : "flag") },
-        (penalty ? "⚠ PENALTY: " : "⚑ ") + flag.text));
+        (penalty ? "⚠ PENALTY: " : "⚑ ") + who + (flag.title || flag.text),
+        el("span", { className: "reason" }, flag.reason || "")));
     }
     for (const [player, cards] of Object.entries(state.owed || {})) {
       if (cards > 0) box.append(el("div", { className: "banner penalty owed" },
@@ -403,14 +411,25 @@
     $("tray-count").textContent = revealTray.length ? " (draw uses these " + revealTray.length + " cards)" : "";
   }
 
+  // A short line a player can read: on/off, frame rate, events seen, and the last problem (details on hover).
+  function cameraSummary(status) {
+    const w = status.watcher || {};
+    const parts = [status.label];
+    if (typeof w.fps === "number") parts.push(Math.round(w.fps) + " frames/s");
+    if (typeof w.events_sent === "number") parts.push(w.events_sent + " events seen");
+    if (w.errors) parts.push(w.errors + " errors");
+    if (w.last_error) parts.push("last problem: " + w.last_error);
+    return parts.join(" · ");
+  }
+
   async function pollCamera() {
     try {
       const response = await fetch("/api/camera");
       if (!response.ok) return;
       const status = await response.json();
-      const details = Object.entries(status.watcher || {}).filter(([, v]) => typeof v !== "object")
-        .map(([k, v]) => k.replace(/_/g, " ") + " " + (typeof v === "number" ? Math.round(v * 10) / 10 : v)).join(" · ");
-      $("camera-state").textContent = status.label + (details ? " (" + details + ")" : "");
+      $("camera-state").textContent = cameraSummary(status);
+      $("camera-state").title = Object.entries(status.watcher || {}).filter(([, v]) => typeof v !== "object")
+        .map(([k, v]) => k.replace(/_/g, " ") + ": " + v).join("\n");
       if ($("camera-off")) $("camera-off").textContent = status.message + ". Enter plays by hand below.";
     } catch (err) {
       $("camera-state").textContent = "unknown (server unreachable)";
