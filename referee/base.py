@@ -53,14 +53,18 @@ class RefereeBase:
         rule = RULES.get(value) if isinstance(value, str) else None
         if rule is None:
             raise Rejected(f"{what} {value!r} is not a playable card id (see cards.md)")
-        if rule.family != self._game.family:
+        if not self._game.deck[rule.id]:  # another family, or a 2018 wild in a 108-card deck
             raise Rejected(f"{value} is not a card of this game's deck ({self._game.opts['deck']})")
         return rule
 
     def _cards(self, value: Any, what: str) -> list[str]:
-        if not isinstance(value, list) or len(value) > self._game.deck_size:
+        game = self._game
+        if not isinstance(value, list) or len(value) > game.deck_size:
             raise Rejected(f"{what} must be a list of card ids")
-        return [self._card(card, what).id for card in value]
+        deck = game.deck
+        if all(type(card) is str and card in RULES and deck[card] for card in value):
+            return list(value)  # every id is a card of this game's deck
+        return [self._card(card, what).id for card in value]  # rejects the first card that is not
 
     def _color(self, value: Any) -> str:
         if value not in self._game.palette:

@@ -7,11 +7,13 @@ play a drawn card). Pure Python, no I/O; the same generator state always gives t
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.cards import parse_card
+from referee.cards import ALL_CARD_IDS, parse_card
+
+#: card id -> its colour or suit (None for wilds, Jokers and backs)
+_COLOR: dict[str, str | None] = {card: parse_card(card).color for card in ALL_CARD_IDS}
 
 
 @dataclass
@@ -36,8 +38,12 @@ class Bot:
 
     def choose_color(self, hand: Sequence[str], palette: Sequence[str]) -> str:
         """The colour (or suit) of ``palette`` to call after a wild: the one held most, ties at random."""
-        held = Counter(parse_card(card).color for card in hand)
-        best = max((held[color] for color in palette), default=0)
+        held = dict.fromkeys(palette, 0)
+        for card in hand:
+            color = _COLOR[card]
+            if color in held:
+                held[color] += 1
+        best = max(held.values(), default=0)
         return self.rng.choice([color for color in palette if held[color] == best])
 
     def wants_to(self, habit: str) -> bool:

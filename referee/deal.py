@@ -1,13 +1,13 @@
 """New game, dealer cut, deal and the turned-up starter."""
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from referee.base import MAX_NAME, MAX_PLAYERS, RefereeBase
 from referee.decks import deck_counts
 from referee.effects import SUIT_PALETTE, UNO_PALETTE, CardRule
 from referee.flags import Rejected, flag
+from referee.judge import restricted_wilds
 from referee.options import resolve
 from referee.presets import PRESETS
 from referee.state import GameState, RoundState
@@ -44,7 +44,7 @@ class DealRules(RefereeBase):
             palette=SUIT_PALETTE if family == "standard" else UNO_PALETTE, family=family,
             deck=deck, deck_size=sum(deck.values()),
             scores={p: 0 for p in players}, team_scores={" & ".join(t): 0 for t in teams},
-            awaiting={"kind": "start_round", "dealer": None})
+            awaiting={"kind": "start_round", "dealer": None}, restricted_wilds=restricted_wilds(opts))
         self._log = []
         self._game_part_key = None  # a new game: the cached state part is stale
         return []
@@ -116,11 +116,13 @@ class DealRules(RefereeBase):
             if not isinstance(hands_in, dict) or set(hands_in) != set(game.players):
                 raise Rejected("hands must give the cards of every player {player: [cards]}")
             hands = {p: self._cards(hands_in[p], f"{p}'s hand") for p in game.players}
-            pool = Counter(game.deck)
+            pool = game.deck.copy()
             pool[starter.id] -= 1
             for hand in hands.values():
-                pool.subtract(hand)
-            extra = sorted(card for card, n in pool.items() if n < 0)
+                for card in hand:
+                    pool[card] -= 1
+            extra = sorted({card for hand in hands.values() for card in hand if pool[card] < 0}
+                           | ({starter.id} if pool[starter.id] < 0 else set()))
             if extra:
                 raise Rejected(f"more copies than the deck holds: {', '.join(extra)}")
             counts = {p: len(hands[p]) for p in game.players}

@@ -30,7 +30,9 @@ class DrawRules(PlayJudge):
         reshuffle = count > r.draw_pile
         if r.known:
             below = Counter(r.discard[:-1]) if reshuffle else {}
-            wanted = {cards[0]: 1} if count == 1 else Counter(cards)
+            wanted: dict[str, int] = {}
+            for card in cards:
+                wanted[card] = wanted.get(card, 0) + 1
             missing = [card for card, n in wanted.items() if n > r.pool[card] + below.get(card, 0)]
             if missing:
                 raise Rejected(f"{', '.join(sorted(missing))} cannot be in the draw pile (every copy is elsewhere)")
@@ -46,7 +48,9 @@ class DrawRules(PlayJudge):
         r.counts[player] += count
         if r.known:
             r.hands[player].extend(cards)
-            r.pool.subtract(cards)
+            pool = r.pool
+            for card in cards:
+                pool[card] -= 1
         if r.counts[player] > 1:
             r.uno_called.discard(player)
             if r.uno_window == player:
@@ -102,7 +106,7 @@ class DrawRules(PlayJudge):
             return [flag("out_of_turn", player, penalty,
                          f"{player} drew when it was {self._name(r.turn)}'s turn; the cards stay in their hand")]
         if r.drawn and (not opts["draw_until_playable"]
-                        or (r.drawn_card is not None and self._matches(RULES[r.drawn_card]))):
+                        or (r.drawn_card is not None and self._may_play(player, r.drawn_card))):
             penalty = opts["too_many_drawn_penalty"]
             self._owe(player, penalty)
             return [flag("wrong_draw_count", player, penalty, f"{player} already drew this turn"
@@ -119,7 +123,7 @@ class DrawRules(PlayJudge):
             self._owe(player, penalty)
             flags.append(flag("wrong_draw_count", player, penalty, f"{player} drew {count} cards instead of 1"))
         elif count > 1 and cards is not None:
-            early = [c for c in cards[:-1] if self._matches(RULES[c])]
+            early = [c for c in cards[:-1] if self._fits(RULES[c]) and self._wild_allowed(player, RULES[c])]
             if early:
                 flags.append(flag("wrong_draw_count", player, opts["too_many_drawn_penalty"],
                                   f"{player} drew past a playable card ({early[0]}): draw until playable"))
@@ -146,7 +150,7 @@ class DrawRules(PlayJudge):
         if not r.drawn:
             return [flag("illegal_pass", player, 0, f"{player} must play or draw before passing")]
         if game.opts["draw_until_playable"] and r.known and r.drawn_card is not None and \
-                not self._matches(RULES[r.drawn_card]):
+                not self._may_play(player, r.drawn_card):
             return [flag("illegal_pass", player, 0, f"{player} must draw until a playable card comes")]
         self._end_turn_after_draw()
         self._bring_in_check()

@@ -6,11 +6,12 @@ Every card id maps to a :class:`CardRule`. UNO and standard cards share the same
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from referee.cards import ALL_CARD_IDS, parse_card
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardRule:
     """A card's behaviour: ``kind``, cards the next player draws, wildness, default points, cut value.
 
@@ -73,3 +74,11 @@ RULES: dict[str, CardRule] = {cid: rule for cid in ALL_CARD_IDS if (rule := _rul
 
 UNO_PALETTE: tuple[str, ...] = ("red", "yellow", "green", "blue")
 SUIT_PALETTE: tuple[str, ...] = ("S", "H", "D", "C")
+
+@lru_cache(maxsize=None)
+def matching_ids(color: str, match: str | None, wilds: bool = False) -> frozenset[str]:
+    """Ids of the non-wild cards of colour ``color`` or (``match`` given) of value ``match``; with every wild
+    card too when ``wilds``."""
+    return frozenset(cid for cid, rule in RULES.items()
+                     if (rule.wild and wilds)
+                     or (not rule.wild and (rule.color == color or (match is not None and rule.match == match))))

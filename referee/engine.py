@@ -95,18 +95,26 @@ class Referee(DealRules, PlayRules, DrawRules, CallRules):
                     "discard_count": 0, "knowledge": None, "uno_called": [], "one_card": [], "owed": {},
                     "drawn": False, "went_out": None, "challenge": None}
         counts = r.counts
-        one_card = [p for p, n in counts.items() if n == 1] if 1 in counts.values() else []
-        state = {
-            **part, "awaiting": dict(awaiting) if awaiting else None, "last_event": self._last_event,
-            "turn": None if r.over or (awaiting is not None and awaiting.get("for") == "score")
-            else game.players[r.turn],
-            "direction": r.direction, "top": r.top, "color": r.color, "pending_draw": r.pending,
-            "hand_counts": counts.copy(), "round_over": r.over, "draw_pile": r.draw_pile,
-            "discard_count": len(r.discard), "knowledge": "known" if r.known else "counts",
-            "uno_called": sorted(p for p in r.uno_called if counts[p] == 1) if r.uno_called else [],
-            "one_card": one_card, "owed": {p: n for p, n in r.owed.items() if n} if r.owed else {},
-            "drawn": r.drawn, "went_out": r.went_out,
-            "challenge": None if r.wild_check is None else self._open_challenge()}
+        state = part.copy()  # then every field in protocol order: copy-and-set is the cheapest way to build it
+        state["awaiting"] = dict(awaiting) if awaiting else None
+        state["last_event"] = self._last_event
+        state["turn"] = (None if r.over or (awaiting is not None and awaiting.get("for") == "score")
+                         else game.players[r.turn])
+        state["direction"] = r.direction
+        state["top"] = r.top
+        state["color"] = r.color
+        state["pending_draw"] = r.pending
+        state["hand_counts"] = counts.copy()
+        state["round_over"] = r.over
+        state["draw_pile"] = r.draw_pile
+        state["discard_count"] = len(r.discard)
+        state["knowledge"] = "known" if r.known else "counts"
+        state["uno_called"] = sorted([p for p in r.uno_called if counts[p] == 1]) if r.uno_called else []
+        state["one_card"] = [p for p, n in counts.items() if n == 1] if 1 in counts.values() else []
+        state["owed"] = {p: n for p, n in r.owed.items() if n} if r.owed and any(r.owed.values()) else {}
+        state["drawn"] = r.drawn
+        state["went_out"] = r.went_out
+        state["challenge"] = None if r.wild_check is None else self._open_challenge()
         if r.known and game.opts["transparent"]:
             state["hands"] = {p: list(h) for p, h in r.hands.items()}
         return state
@@ -134,15 +142,16 @@ class Referee(DealRules, PlayRules, DrawRules, CallRules):
     def legal_plays(self, player: str) -> list[str]:
         """Card ids ``player`` may legally play now (known hands only; ``[]`` otherwise)."""
         game = self._game
-        if game is None or game.game_over or game.round is None or not game.round.known:
+        if game is None or game.game_over:
             return []
         r = game.round
-        if r.over or player not in game.seat:
+        if r is None or not r.known or r.over or player not in game.seat:
             return []
-        if game.awaiting and game.awaiting["kind"] in ("starter", "reveal"):
+        awaiting = game.awaiting
+        if awaiting and awaiting["kind"] in ("starter", "reveal"):
             return []
-        if game.awaiting and game.awaiting["kind"] == "final_draw":
-            if player != game.awaiting["player"] or r.counts[player] == 1:
+        if awaiting and awaiting["kind"] == "final_draw":
+            if player != awaiting["player"] or r.counts[player] == 1:
                 return []
             return [card for card in self._general_plays(player, r.hands[player]) if RULES[card].draw]
         hand = r.hands[player]
@@ -150,41 +159,39 @@ class Referee(DealRules, PlayRules, DrawRules, CallRules):
         if seat != r.turn and not (opts["jump_in"] or opts["doubles"]
                                    or (r.drawn and seat == self._adv(r.turn, 1))):
             return []  # off turn, with no jump-in, double or implied pass possible
-        if seat == r.turn and not (r.pending or r.drawn or game.awaiting):
+        if seat == r.turn and r.pending:
+            return self._pending_plays(player, hand)
+        if seat == r.turn and not (r.drawn or awaiting):
             return self._plain_turn_plays(player, hand)
         if seat == r.turn and r.drawn and not r.pending and r.drawn_card in hand and opts["play_drawn_card"]:
-            return self._general_plays(player, [r.drawn_card])  # only the drawn card may be played
+            card = r.drawn_card  # only the drawn card may be played
+            return [card] if self._may_play(player, card) else []
         return self._general_plays(player, hand)
 
     def _general_plays(self, player: str, cards: list[str]) -> list[str]:
         """legal_plays in any situation: each distinct card of ``cards`` judged as a play would be."""
-        r = self._game.round
-        hand = r.hands[player]
-        legal: list[str] = []
-        for card in dict.fromkeys(cards):
-            rule = RULES[card]
-            kind, _, _, mode = self._judge_play(player, card)
-            if kind is None and not (mode != "jump" and self._restricted(rule)
-                                     and self._holds_match(hand, r.color, r.match)):
-                legal.append(card)
-        return legal
+        return [card for card in dict.fromkeys(cards) if self._may_play(player, card)]
+
+    def _pending_plays(self, player: str, hand: list[str]) -> list[str]:
+        """legal_plays on turn with a draw pending, decided as ``_judge_play`` would: the cards that answer the
+        draw, then the finishing and wild restrictions."""
+        return [card for card in dict.fromkeys(hand)
+                if self._answers_pending(rule := RULES[card]) and self._finish_check(player, rule, "turn")[0] is None
+                and self._wild_allowed(player, rule)]
 
     def _plain_turn_plays(self, player: str, hand: list[str]) -> list[str]:
         """legal_plays for the common case (on turn, nothing pending or drawn, nothing awaited), decided as
-        ``_judge_play`` would, but cheaper: matching cards, then the wild and finishing restrictions."""
-        r, opts = self._game.round, self._game.opts
-        color, match = r.color, r.match
-        candidates = [RULES[card] for card in dict.fromkeys(hand)]
-        if color is not None:
-            candidates = [rule for rule in candidates
-                          if rule.wild or rule.color == color or (rule.match is not None and rule.match == match)]
-        if opts["no_wild_on_wild"] and len(r.discard) > 1 and RULES[r.top].wild:
-            candidates = [rule for rule in candidates if not rule.wild]
-        if r.counts[player] == 1:
-            candidates = [rule for rule in candidates if self._finish_check(player, rule, "turn")[0] is None]
-        if any(rule.wild and self._restricted(rule) for rule in candidates) and self._holds_match(hand, color, match):
-            candidates = [rule for rule in candidates if not (rule.wild and self._restricted(rule))]
-        return [rule.id for rule in candidates]
+        ``_judge_play`` would, but cheaper: matching cards, then the finishing and wild restrictions."""
+        game = self._game
+        candidates = self._fitting(hand)
+        if len(candidates) > 1:
+            candidates = list(dict.fromkeys(candidates))  # each id once, in the order of the hand
+        if game.round.counts[player] == 1:
+            candidates = [card for card in candidates if self._finish_check(player, RULES[card], "turn")[0] is None]
+        restricted = game.restricted_wilds
+        if not restricted.isdisjoint(candidates) and self._wild_held_against(player):
+            return [card for card in candidates if card not in restricted]
+        return candidates
 
     # ------------------------------------------------------------------ helpers
     def _verdict(self, accepted: bool, flags: list[dict]) -> dict:

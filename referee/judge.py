@@ -1,8 +1,19 @@
 """Whether a play is legal: matching, pending draws, restricted wilds, finishing rules."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from referee.base import RefereeBase
-from referee.effects import RULES, CardRule
+from referee.effects import RULES, CardRule, matching_ids
+
+
+def restricted_wilds(opts: dict[str, Any]) -> frozenset[str]:
+    """Ids of the wilds ``opts`` restrict: played only without a card that matches (and challengeable)."""
+    return frozenset(cid for cid, rule in RULES.items()
+                     if (rule.kind == "draw4" and (opts["wd4_restricted"] or opts["wild_only_when_no_match"]))
+                     or (rule.kind in ("wild", "shuffle", "custom") and rule.family == "uno"
+                         and opts["wild_only_when_no_match"]))
 
 
 class PlayJudge(RefereeBase):
@@ -48,12 +59,11 @@ class PlayJudge(RefereeBase):
         if awaiting == "color" and mode != "implied":
             # a colour not yet named: the next player may make up for it with any card
             return self._finish_check(player, rule, mode)
-        wrong = opts["wrong_play_penalty"]
-        if not self._matches(rule):
+        if not self._fits(rule):
             in_force = f"colour {r.color}, " + (f"value {r.match}" if r.match else "no value")
-            return "illegal_card", f"{card} does not match {r.top} ({in_force})", wrong, mode
-        if rule.wild and opts["no_wild_on_wild"] and RULES[r.top].wild and len(r.discard) > 1:
-            return "illegal_card", f"{card} on {r.top}: no wild on a wild (house rule)", wrong, mode
+            reason = (f"{card} on {r.top}: no wild on a wild (house rule)" if rule.wild
+                      else f"{card} does not match {r.top} ({in_force})")
+            return "illegal_card", reason, opts["wrong_play_penalty"], mode
         return self._finish_check(player, rule, mode)
 
     def _finish_check(self, player: str, rule: CardRule, mode: str) -> tuple[str | None, str, int, str]:
@@ -67,11 +77,49 @@ class PlayJudge(RefereeBase):
                     opts["illegal_finish_penalty"], mode
         return None, "", 0, mode
 
-    def _matches(self, rule: CardRule) -> bool:
+    def _fitting(self, cards: Iterable[str]) -> list[str]:
+        """The ids of ``cards`` that may go on the discard pile as it lies, in their order: the one matching test
+        of every play check (a single card through :meth:`_fits`, a whole hand at once for ``legal_plays``).
+
+        Any card while no colour is named (the next player makes up for a forgotten wish); a wild, except on a
+        played wild under ``no_wild_on_wild`` (a wild starter does not count); else the colour or value in force.
+        """
         r = self._game.round
-        if rule.wild or r.color is None:
+        color = r.color
+        if color is None:
+            return list(cards)
+        fits = matching_ids(color, r.match, self._wild_fits())
+        return [card for card in cards if card in fits]
+
+    def _fits(self, rule: CardRule) -> bool:
+        """Whether ``rule`` may go on the discard pile as it lies (see :meth:`_fitting`)."""
+        r = self._game.round
+        color = r.color
+        if color is None:
             return True
-        return rule.color == r.color or (rule.match is not None and rule.match == r.match)
+        if rule.wild:
+            return self._wild_fits()
+        return rule.color == color or (rule.match is not None and rule.match == r.match)
+
+    def _wild_fits(self) -> bool:
+        """Whether a wild may go on the discard pile as it lies (not on a played wild under ``no_wild_on_wild``)."""
+        r = self._game.round
+        return not (self._game.opts["no_wild_on_wild"] and not r.starter_on_top and RULES[r.top].wild)
+
+    def _wild_allowed(self, player: str, rule: CardRule) -> bool:
+        """False when ``rule`` is a restricted wild and ``player``'s known hand holds a card that forbids it."""
+        return not (self._restricted(rule) and self._wild_held_against(player))
+
+    def _wild_held_against(self, player: str) -> bool:
+        """Known hands: whether ``player`` holds a card that forbids a restricted wild now."""
+        r = self._game.round
+        return r.known and self._holds_match(r.hands[player], r.color, r.match)
+
+    def _may_play(self, player: str, card: str) -> bool:
+        """Whether ``player`` may legally play ``card`` now, exactly as ``legal_plays`` lists it (the draw rules
+        ask this of a drawn card: draw until playable, pass after drawing)."""
+        kind, _, _, mode = self._judge_play(player, card)
+        return kind is None and (mode == "jump" or self._wild_allowed(player, RULES[card]))
 
     def _answers_pending(self, rule: CardRule) -> bool:
         """Whether ``rule`` may be played on a pending draw (stacking, return carriage, let me, custom)."""
@@ -101,9 +149,8 @@ class PlayJudge(RefereeBase):
         return self._holds_match(r.hands[player], color, match)
 
     def _restricted(self, rule: CardRule) -> bool:
-        opts = self._game.opts
-        return (rule.kind == "draw4" and (opts["wd4_restricted"] or opts["wild_only_when_no_match"])) or (
-            rule.kind in ("wild", "shuffle", "custom") and rule.family == "uno" and opts["wild_only_when_no_match"])
+        """Whether ``rule`` is a wild this game restricts (see :func:`restricted_wilds`)."""
+        return rule.id in self._game.restricted_wilds
 
     def _holds_match(self, hand: list[str], color: str | None, match: str | None) -> bool:
         """Whether ``hand`` holds a card that forbids a restricted wild when ``color``/``match`` are in force.
@@ -112,8 +159,4 @@ class PlayJudge(RefereeBase):
         colour, number or symbol. Wild cards never count (a wild's own copy included)."""
         if color is None:
             return False
-        rules = [RULES[card] for card in dict.fromkeys(hand)]
-        if self._game.opts["wild_only_when_no_match"]:
-            return any(not rule.wild and (rule.color == color or (match is not None and rule.match == match))
-                       for rule in rules)
-        return any(rule.color == color and not rule.wild for rule in rules)
+        return not matching_ids(color, match if self._game.opts["wild_only_when_no_match"] else None).isdisjoint(hand)

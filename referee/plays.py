@@ -19,11 +19,14 @@ class PlayRules(PlayJudge, TurnRules, RoundEnd):
         r = self._round()
         player = self._player(event)
         rule = self._card(event.get("card"))
-        color = None if event.get("color") is None else self._color(event.get("color"))
-        final_draw = bool(game.awaiting) and game.awaiting["kind"] == "final_draw"
-        if game.awaiting and game.awaiting["kind"] in ("starter", "reveal"):
+        color = event.get("color")
+        if color is not None:
+            color = self._color(color)
+        awaiting = game.awaiting
+        final_draw = bool(awaiting) and awaiting["kind"] == "final_draw"
+        if awaiting and awaiting["kind"] in ("starter", "reveal"):
             raise Rejected(f"waiting for {self._awaiting_text()}")
-        if final_draw and not (player == game.awaiting["player"] and r.counts[player] > 1 and rule.draw
+        if final_draw and not (player == awaiting["player"] and r.counts[player] > 1 and rule.draw
                                and self._answers_pending(rule)):
             raise Rejected(f"waiting for {self._awaiting_text()} (only a stacked draw card may answer it)")
         if not self._hand_has(player, rule.id):
@@ -49,13 +52,14 @@ class PlayRules(PlayJudge, TurnRules, RoundEnd):
             self._owe(player, penalty)
             what = "the card is taken back" + (f" and {player} draws {penalty}" if penalty else "")
             return [flag(kind, player, penalty, f"{reason}; {what}")]
-        if game.awaiting:
+        if awaiting:
             flags += self._forgot_color(player)
         self._acted(player)
         previous = (r.color, r.match)
         self._remove_card(player, rule.id)
         r.discard.append(rule.id)
         r.top = rule.id
+        r.starter_on_top = False
         r.last_player = player
         r.drawn, r.drawn_card = False, None
         if not rule.keeps_under:

@@ -204,8 +204,17 @@ class GameRun:
     def send(self, event: dict[str, Any], expect: str | None = None, check: bool = True) -> dict[str, Any]:
         """Hand ``event`` to the referee, check its flags against ``expect`` and (``check``) the invariants."""
         verdict = self.referee.handle(event)
+        self.tally.events += 1
+        if expect or verdict["flags"] or not verdict["accepted"]:
+            self.judge_flags(event, verdict, expect)
+        self.state = verdict["state"]
+        if check and self.state.get("round", 0) and self.table.hands:
+            self.check_invariants(event)
+        return verdict
+
+    def judge_flags(self, event: dict[str, Any], verdict: dict[str, Any], expect: str | None) -> None:
+        """Tally a verdict's flags; a rejection, a missed ``expect``-ed mistake or a flag on honest play fails."""
         tally = self.tally
-        tally.events += 1
         flags = verdict["flags"]
         kinds = [flag["kind"] for flag in flags]
         for kind in kinds:
@@ -222,14 +231,11 @@ class GameRun:
         for flag in flags:
             if flag["kind"] not in wanted and flag["kind"] not in HONEST_FLAGS and verdict["accepted"]:
                 tally.fail("spurious", f"{flag['kind']} on honest {event}: {flag.get('reason')}")
-        self.state = verdict["state"]
-        if check and self.state.get("round", 0) and self.table.hands:
-            self.check_invariants(event)
-        return verdict
 
     def check_invariants(self, event: dict[str, Any]) -> None:
         """The referee's counts must be the table's, and every card must be somewhere, once."""
         s, table = self.state, self.table
+        draw_pile, discard = table.draw_pile, table.discard
         problems = []
         counts = s["hand_counts"]
         held = 0
@@ -238,13 +244,13 @@ class GameRun:
             if counts[player] != len(hand):
                 problems.append(f"hands {counts} vs table { {p: len(h) for p, h in table.hands.items()} }")
                 break
-        if s["draw_pile"] != len(table.draw_pile):
-            problems.append(f"draw pile {s['draw_pile']} vs table {len(table.draw_pile)}")
-        if s["discard_count"] != len(table.discard):
-            problems.append(f"discard {s['discard_count']} vs table {len(table.discard)}")
-        if table.discard and s["top"] != table.discard[-1]:
-            problems.append(f"top {s['top']} vs table {table.discard[-1]}")
-        if len(table.draw_pile) + len(table.discard) + held != table.deck_size:
+        if s["draw_pile"] != len(draw_pile):
+            problems.append(f"draw pile {s['draw_pile']} vs table {len(draw_pile)}")
+        if s["discard_count"] != len(discard):
+            problems.append(f"discard {s['discard_count']} vs table {len(discard)}")
+        if discard and s["top"] != discard[-1]:
+            problems.append(f"top {s['top']} vs table {discard[-1]}")
+        if len(draw_pile) + len(discard) + held != table.deck_size:
             problems.append(f"cards: table {table.card_total()}, deck {table.deck_size}")
         if s["pending_draw"] < 0 or min(counts.values()) < 0:
             problems.append("negative count")
@@ -480,11 +486,18 @@ def simulate(rules: str, players: int, games: int, seed: int = 0, mistakes: floa
     return tally
 
 
-def simulate_hands(rules: str, players: int, hands: int, seed: int = 0) -> Tally:
-    """Play complete games, with no mistakes, until at least ``hands`` rounds have been dealt and played."""
+def simulate_hands(rules: str, players: int, hands: int, seed: int = 0,
+                   options: dict[str, Any] | None = None) -> Tally:
+    """Play complete games, with no mistakes, until at least ``hands`` rounds have been dealt and played.
+
+    ``options`` override the preset's option values (as in ``new_game``). Raises ``ValueError`` when a game
+    deals no hand (the referee refused the game: unknown rules, a bad option, the wrong number of players)."""
     names = player_names(players)
     tally = Tally()
     while tally.rounds < hands:
-        play_one_game(rules, names, random.Random(f"{seed}:{tally.games}"), tally=tally)
+        dealt = tally.rounds
+        play_one_game(rules, names, random.Random(f"{seed}:{tally.games}"), options=options, tally=tally)
         tally.games += 1
+        if tally.rounds == dealt:
+            raise ValueError(f"no hand was dealt: {tally.spurious[-1] if tally.spurious else 'the game did not start'}")
     return tally

@@ -8,7 +8,7 @@ from typing import Any
 from referee.presets import Preset
 
 
-@dataclass
+@dataclass(slots=True)
 class RoundState:
     """One deal: hands (known) or counts, piles, whose turn, what is pending."""
 
@@ -39,11 +39,12 @@ class RoundState:
     went_out: str | None = None
     over: bool = False
     end_reason: str | None = None  # why a round ended with no one out: 'time' (time_up) or None
+    starter_on_top: bool = True  # no card played yet: the top is the turned-up starter
     cancelled: bool = False  # the card just played had its effect cancelled (caught wild breach)
     revealed: dict[str, list[str]] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class GameState:
     """The whole game: preset, options, seats, teams, scores, rounds."""
 
@@ -67,3 +68,4 @@ class GameState:
     winner: str | None = None
     awaiting: dict[str, Any] | None = None
     round: RoundState | None = None
+    restricted_wilds: frozenset[str] = frozenset()  # wild ids played only without a matching card (from opts)

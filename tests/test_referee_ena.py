@@ -149,3 +149,26 @@ def test_tie_continues_play():
                       target_score=50)
     state = ok(ref, "play", player="ann", card="red-1")
     assert state["scores"] == {"ann": 0, "ben": 50, "cat": 0} and not state["game_over"]
+
+
+def test_starter_skip_first_player_misses_turn():
+    """'If it is a Skip, the first player misses their first turn.'"""
+    assert counts_round("ena", P4, "red-skip", dealer="ann").state()["turn"] == "cat"
+
+
+def test_draw_four_stacked_in_turn_too():
+    """'Of course, they have the option to stack another identical draw card if they can. This can only occur with
+    Draw Fours.' — the player hit may answer a Wild Draw Four with one in turn."""
+    ref = counts_round("ena", P4, "red-5", dealer="dan")
+    ok(ref, "play", player="ann", card="wild-draw4", color="blue")
+    state = ok(ref, "play", player="ben", card="wild-draw4", color="green")
+    assert state["pending_draw"] == 8 and state["turn"] == "cat"
+    assert ok(ref, "draw", player="cat", count=8)["turn"] == "dan"
+
+
+def test_either_deck_works():
+    """'Depending on the year published, the UNO deck might include 108 cards or 112 cards. Either will work for
+    this game.'"""
+    ref = counts_round("ena", P4, "red-5", dealer="dan", deck="108")
+    assert ref.state()["draw_pile"] == 108 - 28 - 1
+    assert kinds(send(ref, "play", player="ann", card="wild-shuffle", color="red")) == ["invalid_event"]

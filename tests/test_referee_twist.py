@@ -134,3 +134,24 @@ def test_losing_score_ends_the_game():
        hands={"ann": ["9H"], "ben": ["KS"], "cat": ["JC"], "dan": ["4D"]})
     state = ok(ref, "play", player="ann", card="9H")
     assert state["game_over"] and state["winner"] == "ann & cat"
+
+
+def test_tie_for_lowest_ends_with_both_named_unless_tie_continues():
+    """'The game progresses until a predetermined score is achieved by a player or a team (i.e. the losing score).'
+    — the lowest total wins; the text is silent on ties: both are named, or play goes on with tie_continues
+    (choice, docs/rules.md)."""
+    for tie_continues in (False, True):
+        ref = known_round("twist", {"ann": ["9H"], "ben": ["3S"], "cat": ["5C"], "dan": ["4D"]}, "5H", dealer="dan",
+                          target_score=10, tie_continues=tie_continues)
+        assert ok(ref, "play", player="ann", card="9H")["scores"] == {"ann": 0, "ben": 3, "cat": 5, "dan": 4}
+        ok(ref, "start_round", starter="5S", hands={"ann": ["3H"], "ben": ["9S"], "cat": ["KC"], "dan": ["4D"]})
+        state = ok(ref, "play", player="ben", card="9S")
+        assert state["scores"] == {"ann": 3, "ben": 3, "cat": 15, "dan": 8}
+        assert (state["game_over"], state["winner"]) == ((False, None) if tie_continues else (True, "ann = ben"))
+
+
+def test_ace_with_two_players_acts_as_skip():
+    """'Ace Reverse play' with 'When only two people are playing Uno, the 'Reverse' card acts like a 'Skip' card.'
+    (official-2018.txt, the option reverse_skips_with_two)."""
+    ref = counts_round("twist", ["ann", "ben"], "5H", dealer="ben")
+    assert ok(ref, "play", player="ann", card="AH")["turn"] == "ann"

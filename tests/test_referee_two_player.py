@@ -192,3 +192,41 @@ def test_draw_until_playable_stops_at_the_playable_card():
     ref = two(["blue-1"], ["green-1"], draw_until_playable=True)
     ok(ref, "draw", player="ann", count=1, cards=["red-9"])
     assert kinds(send(ref, "draw", player="ann", count=1, cards=["red-8"])) == ["wrong_draw_count"]
+
+
+def test_starter_wild_first_player_chooses_colour():
+    """'Wild: The first player gets to choose the color they want to play.'"""
+    ref = counts_round("two-player", P2, "wild", dealer="ben")
+    assert ref.state()["awaiting"] == {"kind": "color", "player": "ann"} and ref.state()["turn"] == "ann"
+    assert ok(ref, "choose_color", player="ann", color="green")["color"] == "green"
+
+
+def test_wild_draw4_other_draws_four_and_is_skipped_no_stacking():
+    """'When a player places this card, the other player draws 4 cards and their turn is skipped. Wild Draw 4
+    cards' effect cannot be stacked.'"""
+    ref = two(["wild-draw4", "blue-1"], ["wild-draw4", "green-2"], starter="red-5")
+    state = ok(ref, "play", player="ann", card="wild-draw4", color="blue")
+    assert state["pending_draw"] == 4 and state["turn"] == "ben"
+    assert ref.legal_plays("ben") == []
+    assert kinds(send(ref, "play", player="ben", card="wild-draw4", color="red")) == ["must_draw"]
+    state = ok(ref, "draw", player="ben", count=4, cards=["red-1", "red-2", "red-3", "red-4"])
+    assert state["turn"] == "ann" and state["color"] == "blue"
+
+
+def test_stack_wild_draw4_option_adds_up():
+    """'You can decide on a different rule allowing you to stack Wild Draw 4 cards ... if the 4 Wild Draw 4 cards
+    are placed in succession, the next player (who won't have any more to place) will draw 16 cards.'"""
+    ref = counts_round("two-player", P2, "red-5", dealer="ben", stack_draw4=True)
+    for player in ("ann", "ben", "ann", "ben"):
+        state = ok(ref, "play", player=player, card="wild-draw4", color="red")
+    assert state["pending_draw"] == 16 and state["turn"] == "ann"
+    assert ok(ref, "draw", player="ann", count=16)["turn"] == "ben"
+
+
+def test_playable_drawn_card_may_be_kept():
+    """'If they receive a playable card, they can either play it or keep it in their hand. If they choose to do the
+    latter, they pass and their opponent plays.'"""
+    ref = two(["blue-1", "blue-2"], ["green-3", "green-4"], starter="red-5")
+    ok(ref, "draw", player="ann", count=1, cards=["red-9"])
+    assert ref.legal_plays("ann") == ["red-9"]
+    assert ok(ref, "pass", player="ann")["turn"] == "ben"

@@ -277,3 +277,64 @@ def test_agreed_number_of_rounds():
     ok(ref, "play", player="ben", card="blue-1")
     state = ok(ref, "reveal", player="ann", cards=["blue-9"])
     assert state["game_over"] and state["winner"] == "ann" and state["scores"] == {"ann": 50, "ben": 9}
+
+
+def test_no_wild_on_wild_drawn_wild_is_not_playable_under_draw_until_playable():
+    """'However, if there is a black card on top, this is allowed no Further black card': with draw until playable a
+    drawn wild on a wild is not playable, so legal_plays() and the draw rule agree that drawing on is right."""
+    hands = {"ann": ["wild", "red-1"], "ben": ["blue-2", "blue-3"], "cat": ["green-4", "green-6"]}
+    ref = known_round("official", hands, "yellow-5", dealer="cat", no_wild_on_wild=True, draw_until_playable=True)
+    ok(ref, "play", player="ann", card="wild", color="red")
+    ok(ref, "draw", player="ben", count=1, cards=["wild"])
+    assert ref.legal_plays("ben") == []
+    ok(ref, "draw", player="ben", count=1, cards=["yellow-7"])  # not flagged: the wild was not playable
+    assert kinds(send(ref, "pass", player="ben")) == ["illegal_pass"]  # yellow-7 does not fit red either
+    ok(ref, "draw", player="ben", count=1, cards=["red-9"])
+    assert ref.legal_plays("ben") == ["red-9"]
+    assert kinds(send(ref, "draw", player="ben", count=1, cards=["red-8"])) == ["wrong_draw_count"]
+
+
+def test_no_wild_on_wild_holds_after_a_reshuffle():
+    """The starter is the only wild a wild may cover: after a reshuffle leaves a played wild alone on the discard
+    pile, no wild may go on it."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", no_wild_on_wild=True, draw_until_playable=True,
+                       hand_size=30)
+    ok(ref, "play", player="ann", card="wild", color="blue")
+    state = ok(ref, "draw", player="ben", count=ref.state()["draw_pile"] + 1)
+    assert state["discard_count"] == 1 and state["top"] == "wild"
+    assert kinds(send(ref, "play", player="ben", card="wild", color="red")) == ["illegal_card"]
+
+
+def test_custom_card_block_and_deflect():
+    """'Blank cards: you can decide what effect this card has (block an action, Draw 4, Draw 10, deflect an effect,
+    etc.).' (two-player.txt) — block cancels a pending draw, deflect passes it on, draw4 makes the next draw 4."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", custom_effect="block")
+    ok(ref, "play", player="ann", card="red-draw2")
+    state = ok(ref, "play", player="ben", card="wild-custom", color="green")
+    assert state["pending_draw"] == 0 and state["turn"] == "cat" and state["color"] == "green"
+    ref = counts_round("official", P3, "red-5", dealer="cat", custom_effect="deflect")
+    ok(ref, "play", player="ann", card="red-draw2")
+    state = ok(ref, "play", player="ben", card="wild-custom", color="green")
+    assert state["pending_draw"] == 2 and state["turn"] == "cat"
+    assert ok(ref, "draw", player="cat", count=2)["turn"] == "ann"
+    ref = counts_round("official", P3, "red-5", dealer="cat", custom_effect="draw4")
+    state = ok(ref, "play", player="ann", card="wild-custom", color="blue")
+    assert state["pending_draw"] == 4 and state["turn"] == "ben"
+
+
+def test_drawing_instead_of_playing_is_allowed():
+    """'But there can also be strategic reasons not to discard a card, but to draw one instead.' — without
+    draw_only_when_unable a draw while holding a playable card is not flagged."""
+    hands = {"ann": ["red-1", "red-2"], "ben": ["blue-2", "blue-3"], "cat": ["green-4", "green-6"]}
+    ref = known_round("official", hands, "red-5", dealer="cat")
+    ok(ref, "draw", player="ann", count=1, cards=["yellow-9"])
+    assert ok(ref, "pass", player="ann")["turn"] == "ben"
+
+
+def test_wrong_draw_count_on_two_cards_pull_default():
+    """'The following applies to the following offenses (unless otherwise mentioned): Two cards pull!' — the
+    variants' value for a wrong card and a play out of turn, set as options on the official rules."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", wrong_play_penalty=2, out_of_turn_penalty=2)
+    assert only_flag(send(ref, "play", player="ann", card="blue-1"), "illegal_card")["draw"] == 2
+    assert only_flag(send(ref, "play", player="cat", card="red-1"), "out_of_turn")["draw"] == 2
+    assert ref.state()["owed"] == {"ann": 2, "cat": 2}

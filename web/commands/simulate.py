@@ -2,7 +2,7 @@
 
 The simulator shuffles (seeded), cuts, deals, draws and reshuffles physically, sends every act to
 the referee with known hands, obeys its verdicts, injects deliberate mistakes at ``--mistakes``
-RATE and checks that each is flagged, and checks the table invariants after every event. Exit
+RATE (default 0.05) and checks that each is flagged, and checks the table invariants after every event. Exit
 status 1 when anything failed (a missed or spurious flag, a rejected event, an invariant, a game
 that did not end).
 """
@@ -13,6 +13,9 @@ import json
 import sys
 import time
 
+#: Mistake rate when --mistakes is not given: the bots make deliberate mistakes the referee must flag.
+DEFAULT_MISTAKES = 0.05
+
 HELP = "bots play refereed games on a simulated table; reports speed, flags, mistakes caught, invariant failures"
 
 
@@ -22,8 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, help="players at the table (default 4)")
     parser.add_argument("--games", type=int, default=10, help="complete games to play (default 10)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--mistakes", type=float, default=0.0, metavar="RATE",
-                        help="chance of a deliberate mistake at each opportunity, 0 to 1 (default 0)")
+    parser.add_argument("--mistakes", type=float, default=DEFAULT_MISTAKES, metavar="RATE",
+                        help="chance of a deliberate mistake at each opportunity, 0 to 1 "
+                             f"(default {DEFAULT_MISTAKES}; 0 for honest play)")
     parser.add_argument("--teams", type=int, default=0, help="seat the players in this many teams (default none)")
     parser.add_argument("--options", default=None, metavar="JSON", help='option overrides, e.g. \'{"target_score": 200}\'')
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
