@@ -3,27 +3,39 @@ Runtime, with letterboxing, box decoding and non-maximum suppression in NumPy/Op
 
 ``Detector.load()`` opens the committed model ``models/cards.onnx`` (or ``$TABLEREF_MODEL``);
 ``detector.detect(bgr)`` returns :class:`Detection` objects in pixels of the given image.
+
+After the network: a table plays one deck family, so ``family`` ("uno" or "standard") keeps only
+that family's classes; the second-stage classifier (:mod:`vision.card_classifier`, when its model
+is there) reads each kept box again from its crop; and an UNO card's colour is decided from its own
+pixels referenced to the card's white (:mod:`vision.uno_colour`), which a webcam's cast does not fool.
 """
 from __future__ import annotations
 
 import ast
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from referee.cards import ALL_CARD_IDS
+from referee.cards import ALL_CARD_IDS, parse_card
+from vision.card_classifier import CardClassifier, ClassifierError, Reading, default_classifier_path
 from vision.card_merge import Detection, merge_card_parts
+from vision.uno_colour import card_colour
 from vision.source_tree import repo_root
 
-__all__ = ["Detection", "Detector", "DetectorError", "InvalidImage", "default_model_path", "read_image"]
+__all__ = ["Detection", "Detector", "DetectorError", "FAMILIES", "InvalidImage", "default_model_path", "read_image"]
 
 MODEL_ENV = "TABLEREF_MODEL"
 DEFAULT_CONF = 0.35
 DEFAULT_IOU = 0.5
 PAD_VALUE = 114  # the letterbox grey the model was trained with
 MAX_DETECTIONS = 100
+#: The second stage replaces the detector's reading of a box when it is at least this sure.
+READ_CONFIDENCE = 0.5
+#: The deck families a detector can be restricted to (``referee.cards.Card.family``).
+FAMILIES: tuple[str, ...] = ("uno", "standard")
 
 
 class DetectorError(RuntimeError):
@@ -93,11 +105,15 @@ def letterbox(bgr: np.ndarray, size: int, stride: int) -> tuple[np.ndarray, floa
 
 
 def decode(output: np.ndarray, conf_threshold: float, iou_threshold: float,
-           max_detections: int = MAX_DETECTIONS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+           max_detections: int = MAX_DETECTIONS,
+           class_mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Decode a YOLO output ``(4 + classes, anchors)`` into boxes (x1, y1, x2, y2), scores and class
-    indices, after a per-class non-maximum suppression."""
+    indices, after a per-class non-maximum suppression. ``class_mask`` (one bool per class): consider
+    only the classes marked True."""
     predictions = output.T  # anchors x (4 + classes)
     class_scores = predictions[:, 4:]
+    if class_mask is not None:
+        class_scores = class_scores * class_mask
     classes = class_scores.argmax(axis=1)
     scores = class_scores[np.arange(len(classes)), classes]
     keep = scores >= conf_threshold
@@ -118,8 +134,10 @@ class Detector:
     """A loaded card detector; use :meth:`Detector.load`. ``detect`` is safe to call from one thread."""
 
     def __init__(self, session, class_names: tuple[str, ...], imgsz: int, stride: int,
-                 conf_threshold: float = DEFAULT_CONF, iou_threshold: float = DEFAULT_IOU) -> None:
+                 conf_threshold: float = DEFAULT_CONF, iou_threshold: float = DEFAULT_IOU,
+                 family: str | None = None, classifier: CardClassifier | None = None) -> None:
         self.session = session
+        self.classifier = classifier
         self.class_names = class_names
         self.imgsz = imgsz
         self.stride = stride
@@ -127,11 +145,31 @@ class Detector:
         self.iou_threshold = iou_threshold
         self.input_name = session.get_inputs()[0].name
         self.path: Path | None = None
+        self.family: str | None = None
+        self._class_mask: np.ndarray | None = None
+        self.set_family(family)
+
+    def set_family(self, family: str | None) -> None:
+        """Report only cards of ``family`` ("uno", "standard"; None: both): the deck on the table."""
+        if family is not None and family not in FAMILIES:
+            raise ValueError(f"unknown card family {family!r}: choose one of {', '.join(FAMILIES)}")
+        self.family = family
+        self._class_mask = None if family is None else np.array(
+            [parse_card(name).family == family for name in self.class_names], dtype=np.float32)
+        if self.classifier is not None:
+            self.classifier.set_family(family)
 
     @classmethod
     def load(cls, path: str | Path | None = None, conf_threshold: float = DEFAULT_CONF,
-             iou_threshold: float = DEFAULT_IOU, threads: int | None = None) -> Detector:
+             iou_threshold: float = DEFAULT_IOU, threads: int | None = None,
+             family: str | None = None, imgsz: int | None = None,
+             classifier: str | Path | None = None, second_stage: bool = True) -> Detector:
         """Open the ONNX model at ``path`` (default: :func:`default_model_path`).
+
+        ``family`` restricts the classes to one deck family; ``imgsz`` replaces the input size the
+        model was exported with (the longest side after letterboxing; a multiple of its stride).
+        ``classifier``: the second-stage model (default :func:`default_classifier_path`, used when
+        the file exists; a path given must exist); ``second_stage=False`` runs the detector alone.
 
         Raises :class:`DetectorError` when the file is missing, not a model, or its classes are not
         ``referee.cards.ALL_CARD_IDS`` in that order.
@@ -151,9 +189,18 @@ class Detector:
             raise DetectorError(f"{model_path}: not a loadable ONNX model ({exc})") from exc
         metadata = session.get_modelmeta().custom_metadata_map
         names = _class_names(metadata, model_path)
-        imgsz = int(max(ast.literal_eval(metadata.get("imgsz", "[480, 480]"))))
         stride = int(metadata.get("stride", "32"))
-        detector = cls(session, names, imgsz, stride, conf_threshold, iou_threshold)
+        if imgsz is None:
+            imgsz = int(max(ast.literal_eval(metadata.get("imgsz", "[480, 480]"))))
+        elif imgsz < stride or imgsz % stride:
+            raise DetectorError(f"input size {imgsz} is not a positive multiple of the model's stride {stride}")
+        second = None
+        if second_stage and (classifier is not None or default_classifier_path().is_file()):
+            try:
+                second = CardClassifier.load(classifier, threads=threads)
+            except ClassifierError as exc:
+                raise DetectorError(str(exc)) from exc
+        detector = cls(session, names, imgsz, stride, conf_threshold, iou_threshold, family, second)
         detector.path = model_path
         return detector
 
@@ -166,13 +213,42 @@ class Detector:
         padded, scale, (left, top) = letterbox(image, self.imgsz, self.stride)
         blob = cv2.dnn.blobFromImage(padded, 1 / 255.0, swapRB=True)
         output = self.session.run(None, {self.input_name: blob})[0][0]
-        boxes, scores, classes = decode(output, self.conf_threshold, self.iou_threshold)
+        boxes, scores, classes = decode(output, self.conf_threshold, self.iou_threshold,
+                                        class_mask=self._class_mask)
         height, width = image.shape[:2]
         boxes = (boxes - np.array([left, top, left, top], np.float32)) / scale
         boxes = np.clip(boxes, 0, [width, height, width, height])
         detections = [Detection(self.class_names[c], float(s), tuple(float(v) for v in b))
                       for b, s, c in zip(boxes, scores, classes) if b[2] > b[0] and b[3] > b[1]]
-        return merge_card_parts(detections)
+        # read and colour after merging: the boxes kept are then corner indices wherever a card's parts
+        # agree, whose surroundings are the card itself rather than the hand or table around a whole card
+        merged = merge_card_parts(detections)
+        if self.classifier is not None:
+            readings = self.classifier.read(image, [d.box for d in merged])
+            merged = [reread(image, d, r) for d, r in zip(merged, readings)]
+        return [recoloured(image, detection) for detection in merged]
+
+
+def reread(bgr: np.ndarray, detection: Detection, reading: Reading) -> Detection:
+    """``detection`` named as the second stage read it, when it is sure enough and the box is a card
+    face (backs have no second reading); an UNO value takes the colour of the card's pixels."""
+    if reading.prob < READ_CONFIDENCE or parse_card(detection.card).is_back:
+        return detection
+    label = reading.label
+    if label in ALL_CARD_IDS:  # a standard face or an UNO wild: a whole card id
+        return replace(detection, card=label)
+    colour = parse_card(detection.card).color or card_colour(bgr, detection.box)
+    return detection if colour is None else replace(detection, card=f"{colour}-{label}")
+
+
+def recoloured(bgr: np.ndarray, detection: Detection) -> Detection:
+    """``detection`` with its UNO colour re-decided from the pixels under its box (see
+    :mod:`vision.uno_colour`); wilds, standard cards and backs, and undecidable crops, stay as they are."""
+    parsed = parse_card(detection.card)
+    if parsed.family != "uno" or parsed.color is None:
+        return detection
+    colour = card_colour(bgr, detection.box)
+    return detection if colour is None else replace(detection, card=f"{colour}-{parsed.value}")
 
 
 def _class_names(metadata: dict[str, str], model_path: Path) -> tuple[str, ...]:

@@ -7,11 +7,13 @@ event the caller reports through ``note_verdict``) decides who acted and what is
   ``start_round`` starter when the watcher deals (a ``dealer`` is configured: named in the first
   round, the referee picks the next ones), while a new starter is awaited a ``turn_up``. Without
   a dealer the first top card seen is just the pile as it lies and rounds are started by the
-  page (or the demo script): nothing is sent for it.
+  page (or the demo script): nothing is sent for it. Nor is anything sent for the starter that
+  someone else already gave the referee (the referee's last event put that very card on top).
   After the turn player drew, a card coming within ``DRAWN_CARD_WINDOW_S`` of the last reach is
   their drawn card; a later one is the next player's (the referee implies the drawer's pass).
 * reaches into the draw pile are summed into one ``draw``: sent as soon as the count owed is
-  reached (pending draw or penalty cards), else once no hand has come back for ``settle_s``.
+  reached (pending draw or penalty cards), else once no hand has come back for ``settle_s``
+  (``owed_settle_s`` while fewer cards than owed have been taken: someone drawing four pauses).
   The drawer is the turn player, unless they owe nothing and exactly one other player owes
   penalty cards.
 * a settled layout in the reveal area is a ``reveal`` by the player the referee awaits (a
@@ -25,6 +27,9 @@ from __future__ import annotations
 from typing import Any
 
 DRAW_SETTLE_S = 1.5
+DRAW_OWED_SETTLE_S = 3.0
+#: The referee's last event types that put a card on the pile without anyone playing it.
+STARTER_EVENTS = frozenset({"start_round", "turn_up"})
 DRAWN_CARD_WINDOW_S = 2.0
 JUMP_IN_WINDOW_S = 2.0
 
@@ -32,9 +37,10 @@ JUMP_IN_WINDOW_S = 2.0
 class EventMaker:
     """Builds referee events from settled observations (see the module doc)."""
 
-    def __init__(self, dealer: str | None = None, settle_s: float = DRAW_SETTLE_S) -> None:
+    def __init__(self, dealer: str | None = None, settle_s: float = DRAW_SETTLE_S,
+                 owed_settle_s: float = DRAW_OWED_SETTLE_S) -> None:
         self.dealer = dealer
-        self.settle_s = settle_s
+        self.settle_s, self.owed_settle_s = settle_s, owed_settle_s
         self.state: dict[str, Any] | None = None
         self.started = False  # a top card has been seen (the pile as it lay, or the starter)
         self.revealed: set[str] = set()
@@ -64,6 +70,8 @@ class EventMaker:
         self.started = True
         if kind == "starter":
             return [{"type": "turn_up", "card": card}]
+        if self._is_known_starter(card):
+            return []
         events = self.flush_draw()
         play: dict[str, Any] = {"type": "play", "card": card}
         player = self._player_to_play(t)
@@ -73,6 +81,12 @@ class EventMaker:
             play["candidate"] = "jump_in"
         self._last_play = (card, t)
         return events + [play]
+
+    def _is_known_starter(self, card: str) -> bool:
+        """True when the referee's last event (a deal or turn-up entered by someone else) put ``card`` on top."""
+        state = self.state or {}
+        last = state.get("last_event")
+        return isinstance(last, dict) and last.get("type") in STARTER_EVENTS and state.get("top") == card
 
     def _player_to_play(self, t: float) -> str | None:
         """The turn player; after they drew, the next player unless the card came right after the draw."""
@@ -122,8 +136,11 @@ class EventMaker:
         return []
 
     def tick(self, t: float) -> list[dict[str, Any]]:
-        """Send a summed draw once no further reach came for ``settle_s``."""
-        if self._draw is not None and t - self._draw["last_t"] >= self.settle_s:
+        """Send a summed draw once no further reach came for ``settle_s`` (``owed_settle_s`` while short of the count owed)."""
+        if self._draw is None:
+            return []
+        short = self._draw["owed"] is not None and self._draw["count"] < self._draw["owed"]
+        if t - self._draw["last_t"] >= (self.owed_settle_s if short else self.settle_s):
             return self.flush_draw()
         return []
 

@@ -107,7 +107,7 @@ class TablePipeline:
         for s in sightings:
             s.zone = zones.zone_of(s.centre, size)
         events: list[dict[str, Any]] = list(self.maker.tick(frame.t))
-        if self.reaches.update("draw" in hands):
+        if self.reaches.update("draw" in hands, frame.t):
             events += self.maker.reach(frame.t)
         new_card = None
         if sharp:

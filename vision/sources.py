@@ -304,6 +304,35 @@ class ImageFolderSource(PacedSource):
         return self._deliver(image)
 
 
+class SampledSource(FrameSource):
+    """Another source thinned to at most ``fps`` frames per second of its own time (``Frame.t``):
+    a lighter load for a slow or shared machine. The frames in between are read and passed over."""
+
+    def __init__(self, source: FrameSource, fps: float) -> None:
+        if not fps > 0:
+            raise SourceError(f"a sampling rate must be above 0 frames/s, got {fps}")
+        super().__init__(source.name)
+        self.source = source
+        self.stats = source.stats
+        self.period = 1.0 / fps
+        self._last_t: float | None = None
+
+    def read(self) -> Frame | None:
+        """The next frame at least one period after the last one delivered (None as the source says)."""
+        while True:
+            frame = self.source.read()
+            if frame is None:
+                return None
+            if self._last_t is None or frame.t < self._last_t or frame.t - self._last_t >= self.period - 1e-6:
+                self._last_t = frame.t
+                return frame
+
+    def close(self) -> None:
+        """Close the wrapped source."""
+        super().close()
+        self.source.close()
+
+
 def _camera_opener(target: int | str) -> Callable[[], Capture]:
     return lambda: cv2.VideoCapture(target)
 

@@ -1,11 +1,13 @@
 """Frame-to-frame voting: nothing reaches the referee before it has been seen, still, for several frames.
 
 * :class:`PileWatch` (discard pile): remembers the cards already in the pile (id and box); a card
-  that is none of them and still for ``need`` sharp frames, with enough weight of votes and a
-  clear majority on its id, is the new top card. An older card's corner peeking out from under a
-  hand, a card misread while a hand covers it or a one-frame misreading therefore never makes a play.
-* :class:`ReachCounter` (draw pile): a hand in the zone for ``enter`` frames, then out of it for
-  ``leave`` frames, is one reach (hysteresis both ways).
+  that is none of them and still in at least ``need`` sharp frames spanning ``still_s`` seconds,
+  with enough weight of votes and a clear majority on its id, is the new top card (3 frames at 15
+  frames/s; 2 on a machine that processes fewer, so the wait is the same time, not more). An older
+  card's corner peeking out from under a hand, a card misread while a hand covers it or a
+  one-frame misreading therefore never makes a play.
+* :class:`ReachCounter` (draw pile): a hand in the zone for ``enter_s``, then out of it for
+  ``leave_s``, is one reach (hysteresis both ways, in seconds so that dropped frames do not change it).
 * :class:`LayoutWatch` (reveal area): the multiset of cards laid out, the same in most of the last
   frames and untouched by hands, is a shown hand.
 """
@@ -13,13 +15,16 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from statistics import median
 
 from vision.sightings import Box, Sighting, area, iou, overlap
 
-#: Sharp frames a new top card must be seen in, still, and the weight of votes its id needs: a vote
-#: weighs the detection's confidence, twice for two agreeing corner indices, half for a lone
-#: whole-card box (the id lives in the corner index; a card half under a hand is often misread).
-NEED_FRAMES = 3
+#: Sharp frames a new top card must be seen in, still, how long (seconds from the first to the last
+#: of them) and the weight of votes its id needs: a vote weighs the detection's confidence, twice
+#: for two agreeing corner indices, half for a lone whole-card box (the id lives in the corner
+#: index; a card half under a hand is often misread).
+NEED_FRAMES = 2
+NEED_STILL_S = 0.13
 NEED_WEIGHT = 2.4
 LONE_CARD_WEIGHT = 0.5
 MAJORITY = 0.7
@@ -37,6 +42,12 @@ MOVED_IOU = 0.5
 WHOLE_CARD = 0.45
 #: A taken-back card is forgotten after this many sharp frames without it.
 FORGET_AFTER = 8
+#: A reach into the draw pile: a hand in the zone this long, then out of it this long (seconds;
+#: 2 and 3 frames at 15 frames/s).
+REACH_ENTER_S = 0.12
+REACH_LEAVE_S = 0.18
+#: Gaps between frames remembered to know how long one frame stands for.
+FRAME_GAPS_KEPT = 15
 
 
 @dataclass
@@ -55,6 +66,7 @@ class Candidate:
 
     box: Box
     first_t: float
+    last_t: float
     votes: Counter = field(default_factory=Counter)  # id -> summed vote weight
     frames: int = 0
     misses: int = 0
@@ -72,8 +84,8 @@ class NewCard:
 class PileWatch:
     """Finds new cards on the discard pile (see the module doc)."""
 
-    def __init__(self, need: int = NEED_FRAMES) -> None:
-        self.need = need
+    def __init__(self, need: int = NEED_FRAMES, still_s: float = NEED_STILL_S) -> None:
+        self.need, self.still_s = need, still_s
         self.known: list[PileCard] = []
         self.candidate: Candidate | None = None
         self.card_area = 0.0  # running typical area of a whole card (pixels)
@@ -133,8 +145,8 @@ class PileWatch:
                     self.candidate = None
             return None
         if cand is None or iou(pick.box, cand.box) < STILL_IOU:  # something new, or it moved: start over
-            cand = self.candidate = Candidate(pick.box, t)
-        cand.box, cand.misses = pick.box, 0
+            cand = self.candidate = Candidate(pick.box, t, t)
+        cand.box, cand.misses, cand.last_t = pick.box, 0, t
         cand.frames += 1
         cand.votes[pick.card] += self.weight(pick)
         return self._decide()
@@ -144,7 +156,7 @@ class PileWatch:
         if cand is None:
             return None
         card, weight = cand.votes.most_common(1)[0]
-        if cand.frames < self.need or weight < NEED_WEIGHT or weight < MAJORITY * sum(cand.votes.values()):
+        if cand.frames < self.need or cand.last_t - cand.first_t < self.still_s or weight < NEED_WEIGHT or weight < MAJORITY * sum(cand.votes.values()):
             return None
         self.candidate = None
         self.top = PileCard(card, cand.box)
@@ -166,23 +178,39 @@ class PileWatch:
 
 
 class ReachCounter:
-    """Counts hands reaching into a zone: in for ``enter`` frames, then out for ``leave`` frames."""
+    """Counts hands reaching into a zone: in for ``enter_s``, then out for ``leave_s`` (seconds).
 
-    def __init__(self, enter: int = 2, leave: int = 3) -> None:
-        self.enter, self.leave = enter, leave
+    The hysteresis is in time, not frames, so a reach counts the same whether every camera frame is
+    processed or a slow machine drops most of them: each processed frame stands for the interval
+    up to the next one (the median of the recent gaps between frames), so at 15 frames/s a hand
+    must be seen in 2 frames and gone for 3, at 5 frames/s one frame each way is enough.
+    """
+
+    def __init__(self, enter_s: float = REACH_ENTER_S, leave_s: float = REACH_LEAVE_S) -> None:
+        self.enter_s, self.leave_s = enter_s, leave_s
         self.inside = False
-        self._run = 0
+        self._since: float | None = None  # first frame of the current run that disagrees with ``inside``
+        self._last_t: float | None = None
+        self._gaps: deque[float] = deque(maxlen=FRAME_GAPS_KEPT)
 
-    def update(self, hand: bool) -> bool:
-        """Feed one frame; True on the frame that completes a reach (the hand has left)."""
-        if hand != self.inside:
-            self._run += 1
-            if self._run >= (self.enter if hand else self.leave):
-                self.inside, self._run = hand, 0
-                return not hand
-        else:
-            self._run = 0
-        return False
+    def frame_period(self) -> float:
+        """How long one processed frame stands for: the median recent gap between frames (0 at first)."""
+        return float(median(self._gaps)) if self._gaps else 0.0
+
+    def update(self, hand: bool, t: float) -> bool:
+        """Feed one frame (``t`` in seconds); True on the frame that completes a reach (the hand has left)."""
+        if self._last_t is not None and t > self._last_t:
+            self._gaps.append(t - self._last_t)
+        self._last_t = t
+        if hand == self.inside:
+            self._since = None
+            return False
+        if self._since is None:
+            self._since = t
+        if t - self._since + self.frame_period() < (self.enter_s if hand else self.leave_s):
+            return False
+        self.inside, self._since = hand, None
+        return not hand
 
 
 class LayoutWatch:

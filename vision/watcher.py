@@ -10,7 +10,9 @@ scripted calls) should be reported with ``note_verdict(event, verdict)`` so the 
 what the referee awaits (penalty draws, reveals). An ``on_event`` that raises keeps its event
 for the next frame: nothing is lost, and the thread never dies of a bad frame or a failing
 callback. Recognition doubts (more copies of a card than the deck holds) go to ``on_doubt`` and
-into ``status()["doubts"]``; they are never sent to the referee.
+into ``status()["doubts"]``; they are never sent to the referee. ``live_view=False`` (headless use)
+skips drawing and encoding the annotated frame. ``run()`` may also be called in the caller's own
+thread instead of ``start()``.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from typing import Any, Callable
 
 from vision.overlay import draw_overlay, encode_jpeg, status_text
 from vision.pipeline import TablePipeline
+from vision.stability import NewCard
 from vision.sources import Frame, FrameSource
 from vision.zones import Zones
 
@@ -32,6 +35,8 @@ FPS_WINDOW_S = 2.0
 #: Sleep between reads while a source gives nothing (reconnecting, skipped frames).
 IDLE_S = 0.01
 HISTORY_KEPT = 500
+#: Events that put the new top card on the pile (their history entry carries when it first lay still).
+CARD_EVENTS = frozenset({"play", "start_round", "turn_up"})
 
 
 class TableWatcher:
@@ -40,24 +45,26 @@ class TableWatcher:
     def __init__(self, source: FrameSource, detector: Any, zones: Zones | None,
                  on_event: EventCallback, *, dealer: str | None = None,
                  on_doubt: Callable[[dict[str, Any]], None] | None = None,
-                 before_frame: Callable[[Frame], None] | None = None) -> None:
+                 before_frame: Callable[[Frame], None] | None = None, live_view: bool = True) -> None:
         self.source = source
         self.detector = detector
         self.on_event = on_event
         self.on_doubt = on_doubt
         self.before_frame = before_frame
+        self.live_view = live_view
         self.pipeline = TablePipeline(zones, dealer)
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._outbox: deque[dict[str, Any]] = deque()
+        self._outbox: deque[tuple[dict[str, Any], float | None]] = deque()  # event, when its card first lay still
         self._jpeg: bytes | None = None
         self._times: deque[float] = deque()
         self._frame_t: float | None = None
         self._events_sent = 0
         self._last_error: str | None = None
         self._errors = 0
-        #: the last events sent: event, verdict, frame time and when the verdict came (monotonic)
+        #: the last events sent: event, verdict, frame time, ``still_t`` (the frame time its new top card
+        #: first lay still, for plays, deals and turn-ups) and when the verdict came (monotonic)
         self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY_KEPT)
 
     # -- thread -----------------------------------------------------------------------------------
@@ -118,12 +125,14 @@ class TableWatcher:
         for doubt in result.doubts:
             if self.on_doubt is not None:
                 self._guard("on_doubt", self.on_doubt, doubt)
-        self._send(result.events)
+        self._send(result.events, result.new_card)
         now = time.monotonic()
         with self._lock:
             self._times.append(now)
             while self._times and now - self._times[0] > FPS_WINDOW_S:
                 self._times.popleft()
+        if not self.live_view:
+            return
         top = self.pipeline.pile.top.card if self.pipeline.pile.top else None
         view = draw_overlay(frame.image, self.pipeline.zones, result.sightings, result.hands, top,
                             status_text(self._summary()))
@@ -132,10 +141,13 @@ class TableWatcher:
             self._jpeg = jpeg
 
     # -- events -----------------------------------------------------------------------------------
-    def _send(self, events: list[dict[str, Any]]) -> None:
-        self._outbox.extend(events)
+    def _send(self, events: list[dict[str, Any]], new_card: NewCard | None = None) -> None:
+        for event in events:
+            placed = new_card is not None and event.get("type") in CARD_EVENTS and \
+                new_card.card in (event.get("card"), event.get("starter"))
+            self._outbox.append((event, new_card.first_t if placed else None))
         while self._outbox:
-            event = self._outbox[0]
+            event, still_t = self._outbox[0]
             try:
                 verdict = self.on_event(dict(event))
             except Exception as exc:
@@ -144,7 +156,7 @@ class TableWatcher:
             self._outbox.popleft()
             self._events_sent += 1
             self.history.append({"event": event, "verdict": verdict, "frame_t": self._frame_t,
-                                 "answered_at": time.monotonic()})
+                                 "still_t": still_t, "answered_at": time.monotonic()})
             self.pipeline.note_verdict(event, verdict)
 
     def note_verdict(self, event: dict[str, Any], verdict: dict[str, Any] | None) -> None:

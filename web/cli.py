@@ -28,12 +28,7 @@ def add_subcommands(parser: argparse.ArgumentParser, table: dict[str, str], dest
     """Add one subparser per entry of ``table`` (name -> module path) to ``parser``."""
     sub = parser.add_subparsers(dest=dest, metavar=dest.upper())
     for name, module_name in table.items():
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name and module_name.startswith(exc.name):
-                continue  # that command is not built yet
-            raise
+        module = importlib.import_module(module_name)
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(_run=module.run)

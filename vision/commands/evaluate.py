@@ -42,6 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"seed of the held-out renders (default {HELD_OUT_SEED}, unused in training)")
     parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards.onnx)")
     parser.add_argument("--conf", type=float, default=None, help="confidence threshold (default 0.35)")
+    parser.add_argument("--imgsz", type=int, default=None,
+                        help="detector input size (default: the size the model was exported with)")
+    parser.add_argument("--any-family", action="store_true",
+                        help="let the detector report both deck families on the real sets (by default it is "
+                             "restricted to the set's family, as a table's rules restrict it to its deck)")
     parser.add_argument("--limit", type=int, default=None, help="score only the first N photos of each set")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
@@ -95,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        detector = Detector.load(args.model, conf_threshold=DEFAULT_CONF if args.conf is None else args.conf)
+        detector = Detector.load(args.model, conf_threshold=DEFAULT_CONF if args.conf is None else args.conf,
+                                 imgsz=args.imgsz)
     except DetectorError as exc:
         print(f"tableref eval: {exc}", file=sys.stderr)
         return 2
@@ -108,12 +114,14 @@ def run(args: argparse.Namespace) -> int:
     def note_error(image: str, exc: Exception) -> None:
         errors.append(f"{image}: {exc}")
 
-    result: dict = {"model": str(detector.path), "conf": detector.conf_threshold}
+    result: dict = {"model": str(detector.path), "conf": detector.conf_threshold, "imgsz": detector.imgsz,
+                    "family": "any" if args.any_family else "the set's own"}
     started = time.perf_counter()
-    for name, folder_name, scorer in (("uno", "uno-real-dev", evaluation.score_uno),
-                                      ("cards", "cards-real-dev", evaluation.score_ranks)):
+    for name, folder_name, family, scorer in (("uno", "uno-real-dev", "uno", evaluation.score_uno),
+                                              ("cards", "cards-real-dev", "standard", evaluation.score_ranks)):
         if name not in chosen:
             continue
+        detector.set_family(None if args.any_family else family)
         folder = datasets / folder_name
         if not (folder / "labels.csv").is_file():
             print(f"tableref eval: {folder / 'labels.csv'} not found (use --datasets DIR)", file=sys.stderr)
@@ -134,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
                 return 2
             has_val = any((folder / "images" / "val").glob("*.jpg"))
             cards = _limited(evaluation.read_synthetic_meta(folder, "val" if has_val else None), args.limit)
+            detector.set_family(None)  # the renders mix both families
             predictions = evaluation.predict_folder(cards, folder, detect_file, note_error)
             result["synthetic"] = evaluation.score_synthetic(cards, predictions)
             result["synthetic_source"] = str(args.synthetic) if args.synthetic else \
@@ -143,7 +152,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({k: v.to_dict() if hasattr(v, "to_dict") else v for k, v in result.items()}))
         return 0
-    print(f"model {result['model']} (confidence threshold {result['conf']})")
+    print(f"model {result['model']} (confidence threshold {result['conf']}, input {result['imgsz']} px, "
+          f"classes: {result['family']} family)")
     if "uno" in result:
         _print_uno(result["uno"])
     if "cards" in result:

@@ -3,6 +3,8 @@
 `tableref train --data DIR/data.yaml [--recipe models/recipe.yaml] [--model yolo11n.yaml|own.pt]
 [--epochs N | --hours H] [--device 0|cpu] [--workers K] [--batch B] [--runs runs/]
 [--export models/cards.onnx | --no-export]`; `tableref train --export-from best.pt` only exports.
+`tableref train --classifier RENDER_DIR... [--epochs N] [--export models/card_classifier.onnx]` trains the
+second-stage classifier (``models/classifier.py``) on the CPU instead.
 Needs the optional `train` extra (ultralytics, torch, onnx): `pip install -e '.[train]'`.
 """
 from __future__ import annotations
@@ -32,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--export", type=Path, default=None,
                         help="where to write the ONNX model (default models/cards.onnx)")
     parser.add_argument("--no-export", action="store_true", help="train only")
+    parser.add_argument("--classifier", nargs="+", type=Path, default=None, metavar="RENDER_DIR",
+                        help="train the second-stage card classifier from these `tableref datasets render` folders "
+                             "instead of the detector (needs torch only)")
     parser.add_argument("--export-from", type=Path, default=None, metavar="WEIGHTS",
                         help="skip training: export these .pt weights to ONNX")
 
@@ -52,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
     except SourceTreeMissing as exc:
         print(f"tableref train: {exc}", file=sys.stderr)
         return 2
+    if args.classifier:
+        return _train_classifier(args)
     try:
         import ultralytics  # noqa: F401
     except ImportError:
@@ -79,4 +86,24 @@ def run(args: argparse.Namespace) -> int:
     print("last epoch: " + ", ".join(f"{key}={value:.4g}" for key, value in metrics.items()))
     if not args.no_export:
         print(f"exported {export_onnx(run_dir / 'weights' / 'best.pt', export_to, recipe['imgsz'])}")
+    return 0
+
+
+def _train_classifier(args: argparse.Namespace) -> int:
+    """`tableref train --classifier RENDER_DIR...`: train and export the second-stage classifier."""
+    missing = [folder for folder in args.classifier if not (folder / "meta.jsonl").is_file()]
+    if missing:
+        print(f"tableref train: {missing[0]} is not a `tableref datasets render` output (no meta.jsonl)",
+              file=sys.stderr)
+        return 2
+    try:
+        from tableref_models.classifier import train_and_export
+    except ImportError as exc:
+        print(f"tableref train: the classifier needs torch ({exc}); install the training extra: "
+              "pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    from vision.card_classifier import default_classifier_path
+
+    history = train_and_export(args.classifier, args.export or default_classifier_path(), epochs=args.epochs or 10)
+    print(f"held-out accuracy after the last epoch: {history[-1]:.3f}")
     return 0

@@ -1,0 +1,58 @@
+"""The bundled demo recording, through the real detector and `tableref watch demo`, gives exactly the
+camera events of its ground-truth script, and the whole demo game is refereed as the script says.
+
+The recording is decoded in full and sampled at 5 frames/s (every third frame: what a slow,
+shared machine keeps up with), which keeps this test near half a minute on two CPU cores.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.engine import Referee
+from vision.demo import load_script
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def watched() -> list[dict]:
+    """The JSON lines of `tableref watch demo --fast --fps 5`."""
+    done = subprocess.run([sys.executable, "-m", "web.cli", "watch", "demo", "--fast", "--fps", "5"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_the_camera_sees_exactly_the_scripted_camera_events(watched: list[dict]) -> None:
+    expected = [line.event for line in load_script() if line.camera]
+    seen = [line["event"] for line in watched if line["source"] == "camera"]
+    assert [e["type"] for e in seen] == [e["type"] for e in expected]
+    assert seen == expected  # players, cards, draw counts and the revealed hand, in order
+
+
+def test_the_people_entered_events_come_from_the_script_in_order_and_at_their_time(watched: list[dict]) -> None:
+    script = load_script()
+    assert watched[0]["source"] == "setup" and watched[0]["event"] == script[0].event
+    scripted = [line for line in watched if line["source"] == "script"]
+    unseen = [line for line in script[1:] if not line.camera]
+    assert [line["event"] for line in scripted] == [line.event for line in unseen]
+    for line, wanted in zip(scripted, unseen):
+        assert wanted.t <= line["t"] < wanted.t + 0.25  # posted with the first frame at or after its time
+
+
+def test_the_whole_demo_game_is_refereed_as_the_script_says(watched: list[dict]) -> None:
+    """Every event in the order the watch applied it gets the verdict the script's own order gives."""
+    script = load_script()
+    referee = Referee()
+    truth = [referee.handle(dict(line.event)) for line in script]
+    assert [line["event"] for line in watched] == [line.event for line in script]
+    assert [line["verdict"] for line in watched] == truth
+    assert all(line["verdict"]["accepted"] for line in watched)
+    flags = [flag["kind"] for line in watched for flag in line["verdict"]["flags"]]
+    assert flags == ["illegal_card", "missed_uno", "challenge_upheld"]

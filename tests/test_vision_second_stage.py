@@ -1,0 +1,126 @@
+"""What happens after the detector network: the UNO colour from the card's own white-referenced
+pixels, the deck-family restriction, the classifier's crop, and how a second reading renames a box."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from referee.cards import ALL_CARD_IDS, UNO_COLORS
+from vision.card_classifier import (CLASSIFIER_CLASSES, CROP_SIZE, CardClassifier, ClassifierError, Reading,
+                                    classifier_label, crop_for_classifier, default_classifier_path)
+from vision.card_merge import Detection
+from vision.detector import Detector, default_model_path, reread
+from vision.source_tree import SourceTreeMissing, load_source_package
+from vision.uno_colour import HUE_PROTOTYPES, card_colour, hue_distance
+
+#: Per-channel (B, G, R) gains of webcam casts: none, a warm lamp, a cold window, a green wall.
+CASTS = {"none": (1.0, 1.0, 1.0), "warm": (0.6, 0.85, 1.2), "cold": (1.25, 1.0, 0.7), "green": (0.8, 1.2, 0.75)}
+
+
+def face_on_table(card: str, design: str, cast: tuple[float, float, float], width: int = 220):
+    """A card face on a grey-green table under a colour cast; returns (frame, top-left corner box)."""
+    try:
+        load_source_package("datasets")
+    except SourceTreeMissing:
+        pytest.skip("datasets/ source folder absent")
+    from tableref_datasets.cards import corner_boxes, render_face
+
+    face = render_face(card, design, width)
+    frame = np.full((480, 640, 3), (90, 100, 95), np.float32)
+    h, w = face.shape[:2]
+    y, x = (480 - h) // 2, (640 - w) // 2
+    alpha = face[..., 3:4] / 255.0
+    frame[y:y + h, x:x + w] = face[..., :3] * alpha + frame[y:y + h, x:x + w] * (1 - alpha)
+    frame = np.clip(frame * np.array(cast, np.float32), 0, 255).astype(np.uint8)
+    bx1, by1, bx2, by2 = corner_boxes(card, design, width)[0]
+    return frame, (x + bx1, y + by1, x + bx2, y + by2)
+
+
+@pytest.mark.parametrize("design", ["uno-classic", "uno-2023"])
+@pytest.mark.parametrize("cast", sorted(CASTS))
+@pytest.mark.parametrize("colour", UNO_COLORS)
+def test_colour_of_a_corner_survives_a_colour_cast(colour: str, cast: str, design: str) -> None:
+    frame, box = face_on_table(f"{colour}-7", design, CASTS[cast])
+    assert card_colour(frame, box) == colour
+
+
+def test_no_colour_from_a_grey_or_tiny_crop() -> None:
+    grey = np.full((100, 100, 3), 128, np.uint8)
+    assert card_colour(grey, (10, 10, 60, 60)) is None
+    assert card_colour(grey, (10, 10, 12, 12)) is None
+
+
+def test_hue_prototypes_are_the_printed_colours_and_distances_wrap() -> None:
+    assert hue_distance(178.0, 2.0) == pytest.approx(4.0)
+    assert np.allclose(hue_distance(np.array([0.0, 90.0]), 180.0), [0.0, 90.0])
+    order = sorted(HUE_PROTOTYPES, key=HUE_PROTOTYPES.get)
+    assert order == ["yellow", "green", "blue", "red"]  # around the OpenCV hue circle from 0
+
+
+def test_classifier_labels_leave_out_the_uno_colour() -> None:
+    assert classifier_label("red-7") == "7"
+    assert classifier_label("blue-draw2") == "draw2"
+    assert classifier_label("wild-draw4") == "wild-draw4"
+    assert classifier_label("QH") == "QH"
+    assert classifier_label("uno-back") is None and classifier_label("card-back") is None
+    assert len(set(CLASSIFIER_CLASSES)) == len(CLASSIFIER_CLASSES) == 17 + 53
+
+
+def test_crop_is_square_and_centred_on_the_box() -> None:
+    image = np.zeros((200, 300, 3), np.uint8)
+    image[50:90, 100:120] = 255  # a tall white box
+    crop = crop_for_classifier(image, (100, 50, 120, 90))
+    assert crop.shape == (CROP_SIZE, CROP_SIZE, 3)
+    assert crop[CROP_SIZE // 2, CROP_SIZE // 2].min() == 255  # the box's centre is the crop's centre
+    assert crop[CROP_SIZE // 2, 2].max() == 0  # the square reaches beyond the narrow side
+    edge = crop_for_classifier(image, (0, 0, 30, 30))  # at the image's edge: padded, same size
+    assert edge.shape == (CROP_SIZE, CROP_SIZE, 3)
+
+
+@pytest.mark.parametrize("card, reading, expected", [
+    ("red-1", Reading("7", 0.9), "red-7"),  # a value keeps the card's colour
+    ("red-1", Reading("wild-draw4", 0.9), "wild-draw4"),  # a wild is a whole id
+    ("KC", Reading("QC", 0.8), "QC"),
+    ("red-1", Reading("7", 0.3), "red-1"),  # not sure enough: the detector's reading stands
+    ("uno-back", Reading("7", 0.99), "uno-back"),  # a back has no second reading
+])
+def test_a_second_reading_renames_the_box(card: str, reading: Reading, expected: str) -> None:
+    image = np.zeros((100, 100, 3), np.uint8)
+    renamed = reread(image, Detection(card, 0.8, (10, 10, 50, 50)), reading)
+    assert renamed.card == expected and renamed.card in ALL_CARD_IDS
+    assert renamed.box == (10, 10, 50, 50) and renamed.conf == 0.8
+
+
+def test_a_value_on_a_wild_takes_its_colour_from_the_pixels() -> None:
+    frame, box = face_on_table("blue-7", "uno-2023", CASTS["warm"])
+    assert reread(frame, Detection("wild", 0.7, box), Reading("7", 0.9)).card == "blue-7"
+
+
+def test_missing_classifier_is_a_clear_error(tmp_path) -> None:
+    with pytest.raises(ClassifierError, match="no card classifier"):
+        CardClassifier.load(tmp_path / "absent.onnx")
+    (tmp_path / "bad.onnx").write_bytes(b"not a model")
+    with pytest.raises(ClassifierError, match="not a loadable"):
+        CardClassifier.load(tmp_path / "bad.onnx")
+
+
+needs_models = pytest.mark.skipif(not default_model_path().is_file(), reason="no committed detector model")
+
+
+@needs_models
+def test_family_restriction_reports_only_that_deck() -> None:
+    detector = Detector.load()
+    frame, _ = face_on_table("5S", "standard-simple", CASTS["none"])
+    assert detector.detect(frame) and detector.detect(frame)[0].card == "5S"
+    detector.set_family("uno")
+    assert all(d.card.islower() for d in detector.detect(frame))  # UNO ids only
+    with pytest.raises(ValueError, match="unknown card family"):
+        detector.set_family("tarot")
+
+
+@pytest.mark.skipif(not default_classifier_path().is_file(), reason="no committed classifier model")
+def test_committed_classifier_reads_a_rendered_corner() -> None:
+    classifier = CardClassifier.load()
+    frame, box = face_on_table("green-4", "uno-classic", CASTS["cold"])
+    assert classifier.read(frame, [box])[0].label == "4"
+    assert classifier.read(frame, []) == []

@@ -1,0 +1,128 @@
+"""The second stage of card recognition: read a card's identity from the crop under a detected box.
+
+The detector finds corner indices and whole cards; this small network looks again at each box,
+cut out and scaled to a fixed size, and names what it shows. Its classes leave out the UNO colour
+(decided from the card's pixels by :mod:`vision.uno_colour`): an UNO card is read as its value
+(``7``, ``skip``, ``wild-draw4``...), a standard card as its full id (``QH``, ``joker``).
+
+``crop_for_classifier`` is the one way a box becomes the network's input, used by the training
+recipe (``models/classifier.py``) and at run time alike.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.cards import STANDARD_FACE_IDS, UNO_ACTIONS, UNO_NUMBERS, UNO_WILDS, parse_card
+from vision.source_tree import repo_root
+
+#: The network's classes, in output order: UNO values without colour, then standard faces.
+CLASSIFIER_CLASSES: tuple[str, ...] = UNO_NUMBERS + UNO_ACTIONS + UNO_WILDS + STANDARD_FACE_IDS
+CROP_SIZE = 32  # pixels of the square input: a corner index read at this size keeps its shape
+CROP_MARGIN = 0.12  # share of the box side added around it before cutting
+MODEL_ENV = "TABLEREF_CLASSIFIER"
+
+
+class ClassifierError(RuntimeError):
+    """The classifier model is missing, unloadable, or not made for these classes."""
+
+
+def default_classifier_path() -> Path:
+    """``$TABLEREF_CLASSIFIER`` if set, else the committed ``models/card_classifier.onnx``."""
+    override = os.environ.get(MODEL_ENV)
+    return Path(override) if override else repo_root() / "models" / "card_classifier.onnx"
+
+
+def classifier_label(card: str) -> str | None:
+    """The classifier's class for a card id: an UNO value or a standard id; ``None`` for backs."""
+    parsed = parse_card(card)
+    if parsed.is_back:
+        return None
+    if parsed.family == "uno":
+        return card if parsed.color is None else parsed.value
+    return card
+
+
+def crop_for_classifier(bgr: np.ndarray, box: Sequence[float]) -> np.ndarray:
+    """The square ``CROP_SIZE`` input for ``box`` (x1, y1, x2, y2): the box grown by ``CROP_MARGIN``,
+    squared around its centre on its longer side, padded with the border's own pixels, resized."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    side = max(x2 - x1, y2 - y1) * (1 + 2 * CROP_MARGIN)
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    scale = CROP_SIZE / max(side, 1.0)
+    # an affine warp cuts, pads (replicating the edge) and resizes in one step
+    matrix = np.float32([[scale, 0, CROP_SIZE / 2 - cx * scale], [0, scale, CROP_SIZE / 2 - cy * scale]])
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    return cv2.warpAffine(bgr, matrix, (CROP_SIZE, CROP_SIZE), flags=interpolation, borderMode=cv2.BORDER_REPLICATE)
+
+
+def crops_to_blob(crops: Sequence[np.ndarray]) -> np.ndarray:
+    """A batch of BGR crops as the network's float input (N x 3 x H x W, RGB, 0-1)."""
+    batch = np.stack(crops).astype(np.float32) / 255.0
+    return np.ascontiguousarray(batch[..., ::-1].transpose(0, 3, 1, 2))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The classifier's reading of one box: its class and probability."""
+
+    label: str
+    prob: float
+
+
+class CardClassifier:
+    """The loaded second-stage network; use :meth:`load`."""
+
+    def __init__(self, session) -> None:
+        self.session = session
+        self.input_name = session.get_inputs()[0].name
+        self._mask: np.ndarray | None = None
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, threads: int | None = None) -> CardClassifier:
+        """Open the ONNX classifier at ``path`` (default :func:`default_classifier_path`)."""
+        import onnxruntime as ort
+
+        model_path = Path(path) if path is not None else default_classifier_path()
+        if not model_path.is_file():
+            raise ClassifierError(f"no card classifier at {model_path} (set ${MODEL_ENV} or pass a path)")
+        options = ort.SessionOptions()
+        options.log_severity_level = 3
+        if threads:
+            options.intra_op_num_threads = threads
+        try:
+            session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types for bad files
+            raise ClassifierError(f"{model_path}: not a loadable ONNX model ({exc})") from exc
+        outputs = session.get_outputs()[0].shape[-1]
+        if outputs != len(CLASSIFIER_CLASSES):
+            raise ClassifierError(f"{model_path}: {outputs} outputs, expected {len(CLASSIFIER_CLASSES)} classes")
+        return cls(session)
+
+    def set_family(self, family: str | None) -> None:
+        """Read only classes of ``family`` ("uno", "standard"; None: both)."""
+        self._mask = None if family is None else np.array(
+            [_family_of(label) == family for label in CLASSIFIER_CLASSES])
+
+    def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Reading]:
+        """One :class:`Reading` per box of ``bgr``, in order."""
+        if not boxes:
+            return []
+        logits = self.session.run(None, {self.input_name: crops_to_blob([crop_for_classifier(bgr, b) for b in boxes])})[0]
+        if self._mask is not None:
+            logits = np.where(self._mask, logits, -np.inf)
+        logits = logits - logits.max(axis=1, keepdims=True)
+        probs = np.exp(logits)
+        probs /= probs.sum(axis=1, keepdims=True)
+        best = probs.argmax(axis=1)
+        return [Reading(CLASSIFIER_CLASSES[i], float(probs[row, i])) for row, i in enumerate(best)]
+
+
+def _family_of(label: str) -> str:
+    """The deck family of a classifier class."""
+    return "uno" if label in UNO_NUMBERS + UNO_ACTIONS or label in UNO_WILDS else "standard"

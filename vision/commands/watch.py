@@ -1,0 +1,127 @@
+"""`tableref watch SOURCE --rules R --players A,B,C`: referee a table from a camera, headless.
+
+SOURCE is a webcam index (``0``), a video file, a folder of images, a stream URL, or ``demo``
+(the bundled recording, also ``--demo``). The game is set up with ``new_game`` from ``--rules``,
+``--players`` and ``--options``; the first card the camera sees lie still on the pile is the
+starter of a ``start_round`` dealt by ``--dealer``. With ``demo`` the game, the deal and the events
+people enter (UNO calls, catches, challenges, colour choices) come from the demo's script at their
+time in the recording, so the whole demo game is refereed.
+
+Standard output: one JSON line per event, flushed:
+``{"event": {...}, "verdict": {...}, "source": "setup" | "camera" | "script", "t": frame time}``.
+A source or model that cannot be opened, or a setup the referee refuses, gives exit status 2 and
+one line on standard error.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+HELP = "referee a table from a webcam, video, image folder or stream (or the bundled demo); JSON lines out"
+
+DEMO = "demo"
+PROG = "tableref watch"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of `tableref watch`."""
+    parser.add_argument("source", nargs="?", default=None, metavar="SOURCE",
+                        help="webcam index, video file, image folder, stream URL, or 'demo'")
+    parser.add_argument("--demo", action="store_true", help="play the bundled demo recording with its script")
+    parser.add_argument("--rules", default="official", help="preset (default official; `tableref rules` lists them)")
+    parser.add_argument("--players", default=None, metavar="A,B,C", help="player names in seating order, clockwise")
+    parser.add_argument("--options", default=None, metavar="JSON", help='option overrides, e.g. \'{"hand_size": 5}\'')
+    parser.add_argument("--dealer", default=None, help="who deals the first round (default: the last player)")
+    parser.add_argument("--zones", default=None, metavar="FILE", help="calibrated zones JSON (default: located automatically)")
+    parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards.onnx)")
+    parser.add_argument("--fast", action="store_true",
+                        help="video files: every frame as fast as possible, not at the recorded frame rate")
+    parser.add_argument("--fps", type=float, default=None,
+                        help="process at most this many frames per second of the source's time (default: all)")
+
+
+def _setup(args: argparse.Namespace) -> tuple[dict[str, Any], str | None]:
+    """The new_game event and the dealer from the options; raises ValueError saying what is wrong."""
+    if not args.players:
+        raise ValueError("--players is needed (names in seating order, e.g. --players ann,ben,cat)")
+    players = [name.strip() for name in args.players.split(",")]
+    if any(not name for name in players) or len(set(players)) != len(players):
+        raise ValueError(f"--players needs distinct, non-empty names separated by commas, got {args.players!r}")
+    setup: dict[str, Any] = {"type": "new_game", "rules": args.rules, "players": players}
+    if args.options is not None:
+        try:
+            options = json.loads(args.options)
+        except ValueError as exc:
+            raise ValueError(f"--options is not JSON: {exc}") from None
+        if not isinstance(options, dict):
+            raise ValueError("--options must be a JSON object {name: value}")
+        setup["options"] = options
+    dealer = args.dealer or players[-1]
+    if dealer not in players:
+        raise ValueError(f"--dealer {dealer!r} is not one of the players {players}")
+    return setup, dealer
+
+
+def _print_judgement(judgement: Any) -> None:
+    print(json.dumps(judgement.to_dict()), flush=True)
+
+
+def _print_doubt(doubt: dict[str, Any]) -> None:
+    print(f"{PROG}: doubt: {doubt.get('reason')}", file=sys.stderr, flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `tableref watch`; 0 when the source ended (or the output was closed), 2 on bad setup."""
+    from vision.detector import Detector, DetectorError
+    from vision.headless import HeadlessTable, SetupRefused
+    from vision.sources import SampledSource, SourceError, open_source
+    from vision.zones import Zones, ZonesError
+
+    demo = args.demo or args.source == DEMO
+    script: list = []
+    try:
+        if args.fps is not None and not args.fps > 0:
+            raise ValueError("--fps must be above 0")
+        if demo:
+            from vision.demo import load_script, recording_path
+
+            spec = recording_path()
+            script = load_script()
+            setup, dealer = dict(script[0].event), None
+        elif args.source is None:
+            raise ValueError("give a SOURCE (webcam index, video file, image folder, stream URL) or 'demo'")
+        else:
+            spec = args.source
+            setup, dealer = _setup(args)
+        zones = Zones.load(args.zones) if args.zones else None
+        source = open_source(spec, realtime=False if args.fast else None)
+    except (ValueError, OSError, ZonesError, SourceError) as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        detector = Detector.load(args.model)
+    except DetectorError as exc:
+        source.close()
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
+    if args.fps is not None:
+        source = SampledSource(source, args.fps)
+    table = HeadlessTable(source, detector, setup, zones=zones, dealer=dealer, script=script,
+                          on_judgement=_print_judgement, on_doubt=_print_doubt)
+    try:
+        table.start()
+        table.run()
+    except SetupRefused as exc:
+        print(f"{PROG}: the referee refused the game setup: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        source.close()
+    if isinstance(table.output_error, BrokenPipeError):  # the reader went away (e.g. `| head`): a normal end
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    elif table.output_error is not None:
+        print(f"{PROG}: output failed: {table.output_error}", file=sys.stderr)
+        return 1
+    return 0

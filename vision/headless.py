@@ -1,0 +1,108 @@
+"""Refereeing one table without the page: a :class:`TableWatcher` run in the calling thread, every
+event it settles on applied to a :class:`referee.engine.Referee`, and (for a recording with a
+script, such as the bundled demo) the scripted events no camera sees applied when the recording
+reaches their time.
+
+    table = HeadlessTable(source, detector, {"type": "new_game", ...}, on_judgement=print_it)
+    table.start()   # applies the new_game; SetupRefused when the referee refuses it
+    table.run()     # until the source ends or stop() is called
+
+Every event, whoever it comes from, is reported once to ``on_judgement`` with its verdict. A
+failing ``on_judgement`` (a closed output) stops the run: the event stays applied exactly once.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from referee.engine import Referee
+from vision.demo import ScriptLine, UnseenEvents
+from vision.sources import Frame, FrameSource
+from vision.watcher import TableWatcher
+from vision.zones import Zones
+
+
+class SetupRefused(ValueError):
+    """The referee refused the game setup (unknown rules, bad players or options)."""
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One event applied to the referee: its verdict, who sent it and when.
+
+    ``source`` is ``"setup"`` (the new_game), ``"camera"`` or ``"script"`` (an event people enter,
+    taken from the recording's script); ``t`` is the frame time it belongs to (None before the
+    first frame); ``answered_at`` is ``time.monotonic()`` when the verdict came.
+    """
+
+    event: dict[str, Any]
+    verdict: dict[str, Any]
+    source: str
+    t: float | None
+    answered_at: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON line of ``tableref watch``: event, verdict, source and frame time."""
+        return {"event": self.event, "verdict": self.verdict, "source": self.source,
+                "t": None if self.t is None else round(self.t, 3)}
+
+
+class HeadlessTable:
+    """A watcher and a referee wired together in one thread (see the module doc)."""
+
+    def __init__(self, source: FrameSource, detector: Any, setup: dict[str, Any], *,
+                 zones: Zones | None = None, dealer: str | None = None,
+                 script: Iterable[ScriptLine] = (),
+                 on_judgement: Callable[[Judgement], None] | None = None,
+                 on_doubt: Callable[[dict[str, Any]], None] | None = None) -> None:
+        self.setup = dict(setup)
+        self.referee = Referee()
+        self.on_judgement = on_judgement
+        self.output_error: Exception | None = None
+        self.unseen = UnseenEvents([line for line in script if line.event.get("type") != "new_game"],
+                                   self._apply_scripted)
+        self.watcher = TableWatcher(source, detector, zones, self._apply_camera, dealer=dealer,
+                                    on_doubt=on_doubt, before_frame=self._before_frame, live_view=False)
+
+    def start(self) -> dict[str, Any]:
+        """Apply the game setup; returns its verdict, raises :class:`SetupRefused` with the reason."""
+        verdict = self._apply(self.setup, "setup")
+        if not verdict.get("accepted"):
+            reasons = [f.get("reason", "") for f in verdict.get("flags") or []]
+            raise SetupRefused("; ".join(r for r in reasons if r) or "the game setup was refused")
+        self.watcher.note_verdict(self.setup, verdict)
+        return verdict
+
+    def run(self) -> None:
+        """Watch in this thread until the source ends (then the rest of the script is applied) or ``stop()``."""
+        self.watcher.run()
+        if self.output_error is None:
+            self.unseen.rest()
+
+    def stop(self) -> None:
+        """Stop watching and close the source (from a callback, a signal handler or another thread)."""
+        self.watcher.stop()
+
+    # -- applying events ----------------------------------------------------------------------------
+    def _before_frame(self, frame: Frame) -> None:
+        self.unseen.due(frame.t)
+
+    def _apply_camera(self, event: dict[str, Any]) -> dict[str, Any]:
+        return self._apply(event, "camera")
+
+    def _apply_scripted(self, event: dict[str, Any]) -> None:
+        if self.output_error is not None:
+            return
+        self.watcher.note_verdict(event, self._apply(event, "script"))
+
+    def _apply(self, event: dict[str, Any], source: str) -> dict[str, Any]:
+        verdict = self.referee.handle(event)
+        judgement = Judgement(dict(event), verdict, source, self.watcher.frame_time, time.monotonic())
+        if self.on_judgement is not None and self.output_error is None:
+            try:
+                self.on_judgement(judgement)
+            except Exception as exc:  # the output is gone: stop, but never apply an event twice
+                self.output_error = exc
+                self.stop()
+        return verdict

@@ -1,0 +1,87 @@
+"""Decide an UNO card's colour from its own pixels, referenced to the white printed on the card.
+
+A webcam's white balance tints the whole frame (a green wall turns blue cards cyan, a warm lamp turns
+red cards orange), and the detector, trained on renders, then misnames the colour while it reads
+the value right. Every UNO card carries white beside its colour: the corner index, the border and
+the centre oval or circle. Dividing the crop by that white (a von Kries correction, as the eye
+does) removes the tint; the hue of the strongly coloured pixels that remain then names the colour.
+
+The reference hues are those of the printed card colours (``CARD_RGB`` of the renderer,
+``datasets/uno_faces.py``, repeated here because the runtime does not import ``datasets``):
+nothing here is fitted to any photo set.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+#: The printed card colours (RGB) of the classic UNO face: the hue prototypes.
+PRINTED_RGB: dict[str, tuple[int, int, int]] = {
+    "red": (214, 32, 38), "yellow": (248, 206, 16), "green": (46, 160, 72), "blue": (0, 104, 178),
+}
+#: How far (share of the box side) the crop reaches beyond the detected box: a corner-index box
+#: holds little card colour, the margin around it holds more.
+MARGIN = 0.25
+WHITE_PERCENTILE = 90  # pixels whose darkest channel is this bright or more are the card's white
+WHITE_LEVEL = 200.0  # the white is scaled to this grey level
+MIN_SATURATION = 60  # after the correction, coloured pixels are at least this saturated...
+SATURATION_PERCENTILE = 60  # ...and among the most saturated 40 % of the crop
+MIN_VALUE = 50  # and not near black (outlines, shadows)
+MIN_PIXELS = 10  # fewer coloured pixels than this: no decision
+
+
+def _opencv_hue(rgb: tuple[int, int, int]) -> float:
+    """OpenCV's hue (0-180) of one RGB colour."""
+    return float(cv2.cvtColor(np.uint8([[rgb[::-1]]]), cv2.COLOR_BGR2HSV)[0, 0, 0])
+
+
+HUE_PROTOTYPES: dict[str, float] = {name: _opencv_hue(rgb) for name, rgb in PRINTED_RGB.items()}
+
+
+def hue_distance(a: np.ndarray | float, b: float) -> np.ndarray | float:
+    """Distance between OpenCV hues on the 0-180 circle (``a`` may be an array)."""
+    d = np.abs(a - b) % 180.0
+    return np.minimum(d, 180.0 - d)
+
+
+def crop_around(bgr: np.ndarray, box: Sequence[float], margin: float = MARGIN) -> np.ndarray:
+    """The part of ``bgr`` under ``box`` (x1, y1, x2, y2), grown by ``margin`` of its size, clipped."""
+    height, width = bgr.shape[:2]
+    x1, y1, x2, y2 = box
+    grow_x, grow_y = (x2 - x1) * margin, (y2 - y1) * margin
+    left, top = int(max(0, x1 - grow_x)), int(max(0, y1 - grow_y))
+    right, bottom = int(min(width, x2 + grow_x)), int(min(height, y2 + grow_y))
+    return bgr[top:bottom, left:right]
+
+
+def coloured_hues(crop: np.ndarray) -> np.ndarray:
+    """The hues (OpenCV 0-180) of the strongly coloured pixels of ``crop`` after dividing it by its
+    white; empty when the crop is too small."""
+    pixels = crop.reshape(-1, 3).astype(np.float32)
+    if len(pixels) < MIN_PIXELS:
+        return np.zeros(0, np.float32)
+    darkest = pixels.min(axis=1)
+    white = pixels[darkest >= np.percentile(darkest, WHITE_PERCENTILE)].mean(axis=0)
+    balanced = np.clip(pixels / np.maximum(white, 1.0) * WHITE_LEVEL, 0, 255).astype(np.uint8)
+    hsv = cv2.cvtColor(balanced.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
+    saturation, value = hsv[:, 1], hsv[:, 2]
+    coloured = (saturation >= max(MIN_SATURATION, np.percentile(saturation, SATURATION_PERCENTILE))) & (value > MIN_VALUE)
+    return hsv[coloured, 0]
+
+
+def card_colour(bgr: np.ndarray, box: Sequence[float]) -> str | None:
+    """The UNO colour (``red``, ``yellow``, ``green``, ``blue``) of the card under ``box``, or ``None``
+    when its pixels cannot tell (too small, no colour left after the white correction).
+
+    Each coloured pixel votes for the printed colour nearest its hue, and the most votes win: a vote
+    is not swayed, as a mean hue would be, by the skin of the hand holding the card.
+    """
+    hues = coloured_hues(crop_around(bgr, box))
+    if len(hues) < MIN_PIXELS:
+        return None
+    names = list(HUE_PROTOTYPES)
+    distances = np.stack([hue_distance(hues, HUE_PROTOTYPES[name]) for name in names])
+    votes = np.bincount(distances.argmin(axis=0), minlength=len(names))
+    return names[int(votes.argmax())]
