@@ -11,7 +11,9 @@ from vision.card_classifier import (CLASSIFIER_CLASSES, CROP_SIZE, CardClassifie
 from vision.card_merge import Detection
 from vision.detector import Detector, default_model_path, reread
 from vision.source_tree import SourceTreeMissing, load_source_package
+from vision.sources import FrameSource
 from vision.uno_colour import HUE_PROTOTYPES, card_colour, hue_distance
+from vision.watcher import TableWatcher, deck_family
 
 #: Per-channel (B, G, R) gains of webcam casts: none, a warm lamp, a cold window, a green wall.
 CASTS = {"none": (1.0, 1.0, 1.0), "warm": (0.6, 0.85, 1.2), "cold": (1.25, 1.0, 0.7), "green": (0.8, 1.2, 0.75)}
@@ -124,3 +126,36 @@ def test_committed_classifier_reads_a_rendered_corner() -> None:
     frame, box = face_on_table("green-4", "uno-classic", CASTS["cold"])
     assert classifier.read(frame, [box])[0].label == "4"
     assert classifier.read(frame, []) == []
+
+
+class RecordingDetector:
+    """A detector that finds nothing and remembers the family it was restricted to."""
+
+    family: str | None = None
+
+    def set_family(self, family: str | None) -> None:
+        self.family = family
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        return []
+
+
+class NoFrames(FrameSource):
+    """A source that never delivers a frame."""
+
+    def read(self) -> None:
+        return None
+
+
+def test_the_watcher_restricts_the_detector_to_the_deck_on_the_table() -> None:
+    detector = RecordingDetector()
+    watcher = TableWatcher(NoFrames("none"), detector, None, lambda event: None)
+    watcher.note_verdict({"type": "new_game"}, {"accepted": True, "flags": [], "state": {"top": None}})
+    assert detector.family is None  # no card yet: both families stay possible
+    watcher.note_verdict({"type": "start_round"}, {"accepted": True, "flags": [], "state": {"top": "5S"}})
+    assert detector.family == "standard"
+    watcher.note_verdict({"type": "play"}, None)  # no verdict (the referee was unreachable): nothing learnt
+    assert detector.family == "standard"
+    watcher.note_verdict({"type": "start_round"}, {"accepted": True, "flags": [], "state": {"top": "red-3"}})
+    assert detector.family == "uno"
+    assert deck_family({"state": {"top": "not-a-card"}}) is None

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from web.camera import Camera
-from web.demo import DemoRun, parse_script
+from vision.demo import load_script
+from web.demo import DemoRun
 from web_support import SHORT_DEAL, SHORT_OPTIONS, PLAYERS, TableClient, make_app, short_game
 
 
@@ -89,9 +90,10 @@ def test_the_demo_posts_every_scripted_event_when_no_camera_runs(client: TableCl
     ('{"t": "soon", "event": {"type": "new_game"}}\n', "line 1"),
     ('{"t": 0, "event": {"type": "new_game"}}\nnot json\n', "line 2"),
 ])
-def test_a_broken_demo_script_is_refused_with_its_line(text: str, message: str) -> None:
+def test_a_broken_demo_script_is_refused_with_its_line(text: str, message: str, tmp_path: Path) -> None:
+    (tmp_path / "script.jsonl").write_text(text)
     with pytest.raises(ValueError) as refused:
-        parse_script(text)
+        load_script(tmp_path / "script.jsonl")
     assert message in str(refused.value)
 
 

@@ -22,6 +22,7 @@ import time
 from collections import deque
 from typing import Any, Callable
 
+from referee.cards import is_card_id, parse_card
 from vision.overlay import draw_overlay, encode_jpeg, status_text
 from vision.pipeline import TablePipeline
 from vision.stability import NewCard
@@ -157,11 +158,15 @@ class TableWatcher:
             self._events_sent += 1
             self.history.append({"event": event, "verdict": verdict, "frame_t": self._frame_t,
                                  "still_t": still_t, "answered_at": time.monotonic()})
-            self.pipeline.note_verdict(event, verdict)
+            self.note_verdict(event, verdict)
 
     def note_verdict(self, event: dict[str, Any], verdict: dict[str, Any] | None) -> None:
-        """Report an event applied by someone else (the page, a script) and its verdict."""
+        """Learn from an event's verdict (sent by this watcher or applied by the page or a script): what
+        the referee awaits, and which deck is on the table, to which the detector is then restricted."""
         self.pipeline.note_verdict(event, verdict)
+        family = deck_family(verdict)
+        if family is not None and getattr(self.detector, "family", family) != family:
+            self.detector.set_family(family)
 
     def set_zones(self, zones: Zones) -> None:
         """Use these (hand-calibrated) zones from the next frame on."""
@@ -209,3 +214,11 @@ class TableWatcher:
             callback(*args)
         except Exception as exc:
             self._error(f"{name} failed: {exc}")
+
+
+def deck_family(verdict: dict[str, Any] | None) -> str | None:
+    """The deck family ("uno" or "standard") of the card on top in a verdict's state; None before a
+    card is known or for anything that is not a verdict."""
+    state = verdict.get("state") if isinstance(verdict, dict) else None
+    top = state.get("top") if isinstance(state, dict) else None
+    return parse_card(top).family if is_card_id(top) else None
