@@ -1,13 +1,13 @@
 """Simulated players: the choices a person makes at the table, from a seeded random generator.
 
 A bot never decides what is legal: the referee's ``legal_plays`` says that. A bot only picks
-among the options it is given (which card, which colour, whether to challenge, whether to
-play a drawn card). Pure Python, no I/O; the same generator state always gives the same choices.
+among the options it is given (which card, which colour, whom to swap hands with, whether to
+challenge, play a drawn card or jump in). Pure Python, no I/O; the same generator state always gives the same choices.
 """
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from referee.cards import ALL_CARD_IDS, parse_card
@@ -22,6 +22,7 @@ class BotHabits:
 
     challenge: float = 0.25  # challenge a Wild Draw Four played on them
     play_drawn: float = 0.85  # play a just-drawn card that may be played
+    jump_in: float = 0.5  # play an identical card out of turn (jump-in) or as a double, where allowed
 
 
 class Bot:
@@ -45,6 +46,11 @@ class Bot:
                 held[color] += 1
         best = max(held.values(), default=0)
         return self.rng.choice([color for color in palette if held[color] == best])
+
+    def choose_swap_target(self, hand_sizes: Mapping[str, int]) -> str:
+        """Seven-O: whom to trade hands with, given the other players' hand sizes: the fewest cards, ties at random."""
+        fewest = min(hand_sizes.values())
+        return self.rng.choice([player for player, size in hand_sizes.items() if size == fewest])
 
     def wants_to(self, habit: str) -> bool:
         """Whether the bot does the optional action named by a :class:`BotHabits` field now."""

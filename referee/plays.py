@@ -76,7 +76,8 @@ class PlayRules(PlayJudge, TurnRules, RoundEnd):
             flags += self._wild_restriction(player, rule, *previous)
         if r.counts[player] == 0 and not opts["bring_in"]:
             return flags + self._went_out(player, rule, seat)
-        self._effect(player, rule, seat, mode, target, shuffle_hands)
+        self._effect(player, rule, seat, mode, shuffle_hands)
+        self._seven_o(player, rule, target)
         if final_draw:  # the last card's draw was stacked on: the next player draws it all before scoring
             game.awaiting = {**game.awaiting, "player": self._name(r.turn)}
         if r.counts[player] == 0:

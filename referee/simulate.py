@@ -116,6 +116,17 @@ class Table:
         self.hands[player].append(card)
         return card
 
+    def swap_hands(self, player: str, other: str) -> None:
+        """``player`` and ``other`` trade hands (Seven-O: a 7)."""
+        hands = self.hands
+        hands[player], hands[other] = hands[other], hands[player]
+
+    def pass_hands(self, order: Sequence[str]) -> None:
+        """Every player passes their hand to the next one in ``order`` (Seven-O: a 0)."""
+        passed = [self.hands[player] for player in order]
+        for index, player in enumerate(order):
+            self.hands[player] = passed[index - 1]
+
     def card_total(self) -> int:
         """Every card on the table, wherever it lies."""
         return len(self.draw_pile) + len(self.discard) + sum(len(hand) for hand in self.hands.values())
@@ -188,6 +199,8 @@ class GameRun:
         self.bots = {name: Bot(name, rng) for name in self.players}
         values, _ = resolve(dict(PRESETS[rules].options), options) if rules in PRESETS else ({}, None)
         self.opts = values
+        self.seven_o = bool(values.get("seven_o"))
+        self.identical_plays = bool(values.get("jump_in") or values.get("doubles"))
         self.restricted_wd4 = bool(values.get("wd4_restricted") or values.get("wild_only_when_no_match"))
         deck = deck_counts(values.get("deck", "108"), len(self.players), values.get("standard_decks", 0))
         self.table = Table(sorted(deck.elements()), rng)
@@ -233,7 +246,7 @@ class GameRun:
                 tally.fail("spurious", f"{flag['kind']} on honest {event}: {flag.get('reason')}")
 
     def check_invariants(self, event: dict[str, Any]) -> None:
-        """The referee's counts must be the table's, and every card must be somewhere, once."""
+        """The referee's counts (and shown hands) must be the table's, and every card must be somewhere, once."""
         s, table = self.state, self.table
         draw_pile, discard = table.draw_pile, table.discard
         problems = []
@@ -254,6 +267,10 @@ class GameRun:
             problems.append(f"cards: table {table.card_total()}, deck {table.deck_size}")
         if s["pending_draw"] < 0 or min(counts.values()) < 0:
             problems.append("negative count")
+        shown = s.get("hands")  # transparent games show the hands: they must be the cards each player holds
+        if shown is not None and any(shown[p] != hand and Counter(shown[p]) != Counter(hand)
+                                     for p, hand in table.hands.items()):
+            problems.append(f"hands {shown} vs table {table.hands}")
         if problems:
             self.tally.fail("invariant_failures", f"after {event}: " + "; ".join(problems))
             raise TableMismatch(problems[0])
@@ -274,21 +291,35 @@ class GameRun:
         table.play(player, card)
         if rule.calls_color:
             event["color"] = self.bots[player].choose_color(table.hands[player], self.palette)
+        if self.seven_o and rule.match == "7" and table.hands[player]:
+            event["target"] = self.bots[player].choose_swap_target(
+                {p: len(hand) for p, hand in table.hands.items() if p != player})
         redealt = None
         if rule.kind == "shuffle" and table.hands[player] and not expect:
             redealt = {p: list(h) for p, h in table.hands.items()}
             self.redeal(player)
             event["hands"] = {p: list(h) for p, h in table.hands.items()}
         verdict = self.send(event, expect, check=False)
-        if self.state.get("hand_counts", {}).get(player) == len(table.hands[player]) + 1:
+        if self.state["discard_count"] < len(table.discard):  # the referee had the card taken back
             if redealt is not None:
                 table.hands = redealt
-            table.take_back(player)  # the referee had the card taken back
+            table.take_back(player)
+        elif self.seven_o:
+            self.trade_hands(player, rule.match, event.get("target"))
         self.check_invariants(event)
         if (call_uno and len(table.hands.get(player, ())) == 1 and not self.state.get("round_over")
               and verdict["accepted"]):
             self.send({"type": "uno", "player": player})
         return verdict
+
+    def trade_hands(self, player: str, value: str | None, target: str | None) -> None:
+        """Seven-O, after ``player``'s card of ``value`` went on the pile: a 7 trades hands with ``target``; a 0
+        (unless ``player`` went out with it) passes every hand on in the direction of play."""
+        table = self.table
+        if value == "7" and target is not None:
+            table.swap_hands(player, target)
+        elif value == "0" and self.state["went_out"] != player:
+            table.pass_hands(self.players if self.state["direction"] == 1 else self.players[::-1])
 
     def redeal(self, player: str) -> None:
         """Wild Shuffle Hands: gather every hand, shuffle, deal one by one from the player's left."""
@@ -340,8 +371,22 @@ class GameRun:
             self.draw(who, count)
         elif kind == "final_draw":
             self.answer_draw(awaiting["player"])
-        else:
+        elif not (self.identical_plays and self.jump_in(s["turn"])):
             self.turn(s["turn"])
+        return True
+
+    def jump_in(self, turn: str) -> bool:
+        """A player off turn holding the top card's twin plays it where the referee allows it (a jump-in, or a
+        double by who just played it); False when nobody does."""
+        top = self.table.discard[-1] if self.table.discard else None
+        hands = self.table.hands
+        holders = [p for p in self.players if p != turn and top in hands[p]]
+        if not holders:
+            return False
+        player = self.rng.choice(holders)
+        if top not in self.referee.legal_plays(player) or not self.bots[player].wants_to("jump_in"):
+            return False
+        self.play(player, top)
         return True
 
     def deal(self, dealer: str | None) -> None:
@@ -395,7 +440,7 @@ class GameRun:
             self.draw(player, 1)
             return
         card = bot.choose_card(legal)
-        if len(self.table.hands[player]) == 2 and RULES[card].kind != "shuffle" and self.mistake():
+        if len(self.table.hands[player]) == 2 and not self.moves_hands(card) and self.mistake():
             self.forget_uno(player, card)
         else:
             self.play(player, card)
@@ -434,6 +479,12 @@ class GameRun:
         self.tally.injected[kind] += 1
         self.play(player, card, expect=kind, call_uno=False)
         return True
+
+    def moves_hands(self, card: str) -> bool:
+        """Whether playing ``card`` moves hands between players (Wild Shuffle Hands; a 7 or a 0 under Seven-O),
+        which ends every UNO window: a forgotten UNO could not be caught after it."""
+        rule = RULES[card]
+        return rule.kind == "shuffle" or (self.seven_o and rule.match in ("7", "0"))
 
     def forget_uno(self, player: str, card: str) -> None:
         """Play down to one card without calling UNO; another player catches it."""

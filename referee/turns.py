@@ -8,8 +8,7 @@ from referee.effects import CardRule
 class TurnRules(RefereeBase):
     """What a card does to the turn order and the hands (skip, reverse, draws, Seven-O, shuffle, bring-in)."""
 
-    def _effect(self, player: str, rule: CardRule, seat: int, mode: str, target: str | None,
-                shuffle_hands: dict | None) -> None:
+    def _effect(self, player: str, rule: CardRule, seat: int, mode: str, shuffle_hands: dict | None) -> None:
         game, r, opts = self._game, self._game.round, self._game.opts
         kind = rule.kind
         if kind == "custom":
@@ -53,9 +52,17 @@ class TurnRules(RefereeBase):
             r.turn = self._adv(seat, 1)
         if kind == "shuffle" and r.counts[player] > 0:
             self._shuffle_hands(seat, shuffle_hands)
-        if opts["seven_o"] and rule.match == "7" and target is not None and r.counts[player] > 0:
+
+    def _seven_o(self, player: str, rule: CardRule, target: str | None) -> None:
+        """Seven-O, after any play of a 7 or a 0 that did not end the round, whatever it did to the turn order
+        (a Let me! 7 of the standard deck too): 'Whenever a "7" is played, that player must trade their hand with
+        another player of their choice. Whenever a "0" is played, all players pass their hands to the next
+        player.'"""
+        if not self._game.opts["seven_o"]:
+            return
+        if rule.match == "7" and target is not None and self._game.round.counts[player] > 0:
             self._swap(player, target)
-        if opts["seven_o"] and rule.match == "0":
+        elif rule.match == "0":
             self._rotate_hands()
 
     def _skip_target(self, player: str, seat: int, rule: CardRule) -> int:

@@ -49,11 +49,11 @@ def test_same_seed_same_games():
         second.events, second.rounds, second.flags, second.injected)
 
 
-#: Boolean variants the bots can play (Seven-O needs hand swaps the bots do not make).
+#: Boolean variants the bots can play.
 VARIANTS = ["stack_draw2", "stack_draw4", "stack_mixed", "return_carriage", "let_me", "jump_in", "doubles",
             "draw_until_playable", "bring_in", "end_without_0", "no_action_finish", "penalty_points", "partners",
             "end_when_pile_empty", "penalties_on_request", "play_drawn_card",
-            "draw_only_when_unable", "transparent"]
+            "draw_only_when_unable", "transparent", "seven_o"]
 
 
 @settings(max_examples=30, deadline=None)

@@ -88,3 +88,19 @@ def test_bot_choices_are_among_the_options_and_seeded():
     assert not bot.wants_to("challenge") and bot.wants_to("play_drawn")
     picks = [Bot("x", random.Random(9)).choose_card(["a", "b", "c", "d"]) for _ in range(2)]
     assert picks[0] == picks[1]
+
+
+def test_swap_hands_and_pass_hands_move_whole_hands():
+    table = dealt_table(4, ("a", "b", "c"))
+    a, b, c = (list(table.hands[p]) for p in "abc")
+    table.swap_hands("a", "c")
+    assert (table.hands["a"], table.hands["b"], table.hands["c"]) == (c, b, a)
+    table.pass_hands(["a", "b", "c"])  # a -> b -> c -> a
+    assert (table.hands["a"], table.hands["b"], table.hands["c"]) == (a, c, b)
+    assert table.card_total() == len(DECK)
+
+
+def test_swap_target_is_an_opponent_with_fewest_cards():
+    bot = Bot("a", random.Random(4))
+    assert bot.choose_swap_target({"b": 5, "c": 2, "d": 7}) == "c"
+    assert {bot.choose_swap_target({"b": 3, "c": 3, "d": 4}) for _ in range(30)} == {"b", "c"}

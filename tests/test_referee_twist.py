@@ -155,3 +155,16 @@ def test_ace_with_two_players_acts_as_skip():
     (official-2018.txt, the option reverse_skips_with_two)."""
     ref = counts_round("twist", ["ann", "ben"], "5H", dealer="ben")
     assert ok(ref, "play", player="ann", card="AH")["turn"] == "ann"
+
+
+def test_seven_o_seven_swaps_hands_when_it_lets_a_draw_two_pass_on():
+    """official-2018.txt, Seven-O: 'Whenever a "7" is played, that player must trade their hand with another player
+    of their choice.' — also a 7 (the standard deck's Skip) played as a Let me! on a 2: the draw passes on and the
+    hands are traded."""
+    ref = known_round("twist", {"ann": ["2D", "3S", "4S", "5S"], "ben": ["7D", "9C", "9H", "9S"],
+                                "cat": ["3H", "4H", "5H", "8H"]}, "6D", dealer="cat", seven_o=True, let_me=True,
+                      transparent=True)
+    ok(ref, "play", player="ann", card="2D")
+    state = ok(ref, "play", player="ben", card="7D", target="ann")
+    assert state["turn"] == "cat" and state["pending_draw"] == 2
+    assert state["hands"] == {"ann": ["9C", "9H", "9S"], "ben": ["3S", "4S", "5S"], "cat": ["3H", "4H", "5H", "8H"]}

@@ -55,8 +55,6 @@ def check_arguments(args: argparse.Namespace) -> str | None:
             return f"--options is not JSON: {exc}"
         if not isinstance(options, dict):
             return "--options must be a JSON object {name: value}"
-        if options.get("seven_o"):
-            return "the simulator does not play Seven-O (its bots do not swap hands): leave seven_o off"
         args.options = options
     return None
 
