@@ -82,8 +82,9 @@ def test_crop_is_square_and_centred_on_the_box() -> None:
 @pytest.mark.parametrize("card, reading, expected", [
     ("red-1", Reading("7", 0.9), "red-7"),  # a value keeps the card's colour
     ("red-1", Reading("wild-draw4", 0.9), "wild-draw4"),  # a wild is a whole id
-    ("KC", Reading("QC", 0.8), "QC"),
+    ("KC", Reading("QC", 0.85), "QC"),
     ("red-1", Reading("7", 0.3), "red-1"),  # not sure enough: the detector's reading stands
+    ("red-1", Reading("7", 0.75), "red-1"),  # less sure than the detector (0.8): the detector stands
     ("uno-back", Reading("7", 0.99), "uno-back"),  # a back has no second reading
 ])
 def test_a_second_reading_renames_the_box(card: str, reading: Reading, expected: str) -> None:

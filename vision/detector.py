@@ -32,7 +32,8 @@ DEFAULT_CONF = 0.35
 DEFAULT_IOU = 0.5
 PAD_VALUE = 114  # the letterbox grey the model was trained with
 MAX_DETECTIONS = 100
-#: The second stage replaces the detector's reading of a box when it is at least this sure.
+#: The second stage replaces the detector's reading of a box when it is at least this sure (and surer
+#: than the detector).
 READ_CONFIDENCE = 0.5
 #: The deck families a detector can be restricted to (``referee.cards.Card.family``).
 FAMILIES: tuple[str, ...] = ("uno", "standard")
@@ -230,9 +231,10 @@ class Detector:
 
 
 def reread(bgr: np.ndarray, detection: Detection, reading: Reading) -> Detection:
-    """``detection`` named as the second stage read it, when it is sure enough and the box is a card
-    face (backs have no second reading); an UNO value takes the colour of the card's pixels."""
-    if reading.prob < READ_CONFIDENCE or parse_card(detection.card).is_back:
+    """``detection`` named as the second stage read it, when that reading is surer than both
+    ``READ_CONFIDENCE`` and the detector itself and the box is a card face (backs have no second
+    reading); an UNO value takes the colour of the card's pixels."""
+    if reading.prob < max(READ_CONFIDENCE, detection.conf) or parse_card(detection.card).is_back:
         return detection
     label = reading.label
     if label in ALL_CARD_IDS:  # a standard face or an UNO wild: a whole card id
