@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from referee.cards import STANDARD_FACE_IDS, UNO_ACTIONS, UNO_NUMBERS, UNO_WILDS, parse_card
+from vision.onnx_session import open_session
 from vision.source_tree import repo_root
 
 #: The network's classes, in output order: UNO values without colour, then standard faces.
@@ -86,19 +87,8 @@ class CardClassifier:
     @classmethod
     def load(cls, path: str | Path | None = None, threads: int | None = None) -> CardClassifier:
         """Open the ONNX classifier at ``path`` (default :func:`default_classifier_path`)."""
-        import onnxruntime as ort
-
         model_path = Path(path) if path is not None else default_classifier_path()
-        if not model_path.is_file():
-            raise ClassifierError(f"no card classifier at {model_path} (set ${MODEL_ENV} or pass a path)")
-        options = ort.SessionOptions()
-        options.log_severity_level = 3
-        if threads:
-            options.intra_op_num_threads = threads
-        try:
-            session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own exception types for bad files
-            raise ClassifierError(f"{model_path}: not a loadable ONNX model ({exc})") from exc
+        session = open_session(model_path, threads, ClassifierError, "card classifier", MODEL_ENV)
         outputs = session.get_outputs()[0].shape[-1]
         if outputs != len(CLASSIFIER_CLASSES):
             raise ClassifierError(f"{model_path}: {outputs} outputs, expected {len(CLASSIFIER_CLASSES)} classes")

@@ -22,6 +22,7 @@ import numpy as np
 from referee.cards import ALL_CARD_IDS, parse_card
 from vision.card_classifier import CardClassifier, ClassifierError, Reading, default_classifier_path
 from vision.card_merge import Detection, merge_card_parts
+from vision.onnx_session import open_session
 from vision.uno_colour import card_colour
 from vision.source_tree import repo_root
 
@@ -175,19 +176,8 @@ class Detector:
         Raises :class:`DetectorError` when the file is missing, not a model, or its classes are not
         ``referee.cards.ALL_CARD_IDS`` in that order.
         """
-        import onnxruntime as ort
-
         model_path = Path(path) if path is not None else default_model_path()
-        if not model_path.is_file():
-            raise DetectorError(f"no detector model at {model_path} (set ${MODEL_ENV} or pass a path)")
-        options = ort.SessionOptions()
-        options.log_severity_level = 3
-        if threads:
-            options.intra_op_num_threads = threads
-        try:
-            session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own exception types for bad files
-            raise DetectorError(f"{model_path}: not a loadable ONNX model ({exc})") from exc
+        session = open_session(model_path, threads, DetectorError, "detector model", MODEL_ENV)
         metadata = session.get_modelmeta().custom_metadata_map
         names = _class_names(metadata, model_path)
         stride = int(metadata.get("stride", "32"))

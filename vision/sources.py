@@ -90,6 +90,7 @@ class FrameSource:
         self.name = name
         self.stats = SourceStats()
         self._closed = threading.Event()
+        self._capture: Capture | None = None  # an OpenCV capture, for the sources that hold one
 
     @property
     def ended(self) -> bool:
@@ -104,6 +105,9 @@ class FrameSource:
         """Release the device or file; ``read`` returns None from now on."""
         self._closed.set()
         self.stats.state = "closed"
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
 
     def _wait(self, seconds: float) -> bool:
         """Sleep up to ``seconds``; False when the source was closed meanwhile."""
@@ -121,7 +125,6 @@ class LiveSource(FrameSource):
                  backoff_max: float = BACKOFF_MAX_S) -> None:
         super().__init__(name)
         self._opener = opener
-        self._capture: Capture | None = None
         self._failures = 0
         self.backoff_first, self.backoff_max = backoff_first, backoff_max
         self._backoff = backoff_first
@@ -181,13 +184,6 @@ class LiveSource(FrameSource):
             self.stats.last_error = f"reopen failed; next try in {self._backoff:.1f} s"
         return None
 
-    def close(self) -> None:
-        """Release the camera."""
-        super().close()
-        if self._capture is not None:
-            self._capture.release()
-            self._capture = None
-
 
 class PacedSource(FrameSource):
     """A recorded source (file or folder) played at its frame rate (``realtime``) or as fast as possible."""
@@ -238,7 +234,7 @@ class VideoFileSource(PacedSource):
             raise SourceError(f"cannot read video {path}")
         fps = capture.get(cv2.CAP_PROP_FPS)
         super().__init__(str(path), fps if 1 <= fps <= 240 else DEFAULT_FOLDER_FPS, realtime, loop)
-        self._capture: Capture | None = capture
+        self._capture = capture
         self._frames_this_pass = 0
 
     def read(self) -> Frame | None:
@@ -267,13 +263,6 @@ class VideoFileSource(PacedSource):
         self._capture = None
         self.stats.state = "ended"
         return None
-
-    def close(self) -> None:
-        """Release the file."""
-        super().close()
-        if self._capture is not None:
-            self._capture.release()
-            self._capture = None
 
 
 class ImageFolderSource(PacedSource):

@@ -44,6 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--conf", type=float, default=None, help="confidence threshold (default 0.35)")
     parser.add_argument("--imgsz", type=int, default=None,
                         help="detector input size (default: the size the model was exported with)")
+    parser.add_argument("--detector-only", action="store_true",
+                        help="run the detector network without the second-stage classifier")
     parser.add_argument("--any-family", action="store_true",
                         help="let the detector report both deck families on the real sets (by default it is "
                              "restricted to the set's family, as a table's rules restrict it to its deck)")
@@ -101,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         detector = Detector.load(args.model, conf_threshold=DEFAULT_CONF if args.conf is None else args.conf,
-                                 imgsz=args.imgsz)
+                                 imgsz=args.imgsz, second_stage=not args.detector_only)
     except DetectorError as exc:
         print(f"tableref eval: {exc}", file=sys.stderr)
         return 2
@@ -115,7 +117,8 @@ def run(args: argparse.Namespace) -> int:
         errors.append(f"{image}: {exc}")
 
     result: dict = {"model": str(detector.path), "conf": detector.conf_threshold, "imgsz": detector.imgsz,
-                    "family": "any" if args.any_family else "the set's own"}
+                    "family": "any" if args.any_family else "the set's own",
+                    "second_stage": detector.classifier is not None}
     started = time.perf_counter()
     for name, folder_name, family, scorer in (("uno", "uno-real-dev", "uno", evaluation.score_uno),
                                               ("cards", "cards-real-dev", "standard", evaluation.score_ranks)):
@@ -153,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({k: v.to_dict() if hasattr(v, "to_dict") else v for k, v in result.items()}))
         return 0
     print(f"model {result['model']} (confidence threshold {result['conf']}, input {result['imgsz']} px, "
-          f"classes: {result['family']} family)")
+          f"classes: {result['family']} family, second-stage classifier: {'on' if result['second_stage'] else 'off'})")
     if "uno" in result:
         _print_uno(result["uno"])
     if "cards" in result:
