@@ -2,6 +2,8 @@
 two different cards, and at most once per corner."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from vision.card_merge import Detection, is_part_of, merge_card_parts
 
 CARD = (100.0, 100.0, 200.0, 250.0)
@@ -56,3 +58,18 @@ def test_corner_goes_to_the_card_that_names_it() -> None:
 
 def test_nothing_in_nothing_out() -> None:
     assert merge_card_parts([]) == []
+
+
+def test_identify_decides_once_per_card_from_its_smallest_box() -> None:
+    asked: list[Detection] = []
+
+    def identify(box: Detection) -> Detection:
+        asked.append(box)
+        return replace(box, card="yellow-7", conf=0.97)
+
+    top_left, bottom_right = (102.0, 102.0, 120.0, 130.0), (180.0, 220.0, 198.0, 248.0)
+    merged = merge_card_parts([Detection("red-7", 0.9, CARD), Detection("red-7", 0.8, top_left),
+                               Detection("red-7", 0.7, bottom_right)], identify=identify)
+    assert len(asked) == 1 and asked[0].box in (top_left, bottom_right)  # one decision, from a corner
+    assert {d.card for d in merged} == {"yellow-7"} and {d.conf for d in merged} == {0.97}
+    assert sorted(d.box for d in merged) == sorted([top_left, bottom_right])

@@ -91,7 +91,8 @@ def test_a_second_reading_renames_the_box(card: str, reading: Reading, expected:
     image = np.zeros((100, 100, 3), np.uint8)
     renamed = reread(image, Detection(card, 0.8, (10, 10, 50, 50)), reading)
     assert renamed.card == expected and renamed.card in ALL_CARD_IDS
-    assert renamed.box == (10, 10, 50, 50) and renamed.conf == 0.8
+    assert renamed.box == (10, 10, 50, 50)
+    assert renamed.conf == (reading.prob if expected != card else 0.8)  # a new name carries its own certainty
 
 
 def test_a_value_on_a_wild_takes_its_colour_from_the_pixels() -> None:

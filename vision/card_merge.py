@@ -4,11 +4,12 @@ The detector finds a card twice over: a box per visible corner index and a box f
 all named with the card's id. A small box lying almost wholly inside a much larger one is a part
 (corner index) of that card. Within such a group the most confident id wins; parts naming another
 id are dropped (one card is never reported as two different cards), and when parts agree with the
-winner they are reported (one detection per corner) instead of the whole-card box.
+winner they are reported (one detection per corner) instead of the whole-card box. A later look at
+the pixels (``identify``) decides once per card, and its answer names every box the card reports.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 Box = tuple[float, float, float, float]
@@ -62,11 +63,14 @@ def _parent_of(index: int, detections: Sequence[Detection]) -> int | None:
     return min(containers, key=lambda i: box_area(detections[i].box))
 
 
-def merge_card_parts(detections: Sequence[Detection]) -> list[Detection]:
+def merge_card_parts(detections: Sequence[Detection],
+                     identify: Callable[[Detection], Detection] | None = None) -> list[Detection]:
     """Resolve corner boxes inside whole-card boxes (see the module docstring).
 
     Returns the kept detections, most confident first. A part that agrees with its card's winning
-    id carries the group's best confidence for that id.
+    id carries the group's best confidence for that id. ``identify``, when given, is asked once per
+    card, with the card's smallest kept box (a corner index where one is kept), and the id and
+    confidence it returns name every box kept for that card.
     """
     parents = {i: _parent_of(i, detections) for i in range(len(detections))}
     # a box that is itself a part is never a parent: its own parts join its parent's group
@@ -86,7 +90,11 @@ def merge_card_parts(detections: Sequence[Detection]) -> list[Detection]:
         card, conf = detections[winner].card, detections[winner].conf
         agreeing_parts = [detections[i] for i in part_indices if detections[i].card == card]
         if agreeing_parts:
-            kept.extend(replace(part, conf=max(part.conf, conf)) for part in agreeing_parts)
+            card_boxes = [replace(part, conf=max(part.conf, conf)) for part in agreeing_parts]
         else:  # the card box itself won and no part agrees with it
-            kept.append(detections[card_index])
+            card_boxes = [detections[card_index]]
+        if identify is not None:
+            decided = identify(min(card_boxes, key=lambda d: box_area(d.box)))
+            card_boxes = [replace(d, card=decided.card, conf=decided.conf) for d in card_boxes]
+        kept.extend(card_boxes)
     return sorted(kept, key=lambda d: -d.conf)

@@ -211,26 +211,28 @@ class Detector:
         boxes = np.clip(boxes, 0, [width, height, width, height])
         detections = [Detection(self.class_names[c], float(s), tuple(float(v) for v in b))
                       for b, s, c in zip(boxes, scores, classes) if b[2] > b[0] and b[3] > b[1]]
-        # read and colour after merging: the boxes kept are then corner indices wherever a card's parts
-        # agree, whose surroundings are the card itself rather than the hand or table around a whole card
-        merged = merge_card_parts(detections)
+        # read and colour once per card, from its smallest kept box: a corner index wherever the card's
+        # parts agree, whose surroundings are the card itself rather than the hand or table around it
+        return merge_card_parts(detections, identify=lambda box: self._identify(image, box))
+
+    def _identify(self, image: np.ndarray, detection: Detection) -> Detection:
+        """The second stage's reading (when it is surer) and the pixels' UNO colour for one card."""
         if self.classifier is not None:
-            readings = self.classifier.read(image, [d.box for d in merged])
-            merged = [reread(image, d, r) for d, r in zip(merged, readings)]
-        return [recoloured(image, detection) for detection in merged]
+            detection = reread(image, detection, self.classifier.read(image, [detection.box])[0])
+        return recoloured(image, detection)
 
 
 def reread(bgr: np.ndarray, detection: Detection, reading: Reading) -> Detection:
-    """``detection`` named as the second stage read it, when that reading is surer than both
-    ``READ_CONFIDENCE`` and the detector itself and the box is a card face (backs have no second
-    reading); an UNO value takes the colour of the card's pixels."""
+    """``detection`` named (with its probability) as the second stage read it, when that reading is
+    surer than both ``READ_CONFIDENCE`` and the detector itself and the box is a card face (backs have
+    no second reading); an UNO value takes the colour of the card's pixels."""
     if reading.prob < max(READ_CONFIDENCE, detection.conf) or parse_card(detection.card).is_back:
         return detection
     label = reading.label
     if label in ALL_CARD_IDS:  # a standard face or an UNO wild: a whole card id
-        return replace(detection, card=label)
+        return replace(detection, card=label, conf=reading.prob)
     colour = parse_card(detection.card).color or card_colour(bgr, detection.box)
-    return detection if colour is None else replace(detection, card=f"{colour}-{label}")
+    return detection if colour is None else replace(detection, card=f"{colour}-{label}", conf=reading.prob)
 
 
 def recoloured(bgr: np.ndarray, detection: Detection) -> Detection:
