@@ -210,3 +210,88 @@ def test_with_a_pin_the_page_watches_until_the_pin_is_entered(tmp_path: Path, pa
     finally:
         app.extensions["tableref.hub"].close()
         http.shutdown()
+
+
+def _viewport_shot(page: object, tmp_path: Path, name: str) -> None:
+    """What the screen shows (not the whole page), kept like :func:`_shot`."""
+    path = tmp_path / f"{name}.png"
+    page.screenshot(path=str(path))
+    folder = os.environ.get("TABLEREF_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(folder) / path.name)
+
+
+def _drag(page: object, start: tuple[float, float], end: tuple[float, float], touch: bool = False) -> None:
+    """Drag over the camera view from ``start`` to ``end`` (fractions of the picture), by mouse or by finger."""
+    box = page.locator("#camera-view").bounding_box()
+    points = [(box["x"] + fx * box["width"], box["y"] + fy * box["height"]) for fx, fy in (start, end)]
+    if not touch:
+        page.mouse.move(*points[0])
+        page.mouse.down()
+        page.mouse.move(*points[1], steps=6)
+        page.mouse.up()
+        return
+    cdp = page.context.new_cdp_session(page)
+    (x0, y0), (x1, y1) = points
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for step in range(1, 7):
+        x, y = x0 + (x1 - x0) * step / 6, y0 + (y1 - y0) * step / 6
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_zones_are_calibrated_by_dragging_on_the_camera_view(server: tuple[str, TableClient], page: object,
+                                                             tmp_path: Path) -> None:
+    from web_support import still_camera, table_picture
+
+    from vision.zones import DEFAULT_LAYOUT
+
+    base, api = server
+    camera = api.http.application.extensions["tableref.camera"]
+    table_picture(tmp_path / "table")
+    camera.opener = still_camera(tmp_path / "table")
+    assert camera.start_source("still table") is True
+    try:
+        game_id = api.new_game()
+        page.set_viewport_size(PHONE)
+        page.goto(f"{base}/games/{game_id}")
+        page.wait_for_selector("#zones-state:text('usual layout')")
+        page.wait_for_function("document.getElementById('camera-view').naturalWidth > 0")
+        page.click("#btn-calibrate")
+        page.wait_for_selector("#calibration:not([hidden])")
+        assert page.locator("#zone-shapes polygon").count() == 3  # the zones in force, to redraw
+
+        _drag(page, (0.50, 0.22), (0.72, 0.62), touch=True)  # the discard pile (chosen first), by finger
+        page.wait_for_selector("#calibration-help:text('Discard pile drawn')")
+        page.click(".zone-pick[data-zone=draw]")
+        _drag(page, (0.35, 0.70), (0.10, 0.20))  # the draw pile, by mouse, dragged up and to the left
+        page.wait_for_selector("#calibration-help:text('Draw pile drawn')")
+        _drag(page, (0.30, 0.30), (0.31, 0.31))  # a slip of the finger: refused, the draw pile stays
+        page.wait_for_selector("#calibration-help:text('Too small')")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert page.evaluate(SMALL_TARGETS) == []
+        assert page.inner_text("#zone-labels").split("\n") == ["Discard pile", "Draw pile", "Hands shown"]
+        _viewport_shot(page, tmp_path, "zones-phone")
+
+        page.click("#btn-zones-save")
+        page.wait_for_selector("#zones-state:text('calibrated by hand')")
+        assert page.is_hidden("#calibration") and page.is_hidden("#zone-shapes")
+        stored = camera.tables.store.camera_zones("still table").zones
+        expected = {"discard": [[0.50, 0.22], [0.72, 0.22], [0.72, 0.62], [0.50, 0.62]],
+                    "draw": [[0.10, 0.20], [0.35, 0.20], [0.35, 0.70], [0.10, 0.70]],
+                    "reveal": [list(p) for p in DEFAULT_LAYOUT["reveal"]]}
+        for name, polygon in expected.items():
+            flat = [v for point in stored[name] for v in point]
+            assert flat == pytest.approx([v for point in polygon for v in point], abs=0.01), name
+        assert api.get("/api/camera/zones").get_json()["source"] == "calibrated"
+        page.wait_for_timeout(600)  # a few frames of the live view, now drawn with the saved zones
+        _viewport_shot(page, tmp_path, "zones-saved-phone")
+
+        page.click("#btn-calibrate")
+        page.click("#btn-zones-auto")
+        page.wait_for_selector("#zones-state:text('usual layout')")
+        assert camera.tables.store.camera_zones("still table") is None
+    finally:
+        camera.stop()

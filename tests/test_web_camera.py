@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from web.camera import Camera
+from web.camera import Camera, shown_spec
 from vision.demo import load_script
 from web.demo import DemoRun
 from web_support import SHORT_DEAL, SHORT_OPTIONS, PLAYERS, TableClient, make_app, short_game
@@ -148,3 +148,21 @@ def test_start_demo_plays_the_script_and_says_so(client: TableClient, tmp_path: 
     camera.stop()
     assert [e["source"] for e in client.get(f"/api/games/{status['game_id']}/events").get_json()["events"]] == ["setup", "demo"]
     assert "Watch the demo game" in client.get("/").data.decode()
+
+
+@pytest.mark.parametrize(("spec", "shown"), [
+    ("rtsp://admin:secret@192.168.1.20:554/stream1", "rtsp://***@192.168.1.20:554/stream1"),
+    ("http://user@cam.local/video.mjpg", "http://***@cam.local/video.mjpg"),
+    ("http://cam.local/video.mjpg", "http://cam.local/video.mjpg"),
+    ("0", "0"),
+    ("/home/ann/games/table.mp4", "/home/ann/games/table.mp4"),
+])
+def test_the_page_never_shows_a_stream_password(spec: str, shown: str) -> None:
+    assert shown_spec(spec) == shown
+
+
+def test_an_unopenable_stream_is_reported_without_its_password(client: TableClient) -> None:
+    camera = _camera(client)
+    assert camera.start_source("rtsp://admin:secret@127.0.0.1:9/none") is False
+    message = client.get("/api/camera").get_json()["message"]
+    assert "secret" not in message and "rtsp://***@127.0.0.1:9/none" in message

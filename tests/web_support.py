@@ -1,5 +1,5 @@
-"""Helpers shared by the tests/test_web_*.py files: an app on a temporary SQLite file, and a client
-that carries the session's CSRF token."""
+"""Helpers shared by the tests/test_web_*.py files: an app on a temporary SQLite file, a client
+that carries the session's CSRF token, and a camera that films one still picture of a table."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -77,3 +77,40 @@ def short_game(client: TableClient) -> int:
     game_id = client.new_game(options=SHORT_OPTIONS)
     client.event(game_id, SHORT_DEAL)
     return game_id
+
+
+class NoCards:
+    """A detector that sees no cards (the watcher's detector contract: ``detect(bgr) -> detections``)."""
+
+    def detect(self, _image: Any) -> list[Any]:
+        """No detections."""
+        return []
+
+
+def table_picture(folder: Path, size: tuple[int, int] = (640, 360)) -> Path:
+    """Write a plain picture of a table (green cloth, two card-sized patches) into ``folder``; returns it."""
+    import cv2
+    import numpy as np
+
+    w, h = size
+    image = np.full((h, w, 3), (40, 110, 30), np.uint8)
+    cv2.rectangle(image, (int(0.22 * w), int(0.3 * h)), (int(0.32 * w), int(0.55 * h)), (90, 40, 30), -1)
+    cv2.rectangle(image, (int(0.55 * w), int(0.3 * h)), (int(0.65 * w), int(0.55 * h)), (230, 230, 230), -1)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "table.png"
+    cv2.imwrite(str(path), image)
+    return path
+
+
+def still_camera(folder: Path, fps: float = 5.0) -> Any:
+    """An opener for ``Camera(opener=...)``: vision's real ``TableWatcher`` on the table picture in
+    ``folder``, looped at ``fps`` frames per second, with :class:`NoCards` as its detector."""
+    from vision.sources import open_source
+    from vision.watcher import TableWatcher
+
+    def opener(_spec: str, zones: Any, on_event: Any) -> Any:
+        watcher = TableWatcher(open_source(folder, realtime=True, loop=True, fps=fps), NoCards(), zones, on_event)
+        watcher.start()
+        return watcher
+
+    return opener

@@ -70,8 +70,9 @@ class TablePipeline:
         self.last_event_t: float | None = None
 
     # -- zones ------------------------------------------------------------------------------------
-    def set_zones(self, zones: Zones) -> None:
-        """Use these zones from the next frame on (a calibration from the page)."""
+    def set_zones(self, zones: Zones | None) -> None:
+        """Use these zones from the next frame on (a calibration from the page); None: locate them again
+        from the next card that settles."""
         self.zones, self._mask_size = zones, None
 
     def _locate(self, new_card: NewCard, sightings: list[Sighting], size: tuple[int, int]) -> None:

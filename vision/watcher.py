@@ -168,8 +168,8 @@ class TableWatcher:
         if family is not None and getattr(self.detector, "family", family) != family:
             self.detector.set_family(family)
 
-    def set_zones(self, zones: Zones) -> None:
-        """Use these (hand-calibrated) zones from the next frame on."""
+    def set_zones(self, zones: Zones | None) -> None:
+        """Use these (hand-calibrated) zones from the next frame on; None: locate them again automatically."""
         self.pipeline.set_zones(zones)
 
     # -- what the page shows ------------------------------------------------------------------------

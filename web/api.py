@@ -153,3 +153,24 @@ def stream(game_id: int) -> Response:
 def camera() -> Response:
     """The camera pipeline's status (running, demo, unavailable and why)."""
     return jsonify(current_app.extensions["tableref.camera"].status())
+
+
+@api.get("/camera/zones")
+def camera_zones() -> Response:
+    """The table zones in force: ``{"source": calibrated|located|default, "zones", "calibrated_at"}`` (409: no camera)."""
+    return jsonify(current_app.extensions["tableref.camera"].zones())
+
+
+@api.put("/camera/zones")
+@controls
+def calibrate_zones() -> Response:
+    """Calibrate by hand: ``{"discard", "draw", "reveal"}``, each a list of 3+ ``[x, y]`` fractions of the
+    picture; stored for this camera, then used by it. Answers as ``GET``."""
+    return jsonify(current_app.extensions["tableref.camera"].calibrate(_json_body()))
+
+
+@api.delete("/camera/zones")
+@controls
+def reset_zones() -> Response:
+    """Forget the calibration: the zones are located automatically again. Answers as ``GET``."""
+    return jsonify(current_app.extensions["tableref.camera"].reset_zones())

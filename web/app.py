@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from web.camera import Camera
+from web.camera import Camera, NoCamera
 from web.security import PinThrottle, install
 from web.sse import EventHub
 from web.store import Store, data_dir, default_database_url
@@ -90,6 +90,10 @@ def _error_handlers(app: Flask) -> None:
     @app.errorhandler(GameNotFound)
     def _missing(exc: GameNotFound) -> Any:
         return render(404, str(exc))
+
+    @app.errorhandler(NoCamera)
+    def _no_camera(exc: NoCamera) -> Any:
+        return render(409, str(exc))
 
     @app.errorhandler(RefereeFailure)
     def _referee_failed(exc: RefereeFailure) -> Any:

@@ -1,16 +1,22 @@
 """The camera behind the table page: the vision pipeline's watcher, the bundled demo, or nothing.
 
 Whatever fails here (no webcam, no model, no vision package) leaves the page working with manual
-events, and :meth:`Camera.status` says why in words.
+events, and :meth:`Camera.status` says why in words. Table zones calibrated by hand on the page are
+stored per camera (its source spec) before the running watcher uses them, and given to the watcher
+again whenever that camera starts.
 """
 from __future__ import annotations
 
 import logging
 import threading
-from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+from typing import TYPE_CHECKING, Any, Callable
 
 from web.tables import GameNotFound, Tables
-from web.validation import InvalidInput
+from web.validation import InvalidInput, check_zones
+
+if TYPE_CHECKING:
+    from vision.zones import Zones
 
 log = logging.getLogger(__name__)
 
@@ -18,14 +24,50 @@ log = logging.getLogger(__name__)
 #: (the page's "who played this" button corrects it).
 TURN_EVENTS = frozenset({"play", "draw", "pass"})
 
+EventCallback = Callable[[dict[str, Any]], "dict[str, Any] | None"]
+#: Opens a source and starts a watcher on it: ``(spec, zones or None, on_event) -> started watcher``.
+WatcherOpener = Callable[[str, "Zones | None", EventCallback], Any]
+
+
+class NoCamera(LookupError):
+    """Zones were asked for or changed while no camera runs."""
+
+
+def shown_spec(spec: str) -> str:
+    """``spec`` as the page may show it: a stream URL loses the user name and password it carries."""
+    parts = urlsplit(spec)
+    if not parts.scheme or "@" not in parts.netloc:
+        return spec
+    return urlunsplit(parts._replace(netloc="***@" + parts.netloc.rsplit("@", 1)[1]))
+
+
+def open_watcher(spec: str, zones: Zones | None, on_event: EventCallback) -> Any:
+    """Open the source ``spec`` with the card detector and start a :class:`vision.watcher.TableWatcher`
+    on it (``zones`` None: located automatically); raises whatever opening the source or the model raises."""
+    from vision.detector import Detector
+    from vision.sources import open_source
+    from vision.watcher import TableWatcher
+
+    source = open_source(spec)
+    try:
+        watcher = TableWatcher(source, Detector.load(), zones, on_event)
+        watcher.start()
+    except Exception:
+        source.close()
+        raise
+    return watcher
+
 
 class Camera:
     """Runs (at most) one :class:`vision.watcher.TableWatcher` and sends its events to one game."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: Tables, opener: WatcherOpener = open_watcher) -> None:
         self.tables = tables
+        self.opener = opener
         self._lock = threading.Lock()
+        self._zones_lock = threading.Lock()
         self._watcher: Any = None
+        self._spec: str | None = None
         self._demo: Any = None
         self._game_id: int | None = None
         self._mode = "off"
@@ -72,23 +114,18 @@ class Camera:
         self._mode, self._message = "off", message
 
     def start_source(self, spec: str) -> bool:
-        """Open a camera source with the detector and start watching; False (with the reason shown on
-        the page) when the source, the model or the vision package is not available."""
+        """Open a camera source with the detector and start watching, with the zones calibrated for it
+        (if any); False (with the reason shown on the page) when the source, the model or the vision
+        package is not available."""
         try:
-            from vision.detector import Detector
-            from vision.sources import open_source
-            from vision.watcher import TableWatcher
-
-            source = open_source(spec)
-            detector = Detector.load()
-            watcher = TableWatcher(source, detector, None, self.on_event)
-            watcher.start()
+            watcher = self.opener(spec, self._stored_zones(spec), self.on_event)
         except Exception as exc:  # any failure of an optional part: the page works without it
-            self._mode, self._message = "unavailable", f"camera {spec!r} unavailable: {exc}"
+            reason = str(exc).replace(spec, shown_spec(spec))  # the source's own words may repeat the spec
+            self._mode, self._message = "unavailable", f"camera {shown_spec(spec)!r} unavailable: {reason}"
             log.warning("%s", self._message)
             return False
-        self._watcher = watcher
-        self._mode, self._message = "camera", f"watching {spec}"
+        self._watcher, self._spec = watcher, spec
+        self._mode, self._message = "camera", f"watching {shown_spec(spec)}"
         return True
 
     def start_demo(self, reason: str = "") -> bool:
@@ -127,7 +164,59 @@ class Camera:
                 self._watcher.stop()
             except Exception as exc:  # stopping must never keep the server from shutting down
                 log.warning("camera did not stop cleanly: %s", exc)
-            self._watcher = None
+            self._watcher, self._spec = None, None
+
+    # -- table zones --------------------------------------------------------------------------------
+    def _stored_zones(self, spec: str) -> Zones | None:
+        """The zones calibrated for camera ``spec``; None when there are none (or they no longer read)."""
+        from vision.zones import Zones, ZonesError
+
+        stored = self.tables.store.camera_zones(spec)
+        if stored is None:
+            return None
+        try:
+            return Zones.from_dict(stored.zones)
+        except ZonesError as exc:
+            log.warning("stored zones of camera %r ignored: %s", shown_spec(spec), exc)
+            return None
+
+    def _running_watcher(self) -> tuple[Any, str]:
+        watcher, spec = self._watcher, self._spec
+        if watcher is None or spec is None:
+            raise NoCamera("no camera is running: zones belong to a camera (start one with `tableref serve`)")
+        return watcher, spec
+
+    def zones(self) -> dict[str, Any]:
+        """The zones the running watcher uses: ``source`` (calibrated, located or default), ``zones``
+        (their JSON form, polygons in fractions of the picture) and ``calibrated_at`` (when the stored
+        calibration was saved, else None). Raises :class:`NoCamera`."""
+        from vision.zones import ZONE_NAMES, Zones
+
+        watcher, spec = self._running_watcher()
+        in_force = watcher.status().get("zones") or Zones.default().to_dict()
+        stored = self.tables.store.camera_zones(spec)
+        return {"source": in_force["source"],
+                "zones": {name: in_force[name] for name in (*ZONE_NAMES, "homography")},
+                "calibrated_at": stored.updated_at.isoformat() if stored else None}
+
+    def calibrate(self, body: Any) -> dict[str, Any]:
+        """Check a hand calibration (raises :class:`InvalidInput`), store it for the running camera, then
+        have the watcher use it; returns :meth:`zones`. Raises :class:`NoCamera`."""
+        zones = check_zones(body)
+        with self._zones_lock:
+            watcher, spec = self._running_watcher()
+            self.tables.store.save_camera_zones(spec, zones.to_dict())
+            watcher.set_zones(zones)
+        return self.zones()
+
+    def reset_zones(self) -> dict[str, Any]:
+        """Forget the running camera's calibration and go back to locating the zones automatically (from
+        the next card that settles); returns :meth:`zones`. Raises :class:`NoCamera`."""
+        with self._zones_lock:
+            watcher, spec = self._running_watcher()
+            self.tables.store.delete_camera_zones(spec)
+            watcher.set_zones(None)  # the pipeline's "not known yet": located from the next settled card
+        return self.zones()
 
     # -- what the page shows ------------------------------------------------------------------------
     def running(self) -> bool:

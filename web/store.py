@@ -1,10 +1,12 @@
-"""Persistence: games and their events in a real database (SQLite file by default, PostgreSQL by URL).
+"""Persistence: games and their events in a real database (SQLite file by default, PostgreSQL by URL),
+and each camera's hand-calibrated table zones.
 
 Every event is written (and committed) before the referee sees it; its verdict is written after.
 A game is rebuilt by replaying its stored events that were not undone, in order.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -22,6 +24,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     create_engine,
+    delete,
     event,
     select,
     update,
@@ -30,6 +33,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 APP_NAME = "tableref"
+#: Longest camera name kept as it is in ``camera_settings`` (longer ones are stored by digest).
+MAX_SETTING_NAME = 200
 
 
 def data_dir() -> Path:
@@ -91,6 +96,31 @@ class EventRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class CameraSettingRow(Base):
+    """One camera's settings (today: its hand-calibrated zones as ``Zones`` JSON), keyed by its name."""
+
+    __tablename__ = "camera_settings"
+
+    name: Mapped[str] = mapped_column(String(MAX_SETTING_NAME), primary_key=True)
+    zones: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+@dataclass(frozen=True)
+class StoredZones:
+    """A camera's calibrated zones as read back from the database (their JSON form)."""
+
+    zones: dict[str, Any]
+    updated_at: datetime
+
+
+def setting_name(camera: str) -> str:
+    """The key a camera's settings are stored under: its source spec, or a digest of a very long one."""
+    if len(camera) <= MAX_SETTING_NAME:
+        return camera
+    return "sha256:" + hashlib.sha256(camera.encode()).hexdigest()
+
+
 @dataclass(frozen=True)
 class StoredEvent:
     """An event as read back from the database."""
@@ -137,7 +167,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 class Store:
-    """The database of games and events. Thread-safe: every method opens its own short session."""
+    """The database of games, events and camera settings. Thread-safe: every method opens its own short session."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -221,3 +251,26 @@ class Store:
             if row is None:
                 raise LookupError(f"game {game_id} has no event {seq}")
             return _stored(row)
+
+    def camera_zones(self, camera: str) -> StoredZones | None:
+        """The zones calibrated for this camera (source spec), or None when there are none."""
+        with self._sessions() as session:
+            row = session.get(CameraSettingRow, setting_name(camera))
+            return StoredZones(json.loads(row.zones), row.updated_at) if row else None
+
+    def save_camera_zones(self, camera: str, zones: dict[str, Any]) -> StoredZones:
+        """Store (and commit) a camera's calibrated zones, replacing any earlier ones; returns them as stored."""
+        now = utcnow()
+        with self._sessions.begin() as session:
+            row = session.get(CameraSettingRow, setting_name(camera))
+            if row is None:
+                session.add(CameraSettingRow(name=setting_name(camera), zones=json.dumps(zones), updated_at=now))
+            else:
+                row.zones, row.updated_at = json.dumps(zones), now
+        return StoredZones(zones, now)
+
+    def delete_camera_zones(self, camera: str) -> bool:
+        """Forget a camera's calibrated zones; True when there were some."""
+        with self._sessions.begin() as session:
+            return session.execute(delete(CameraSettingRow).where(
+                CameraSettingRow.name == setting_name(camera))).rowcount > 0

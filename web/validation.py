@@ -1,15 +1,18 @@
-"""Checks every event and game setup before it may reach the referee or the database.
+"""Checks every event, game setup and zone calibration before it may reach the referee or the database.
 
-The shapes of the protocol's events are data (``EVENT_FIELDS``); a check returns the cleaned event
-or raises :class:`InvalidInput` with a message a person can act on.
+The shapes of the protocol's events are data (``EVENT_FIELDS``), as are those of a zone calibration
+(``ZONE_FIELDS``); a check returns the cleaned value or raises :class:`InvalidInput` with a message a person can act on.
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.cards import SUITS, UNO_COLORS, is_card_id
+
+if TYPE_CHECKING:
+    from vision.zones import Zones
 
 MAX_PLAYERS = 10
 MIN_PLAYERS = 2
@@ -213,3 +216,47 @@ def check_new_game(event: Any, presets: Mapping[str, Any], options: Mapping[str,
     if raw_options:
         clean["options"] = {name: check_option(name, value, options) for name, value in raw_options.items()}
     return clean
+
+
+#: Fields of a calibration (``PUT /api/camera/zones``): the three zones, optionally a top-down
+#: homography, and ``source`` (ignored: what a person calibrates is always "calibrated").
+ZONE_FIELDS = ("discard", "draw", "reveal")
+ZONES_EXTRA_FIELDS = ("homography", "source")
+MAX_ZONE_POINTS = 32
+#: Smallest zone kept, as a share of the picture: a click without a drag is not a zone.
+MIN_ZONE_AREA = 0.001
+
+
+def _zone_polygon(value: Any, field: str) -> list[tuple[float, float]]:
+    """A zone outline: 3 to 32 [x, y] points, each a fraction of the picture's width and height."""
+    if not isinstance(value, list) or not 3 <= len(value) <= MAX_ZONE_POINTS:
+        raise InvalidInput(f"{field}: expected a list of 3 to {MAX_ZONE_POINTS} [x, y] points")
+    points = []
+    for i, point in enumerate(value):
+        if not (isinstance(point, list) and len(point) == 2
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1 for v in point)):
+            raise InvalidInput(f"{field}[{i}]: expected [x, y] as fractions of the picture, from 0 to 1; got {point!r}")
+        points.append((float(point[0]), float(point[1])))
+    area = abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1]))) / 2
+    if area < MIN_ZONE_AREA:
+        raise InvalidInput(f"{field}: the zone is too small (drag a rectangle over the whole area)")
+    return points
+
+
+def check_zones(body: Any) -> Zones:
+    """A hand calibration of the table zones, checked; returns a ``vision.zones.Zones`` marked "calibrated"."""
+    from vision.zones import Zones, ZonesError
+
+    if not isinstance(body, dict):
+        raise InvalidInput("zones: expected a JSON object with 'discard', 'draw' and 'reveal' outlines")
+    unknown = sorted(set(body) - set(ZONE_FIELDS) - set(ZONES_EXTRA_FIELDS))
+    if unknown:
+        raise InvalidInput(f"zones: unknown field(s) {', '.join(unknown)}")
+    missing = [name for name in ZONE_FIELDS if name not in body]
+    if missing:
+        raise InvalidInput(f"zones: missing field(s) {', '.join(missing)}")
+    clean = {name: [list(p) for p in _zone_polygon(body[name], name)] for name in ZONE_FIELDS}
+    try:
+        return Zones.from_dict({**clean, "homography": body.get("homography"), "source": "calibrated"})
+    except ZonesError as exc:
+        raise InvalidInput(f"zones: {exc}") from None
