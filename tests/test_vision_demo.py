@@ -1,8 +1,8 @@
 """The bundled demo recording, through the real detector and `tableref watch demo`, gives exactly the
 camera events of its ground-truth script, and the whole demo game is refereed as the script says.
 
-The recording is decoded in full and sampled at 5 frames/s (every third frame: what a slow,
-shared machine keeps up with), which keeps this test near half a minute on two CPU cores.
+The recording is decoded in full and watched twice: sampled at 5 frames/s (every third frame: what a
+slow, shared machine keeps up with) and frame by frame; about a minute and a half on two CPU cores.
 """
 from __future__ import annotations
 
@@ -19,10 +19,11 @@ from vision.demo import load_script
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def watched() -> list[dict]:
-    """The JSON lines of `tableref watch demo --fast --fps 5`."""
-    done = subprocess.run([sys.executable, "-m", "web.cli", "watch", "demo", "--fast", "--fps", "5"],
+@pytest.fixture(scope="module", params=[["--fps", "5"], []], ids=["5-frames-per-s", "every-frame"])
+def watched(request: pytest.FixtureRequest) -> list[dict]:
+    """The JSON lines of `tableref watch demo --fast`, sampled at 5 frames/s (a slow machine) and with
+    every frame (a fast one: more looks at hands over the pile and at half-covered cards)."""
+    done = subprocess.run([sys.executable, "-m", "web.cli", "watch", "demo", "--fast", *request.param],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr

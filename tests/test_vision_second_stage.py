@@ -95,9 +95,9 @@ def test_a_second_reading_renames_the_box(card: str, reading: Reading, expected:
     assert renamed.conf == (reading.prob if expected != card else 0.8)  # a new name carries its own certainty
 
 
-def test_a_value_on_a_wild_takes_its_colour_from_the_pixels() -> None:
-    frame, box = face_on_table("blue-7", "uno-2023", CASTS["warm"])
-    assert reread(frame, Detection("wild", 0.7, box), Reading("7", 0.9)).card == "blue-7"
+def test_a_wild_is_never_read_as_a_coloured_value() -> None:
+    frame, box = face_on_table("wild-draw4", "uno-2023", CASTS["warm"])  # its panels hold every colour
+    assert reread(frame, Detection("wild-draw4", 0.4, box), Reading("3", 0.9)).card == "wild-draw4"
 
 
 def test_missing_classifier_is_a_clear_error(tmp_path) -> None:

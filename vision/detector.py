@@ -225,14 +225,17 @@ class Detector:
 def reread(bgr: np.ndarray, detection: Detection, reading: Reading) -> Detection:
     """``detection`` named (with its probability) as the second stage read it, when that reading is
     surer than both ``READ_CONFIDENCE`` and the detector itself and the box is a card face (backs have
-    no second reading); an UNO value takes the colour of the card's pixels."""
+    no second reading). An UNO value keeps the detected card's colour (re-decided from the pixels
+    afterwards); a card the detector saw as a wild is never given a value, having no colour of its own."""
     if reading.prob < max(READ_CONFIDENCE, detection.conf) or parse_card(detection.card).is_back:
         return detection
     label = reading.label
     if label in ALL_CARD_IDS:  # a standard face or an UNO wild: a whole card id
         return replace(detection, card=label, conf=reading.prob)
-    colour = parse_card(detection.card).color or card_colour(bgr, detection.box)
-    return detection if colour is None else replace(detection, card=f"{colour}-{label}", conf=reading.prob)
+    colour = parse_card(detection.card).color
+    if colour is None:  # the detector saw a wild: its coloured pixels are its four panels, not a colour
+        return detection
+    return replace(detection, card=f"{colour}-{label}", conf=reading.prob)
 
 
 def recoloured(bgr: np.ndarray, detection: Detection) -> Detection:
