@@ -24,3 +24,15 @@ def test_results_csv_columns(tmp_path) -> None:
 def test_train_without_ultralytics_says_how_to_install(capsys) -> None:
     assert main(["train", "--data", "nowhere.yaml"]) == 2
     assert "pip install -e '.[train]'" in capsys.readouterr().err
+
+
+def test_train_classifier_refuses_a_folder_that_is_no_render(tmp_path, capsys) -> None:
+    assert main(["train", "--classifier", str(tmp_path)]) == 2
+    assert "is not a `tableref datasets render` output" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is not None, reason="torch is installed")
+def test_train_classifier_without_torch_says_how_to_install(tmp_path, capsys) -> None:
+    (tmp_path / "meta.jsonl").write_text("")
+    assert main(["train", "--classifier", str(tmp_path)]) == 2
+    assert "needs torch" in capsys.readouterr().err
