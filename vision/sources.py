@@ -24,6 +24,10 @@ BACKOFF_FIRST_S, BACKOFF_MAX_S = 0.5, 8.0
 FAILED_READS_BEFORE_REOPEN = 5
 DEFAULT_FOLDER_FPS = 15.0
 
+# OpenCV's own warnings (a webcam index that does not open, a backend it lacks) would reach the
+# terminal before the clear SourceError said here; only its errors still do.
+cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
 
 class SourceError(RuntimeError):
     """A source cannot be opened at all (missing file, no such camera, unknown spec)."""
