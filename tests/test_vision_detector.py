@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.detector import Detector, DetectorError, InvalidImage, check_image, default_model_path, letterbox
-from vision.source_tree import SourceTreeMissing, load_source_package
+from vision_support import face_on_table
 from web.cli import main
 
 pytestmark = pytest.mark.skipif(not default_model_path().is_file(), reason="no committed detector model")
@@ -20,20 +20,8 @@ def detector() -> Detector:
 
 
 def table_with_card(card: str, design: str, width: int = 200) -> np.ndarray:
-    """A 640x480 green table with one card face (from the datasets card-face API) in the middle."""
-    try:
-        load_source_package("datasets")
-    except SourceTreeMissing:
-        pytest.skip("datasets/ source folder absent")
-    from tableref_datasets.cards import render_face
-
-    face = render_face(card, design, width)
-    frame = np.full((480, 640, 3), (60, 110, 40), np.uint8)
-    h, w = face.shape[:2]
-    y, x = (480 - h) // 2, (640 - w) // 2
-    alpha = face[..., 3:4] / 255.0
-    frame[y:y + h, x:x + w] = (face[..., :3] * alpha + frame[y:y + h, x:x + w] * (1 - alpha)).astype(np.uint8)
-    return frame
+    """A 640x480 green table with one card face in the middle."""
+    return face_on_table(card, design, width)[0]
 
 
 @pytest.mark.parametrize("card, design", [("red-7", "uno-classic"), ("5S", "standard-simple"),

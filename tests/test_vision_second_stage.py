@@ -10,7 +10,7 @@ from vision.card_classifier import (CLASSIFIER_CLASSES, CROP_SIZE, CardClassifie
                                     classifier_label, crop_for_classifier, default_classifier_path)
 from vision.card_merge import Detection
 from vision.detector import Detector, default_model_path, reread
-from vision.source_tree import SourceTreeMissing, load_source_package
+from vision_support import face_on_table as on_table
 from vision.sources import FrameSource
 from vision.uno_colour import HUE_PROTOTYPES, card_colour, hue_distance
 from vision.watcher import TableWatcher, deck_family
@@ -21,21 +21,7 @@ CASTS = {"none": (1.0, 1.0, 1.0), "warm": (0.6, 0.85, 1.2), "cold": (1.25, 1.0, 
 
 def face_on_table(card: str, design: str, cast: tuple[float, float, float], width: int = 220):
     """A card face on a grey-green table under a colour cast; returns (frame, top-left corner box)."""
-    try:
-        load_source_package("datasets")
-    except SourceTreeMissing:
-        pytest.skip("datasets/ source folder absent")
-    from tableref_datasets.cards import corner_boxes, render_face
-
-    face = render_face(card, design, width)
-    frame = np.full((480, 640, 3), (90, 100, 95), np.float32)
-    h, w = face.shape[:2]
-    y, x = (480 - h) // 2, (640 - w) // 2
-    alpha = face[..., 3:4] / 255.0
-    frame[y:y + h, x:x + w] = face[..., :3] * alpha + frame[y:y + h, x:x + w] * (1 - alpha)
-    frame = np.clip(frame * np.array(cast, np.float32), 0, 255).astype(np.uint8)
-    bx1, by1, bx2, by2 = corner_boxes(card, design, width)[0]
-    return frame, (x + bx1, y + by1, x + bx2, y + by2)
+    return on_table(card, design, width, table=(90, 100, 95), cast=cast)
 
 
 @pytest.mark.parametrize("design", ["uno-classic", "uno-2023"])
