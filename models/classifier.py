@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import time
 from pathlib import Path
 
@@ -149,7 +148,6 @@ def export(network: nn.Module, out: Path) -> None:
 def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: int = 2, seed: int = 0) -> list[float]:
     """Extract the crops of ``renders``, train, export to ``out``; returns the held-out accuracy per epoch."""
     rng = np.random.default_rng(seed)
-    random.seed(seed)
     started = time.perf_counter()
     parts = [extract_crops(folder, copies, rng) for folder in renders]
     crops = np.concatenate([p[0] for p in parts])

@@ -118,14 +118,18 @@ class Driver:
         return self.draw(turn, 1)
 
 
+def start_game(ref: Referee, rules: str, players: list[str], options: dict, seed: int) -> tuple[Driver, dict, list[str]]:
+    """A new game on ``ref`` driven by honest bots from ``seed``: the driver, the game's options, the sorted deck."""
+    driver = Driver(ref, players, random.Random(seed))
+    driver.send({"type": "new_game", "rules": rules, "players": players, "options": options})
+    opts = ref._game.opts
+    return driver, opts, sorted(deck_counts(opts["deck"], len(players), opts["standard_decks"]).elements())
+
+
 @pytest.mark.parametrize("rules,players,options", SETUPS)
 def test_honest_games_are_never_flagged_and_replay_exactly(rules, players, options):
     for seed in range(3):
-        ref = Referee()
-        driver = Driver(ref, players, random.Random(seed))
-        driver.send({"type": "new_game", "rules": rules, "players": players, "options": options})
-        opts = ref._game.opts
-        deck = sorted(deck_counts(opts["deck"], len(players), opts["standard_decks"]).elements())
+        driver, opts, deck = start_game(Referee(), rules, players, options, seed)
         for rnd in range(40):
             state = driver.round(deck, opts["hand_size"], rnd)
             if state["game_over"]:
@@ -151,10 +155,7 @@ def test_counts_mode_referees_the_same_game(rules, players, options):
     and scores (hands are revealed where the camera mode asks for them)."""
     for seed in range(2):
         known = Referee()
-        driver = Driver(known, players, random.Random(seed))
-        driver.send({"type": "new_game", "rules": rules, "players": players, "options": options})
-        opts = known._game.opts
-        deck = sorted(deck_counts(opts["deck"], len(players), opts["standard_decks"]).elements())
+        driver, opts, deck = start_game(known, rules, players, options, seed)
         for rnd in range(3):
             if driver.round(deck, opts["hand_size"], rnd)["game_over"]:
                 break

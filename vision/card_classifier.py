@@ -22,8 +22,10 @@ from referee.cards import STANDARD_FACE_IDS, UNO_ACTIONS, UNO_NUMBERS, UNO_WILDS
 from vision.onnx_session import open_session
 from vision.source_tree import repo_root
 
-#: The network's classes, in output order: UNO values without colour, then standard faces.
-CLASSIFIER_CLASSES: tuple[str, ...] = UNO_NUMBERS + UNO_ACTIONS + UNO_WILDS + STANDARD_FACE_IDS
+#: The UNO classes: values without colour, and the wilds (whole ids).
+UNO_LABELS: tuple[str, ...] = UNO_NUMBERS + UNO_ACTIONS + UNO_WILDS
+#: The network's classes, in output order: the UNO classes, then standard faces.
+CLASSIFIER_CLASSES: tuple[str, ...] = UNO_LABELS + STANDARD_FACE_IDS
 CROP_SIZE = 32  # pixels of the square input: a corner index read at this size keeps its shape
 CROP_MARGIN = 0.12  # share of the box side added around it before cutting
 MODEL_ENV = "TABLEREF_CLASSIFIER"
@@ -97,7 +99,7 @@ class CardClassifier:
     def set_family(self, family: str | None) -> None:
         """Read only classes of ``family`` ("uno", "standard"; None: both)."""
         self._mask = None if family is None else np.array(
-            [_family_of(label) == family for label in CLASSIFIER_CLASSES])
+            [("uno" if label in UNO_LABELS else "standard") == family for label in CLASSIFIER_CLASSES])
 
     def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Reading]:
         """One :class:`Reading` per box of ``bgr``, in order."""
@@ -112,7 +114,3 @@ class CardClassifier:
         best = probs.argmax(axis=1)
         return [Reading(CLASSIFIER_CLASSES[i], float(probs[row, i])) for row, i in enumerate(best)]
 
-
-def _family_of(label: str) -> str:
-    """The deck family of a classifier class."""
-    return "uno" if label in UNO_NUMBERS + UNO_ACTIONS or label in UNO_WILDS else "standard"
