@@ -21,7 +21,7 @@ def test_bench_prints_hands_and_events_per_second(capsys: pytest.CaptureFixture[
     """Our side plays RLCard's 108-card deck by default and reports hands/s and events/s with no table failure."""
     assert bench.run(_args()) == 0
     out = capsys.readouterr().out
-    assert "108-card deck" in out and "hands/s" in out and "events/s" in out and "table failures: 0" in out
+    assert "referee modules" in out and "108-card deck" in out and "hands/s" in out and "events/s" in out and "table failures: 0" in out
 
 
 def test_bench_reports_a_refused_game_instead_of_looping(capsys: pytest.CaptureFixture[str]) -> None:

@@ -21,7 +21,9 @@ agent does) rather than asking for them a second time, and only hands that finis
 that raised are reported). RLCard is a benchmark-only dependency
 (``pip install rlcard``); without it only our figures are printed. The two sides run in turn
 ``--repeats`` times and the best run of each is compared, so that load from other processes on a
-shared machine skews the ratio less.
+shared machine skews the ratio less. The first line printed says whether the referee's modules run
+compiled with Cython (an install builds them where a C compiler is found, see ``setup.py``) or from
+their pure-Python sources.
 """
 from __future__ import annotations
 
@@ -65,6 +67,17 @@ def rlcard_hands(hands: int, seed: int) -> tuple[float, int, int]:
     return time.perf_counter() - start, steps, errors
 
 
+def referee_build() -> str:
+    """How the referee runs in this process: compiled with Cython (how many modules) or from its sources."""
+    import referee
+    from referee.compiled import PURE_PYTHON_VARIABLE
+
+    if referee.COMPILED:
+        return (f"referee modules compiled with Cython: {len(referee.COMPILED)} "
+                f"(set {PURE_PYTHON_VARIABLE}=1 to run the pure-Python sources)")
+    return "referee modules: pure-Python sources (no compiled module is installed, or they are bypassed)"
+
+
 def run(args: argparse.Namespace) -> int:
     """Run both sides in turn ``--repeats`` times and print the figures of each side's best run."""
     from referee.simulate import simulate_hands
@@ -92,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
                 rl = run_rl
     seconds, tally = ours
     ours_rate = tally.rounds / seconds
+    print(referee_build())
     print(f"tableref referee ({args.rules}, {args.deck}-card deck, 2 players, random legal play, every verdict "
           f"computed and checked; best of {max(args.repeats, 1)}):")
     print(f"  {tally.rounds} hands, {tally.events} events in {seconds:.2f} s: "
