@@ -170,6 +170,25 @@ def test_bring_in_wins_when_turn_comes_round():
     assert state["went_out"] == "ann" and state["awaiting"]["kind"] == "reveal"
 
 
+def test_bring_in_with_seven_o_last_zero_passes_an_empty_hand_on():
+    """Bring in + Seven-O: 'By e.g. +2/+4 or the "0" at Seven-O this "exited player" can get cards again.' A last 0
+    passes every hand on: its player is back in; who receives the empty hand did not discard a last card, so is not
+    out (documented choice): they draw at their turn, and are out once they discard their last card."""
+    ref = known_round("official", {"ann": ["red-0", "red-3"], "ben": ["green-4", "yellow-5"],
+                                   "cat": ["blue-6", "green-8"]}, "red-5", dealer="cat", seven_o=True, bring_in=True)
+    ok(ref, "play", player="ann", card="red-3")
+    ok(ref, "uno", player="ann")
+    for player, card in (("ben", "yellow-9"), ("cat", "yellow-7")):
+        ok(ref, "draw", player=player, count=1, cards=[card])
+        ok(ref, "pass", player=player)
+    state = ok(ref, "play", player="ann", card="red-0")
+    assert state["hand_counts"] == {"ann": 3, "ben": 0, "cat": 3} and state["turn"] == "ben"
+    assert not state["round_over"] and ref.legal_plays("ben") == []
+    ok(ref, "draw", player="ben", count=1, cards=["red-9"])
+    state = ok(ref, "play", player="ben", card="red-9")
+    assert state["hand_counts"]["ben"] == 0 and not state["round_over"] and state["turn"] == "cat"
+
+
 def test_false_uno_call_costs_four():
     """'If you call out "UNO" by mistake, you must draw 4 cards as a penalty.'"""
     ref = counts_round("official", P3, "red-5", dealer="cat", false_uno_penalty=4)
