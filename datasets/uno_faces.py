@@ -3,8 +3,12 @@
 * ``uno-classic``: the older face: card colour inside a white border, a tilted white oval in the
   centre holding the big italic symbol, italic white corner indices with a dark outline.
 * ``uno-2023``: the 2023 face: card colour inside a thin white border, a large off-white circle
-  with fine radial lines, the big italic symbol in card colour with a dark drop shadow, small
-  upright white corner indices.
+  with fine radial lines, the big italic symbol in card colour with a dark drop shadow, italic
+  white corner indices with a dark drop shadow (as large as on the printed cards: about a sixth of
+  the card's width tall).
+
+The digit 1 is drawn as the cards print it, a heavy stem with a long flag and no foot (a font's 1,
+with its foot, reads more like a 7 than the printed card does).
 
 Every painter returns the RGBA face plus the box of its top-left corner index (the bottom-right
 one is the same box turned by 180 degrees), in the pixels of the face it painted.
@@ -28,6 +32,8 @@ CARD_RGB: dict[str, dict[str, tuple[int, int, int]]] = {
 }
 WHITE = (250, 250, 246, 255)
 INK = (22, 20, 20, 255)
+SKIP_LEAN = 78.0  # degrees from the horizontal of the Skip oval's long axis (leaning right, as italics)
+REVERSE_ANGLE = 50.0  # degrees from the horizontal of the Reverse arrows
 WILD_ORDER = ("yellow", "green", "blue", "red")  # quadrants: top-right, top-left, bottom-left, bottom-right
 
 
@@ -41,6 +47,7 @@ class DesignStyle:
     index_center: tuple[float, float]
     index_style: str
     index_outline: bool
+    index_shadow: float  # drop-shadow offset of the corner index (right and down), 0 for none
     symbol_height: float
     shadow: tuple[float, float]
     centre: str  # "oval" or "circle"
@@ -48,10 +55,10 @@ class DesignStyle:
 
 STYLES: dict[str, DesignStyle] = {
     "uno-classic": DesignStyle(border=0.065, corner_radius=0.075, index_height=0.15, index_center=(0.17, 0.16),
-                               index_style="bold-italic", index_outline=True, symbol_height=0.50,
+                               index_style="bold-italic", index_outline=True, index_shadow=0.012, symbol_height=0.50,
                                shadow=(-0.028, 0.022), centre="oval"),
-    "uno-2023": DesignStyle(border=0.045, corner_radius=0.07, index_height=0.105, index_center=(0.15, 0.125),
-                            index_style="bold", index_outline=False, symbol_height=0.64,
+    "uno-2023": DesignStyle(border=0.045, corner_radius=0.07, index_height=0.14, index_center=(0.175, 0.165),
+                            index_style="bold-italic", index_outline=False, index_shadow=0.012, symbol_height=0.64,
                             shadow=(-0.03, 0.022), centre="circle"),
 }
 
@@ -72,20 +79,21 @@ def _crop(layer: Image.Image) -> Image.Image:
 
 
 def _skip_mask(side: int, cx: float, cy: float, size: float) -> Image.Image:
-    """The circle-with-slash of a Skip as an L mask."""
+    """The Skip's ring with a slash as an L mask: an upright oval leaning like the italic digits, as
+    printed (an upright circle reads as a wild's corner)."""
     mask = Image.new("L", (side, side), 0)
     draw = ImageDraw.Draw(mask)
-    r, thick = size / 2, size * 0.2
-    draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=255)
-    draw.ellipse([cx - r + thick, cy - r + thick, cx + r - thick, cy + r - thick], fill=0)
-    bar = place([(-r + thick * 0.6, -thick / 2), (r - thick * 0.6, -thick / 2),
-                 (r - thick * 0.6, thick / 2), (-r + thick * 0.6, thick / 2)], cx, cy, 45)
+    a, b, ring = size / 2, size * 0.4, size * 0.15
+    draw.polygon(ellipse_points(cx, cy, a, b, SKIP_LEAN), fill=255)
+    draw.polygon(ellipse_points(cx, cy, a - ring, b - ring, SKIP_LEAN), fill=0)
+    bar = place([(-a + ring * 0.6, -ring / 2), (a - ring * 0.6, -ring / 2),
+                 (a - ring * 0.6, ring / 2), (-a + ring * 0.6, ring / 2)], cx, cy, 50)
     draw.polygon(bar, fill=255)
     return mask
 
 
 def skip_symbol(size: float, fill, shadow: tuple[float, float] | None) -> Image.Image:
-    """A circle with a slash, ``size`` pixels tall, with an optional offset dark shadow."""
+    """A leaning oval ring with a slash, ``size`` pixels tall, with an optional offset dark shadow."""
     layer, _, c = _layer(size)
     if shadow:
         layer.paste(INK, (0, 0), _skip_mask(layer.width, c + shadow[0], c + shadow[1], size))
@@ -94,14 +102,17 @@ def skip_symbol(size: float, fill, shadow: tuple[float, float] | None) -> Image.
 
 
 def reverse_symbol(size: float, fill, shadow: tuple[float, float] | None) -> Image.Image:
-    """Two diagonal arrows pointing opposite ways, ``size`` pixels tall."""
+    """Two broad arrows pointing opposite ways along a steep diagonal, staggered along it (the up-right
+    one above and to the right, the down-left one below and to the left), ``size`` pixels tall."""
     layer, draw, c = _layer(size)
-    length, shaft, head_w, head_l = size * 0.8, size * 0.17, size * 0.4, size * 0.28
+    length, shaft, head_w, head_l = size * 0.78, size * 0.18, size * 0.4, size * 0.3
     arrow = arrow_polygon(length, shaft, head_w, head_l)
-    off, slide = size * 0.15, size * 0.1
-    along, perp = (math.sqrt(0.5), -math.sqrt(0.5)), (math.sqrt(0.5), math.sqrt(0.5))
-    arrows = [place(arrow, c - perp[0] * off + along[0] * slide, c - perp[1] * off + along[1] * slide, 45),
-              place(arrow, c + perp[0] * off - along[0] * slide, c + perp[1] * off - along[1] * slide, 225)]
+    off, slide = size * 0.16, size * 0.2
+    t = math.radians(REVERSE_ANGLE)
+    along, perp = (math.cos(t), -math.sin(t)), (math.sin(t), math.cos(t))  # perp: towards the lower right
+    arrows = [place(arrow, c + perp[0] * off + along[0] * slide, c + perp[1] * off + along[1] * slide, REVERSE_ANGLE),
+              place(arrow, c - perp[0] * off - along[0] * slide, c - perp[1] * off - along[1] * slide,
+                    REVERSE_ANGLE + 180)]
     for points in arrows:
         if shadow:
             draw.polygon([(x + shadow[0], y + shadow[1]) for x, y in points], fill=INK)
@@ -175,18 +186,35 @@ def shuffle_symbol(size: float, colours: dict[str, tuple[int, int, int]], shadow
     return _crop(layer)
 
 
+def one_symbol(size: float, fill, shadow: tuple[float, float] | None, stroke: float = 0.0) -> Image.Image:
+    """The printed UNO 1, ``size`` pixels tall: a slanted heavy stem with a long flag, no foot."""
+    layer, draw, c = _layer(size * 1.2)
+    slant = 0.2  # italic shear: x moves right by this share of the height above the baseline
+    outline = [(0.02, 0.2), (0.36, 0.0), (0.66, 0.0), (0.66, 1.0), (0.34, 1.0), (0.34, 0.36), (0.02, 0.44)]
+    points = [(c + (x - 0.34 + slant * (1 - y) - slant / 2) * size, c + (y - 0.5) * size) for x, y in outline]
+    if shadow:
+        draw.polygon([(x + shadow[0], y + shadow[1]) for x, y in points], fill=INK)
+    if stroke:
+        draw.line(points + points[:1], fill=INK, width=max(1, round(2 * stroke)), joint="curve")
+    draw.polygon(points, fill=fill)
+    return _crop(layer)
+
+
 def _symbol(value: str, size: float, fill, shadow, colours, *, corner: bool, design: str) -> Image.Image:
     """The symbol of a card value (number, action or wild kind) as an RGBA layer."""
     index_style = STYLES[design].index_style
+    if value == "1":
+        outline = corner and STYLES[design].index_outline
+        return one_symbol(size, fill, shadow, stroke=size * 0.06 if outline else 0)
     if value.isdigit():
         style = index_style if corner else "bold-italic"
         outline = corner and STYLES[design].index_outline
         return text_layer(value, style, size, fill, stroke=size * 0.06 if outline else 0, stroke_fill=INK,
                           shadow=shadow, underline=value in ("6", "9"))
     if value == "skip":
-        return skip_symbol(size * 1.05, fill, shadow)
-    if value == "reverse":
-        return reverse_symbol(size * 1.1, fill, shadow)
+        return skip_symbol(size * (1.3 if corner else 1.05), fill, shadow)
+    if value == "reverse":  # the printed corner arrows are as tall as the digits beside them
+        return reverse_symbol(size * (1.5 if corner else 1.1), fill, shadow)
     if value in ("draw2", "wild-draw4") and corner:
         outline = STYLES[design].index_outline
         text = "+2" if value == "draw2" else "+4"
@@ -248,7 +276,7 @@ def paint_uno_face(color: str | None, value: str, design: str, width: int) -> tu
         symbol = _symbol(value, w * style.symbol_height, centre_fill, shadow, colours, corner=False, design=design)
         paste_centered(canvas, symbol, w / 2, h / 2)
     index_fill = WHITE
-    index_shadow = (w * 0.012, w * 0.012) if style.index_outline else None
+    index_shadow = (w * style.index_shadow, w * style.index_shadow) if style.index_shadow else None
     index = _symbol(value, w * style.index_height, index_fill, index_shadow, colours, corner=True, design=design)
     if value in ("wild", "wild-custom", "wild-shuffle"):
         index = _symbol(value, w * style.index_height * 1.25, index_fill, index_shadow, colours, corner=True,

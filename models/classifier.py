@@ -7,67 +7,29 @@ labelled corner index and whole card of its ``meta.jsonl`` becomes training crop
 :func:`vision.card_classifier.crop_for_classifier` (the run-time cut) from boxes jittered the way a
 detector's boxes are off. Augmentation adds what renders lack most against real webcams: colour
 casts, blur, noise, low contrast. Prints the held-out accuracy per epoch; deterministic from the seed.
+
+``--real-cards DIR`` (the ``cards-real-dev`` folder, read where it lies, never copied) adds real
+photos of standard cards from its ``train`` half only (:func:`vision.evaluation.real_cards_half`):
+every box the committed detector keeps inside a labelled card, and the labelled card box itself.
+Their labels name the rank only, so their loss is that of the rank's four faces together (the log
+of their summed probabilities).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 import torch
 from torch import nn
 
-from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE, classifier_label, crop_for_classifier
+from .classifier_data import augment, extract_crops, one_hot, real_rank_crops
+from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE
 
-JITTER = 0.08  # each box edge moves by up to this share of the box side
-MIN_VISIBLE = 0.6  # objects more hidden than this are left out
-MIN_SIDE = 14  # boxes narrower than this many pixels are left out: nobody can read them
-CLASS_INDEX = {label: i for i, label in enumerate(CLASSIFIER_CLASSES)}
-
-
-def extract_crops(render_dir: Path, copies: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """``copies`` jittered crops of every visible object of a render folder: (crops, class indices)."""
-    crops, labels = [], []
-    for line in (render_dir / "meta.jsonl").read_text().splitlines():
-        meta = json.loads(line)
-        image = cv2.imread(str(render_dir / meta["image"]))
-        if image is None:
-            continue
-        for obj in meta["objects"]:
-            label = classifier_label(obj["card"])
-            if label is None or obj.get("visible", 1.0) < MIN_VISIBLE:
-                continue
-            x1, y1, x2, y2 = obj["box"]
-            w, h = x2 - x1, y2 - y1
-            if min(w, h) < MIN_SIDE:
-                continue
-            for _ in range(copies):
-                dx1, dy1, dx2, dy2 = rng.uniform(-JITTER, JITTER, 4)
-                box = (x1 + dx1 * w, y1 + dy1 * h, x2 + dx2 * w, y2 + dy2 * h)
-                crops.append(crop_for_classifier(image, box))
-                labels.append(CLASS_INDEX[label])
-    return np.stack(crops), np.array(labels, dtype=np.int64)
-
-
-def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Webcam-like damage to a batch of uint8 BGR crops: casts, contrast, blur, noise, flips to grey."""
-    out = batch.astype(np.float32)
-    n = len(out)
-    gains = rng.uniform(0.6, 1.4, (n, 1, 1, 3))  # colour cast per channel
-    contrast = rng.uniform(0.5, 1.3, (n, 1, 1, 1))
-    brightness = rng.uniform(-50, 50, (n, 1, 1, 1))
-    mean = out.mean(axis=(1, 2, 3), keepdims=True)
-    out = (out - mean) * contrast + mean * gains + brightness
-    grey = rng.random(n) < 0.1
-    out[grey] = out[grey].mean(axis=3, keepdims=True)
-    for i in np.flatnonzero(rng.random(n) < 0.3):
-        sigma = rng.uniform(0.3, 1.2)
-        out[i] = cv2.GaussianBlur(out[i], (0, 0), sigma)
-    out += rng.normal(0, rng.uniform(0, 10), (n, 1, 1, 1)) * rng.standard_normal(out.shape).astype(np.float32)
-    return np.clip(out, 0, 255)
+LABEL_SMOOTHING = 0.05
+#: Real photos make up about this share of the training crops (repeated as often as needed).
+REAL_SHARE = 0.1
 
 
 def to_tensor(batch: np.ndarray) -> torch.Tensor:
@@ -90,9 +52,18 @@ def build_network(classes: int = len(CLASSIFIER_CLASSES)) -> nn.Module:
     )
 
 
-def train(crops: np.ndarray, labels: np.ndarray, epochs: int, seed: int, batch_size: int = 64,
+def set_loss(logits: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy against a set of allowed classes (the log of their summed probability), with label
+    smoothing; for one allowed class it is the usual label-smoothed cross-entropy."""
+    log_probs = torch.log_softmax(logits, dim=1)
+    in_set = torch.logsumexp(log_probs.masked_fill(~allowed, float("-inf")), dim=1)
+    return (-(1 - LABEL_SMOOTHING) * in_set - LABEL_SMOOTHING * log_probs.mean(dim=1)).mean()
+
+
+def train(crops: np.ndarray, targets: np.ndarray, epochs: int, seed: int, batch_size: int = 64,
           held_out: float = 0.05) -> tuple[nn.Module, list[float]]:
-    """Train the network; returns it and the held-out accuracy after each epoch."""
+    """Train the network on crops and their allowed classes (N x classes, bool); returns it and the
+    held-out accuracy after each epoch."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     order = rng.permutation(len(crops))
@@ -102,7 +73,6 @@ def train(crops: np.ndarray, labels: np.ndarray, epochs: int, seed: int, batch_s
     optimiser = torch.optim.AdamW(network.parameters(), lr=3e-3, weight_decay=5e-4)
     steps = epochs * -(-len(train_idx) // batch_size)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=max(1, steps))
-    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     history = []
     for epoch in range(epochs):
         network.train()
@@ -113,12 +83,12 @@ def train(crops: np.ndarray, labels: np.ndarray, epochs: int, seed: int, batch_s
             if len(idx) < 2:  # batch norm needs two samples
                 continue
             inputs = to_tensor(augment(crops[idx], rng))
-            loss = loss_fn(network(inputs), torch.from_numpy(labels[idx]))
+            loss = set_loss(network(inputs), torch.from_numpy(targets[idx]))
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
             schedule.step()
-        accuracy = evaluate(network, crops[val_idx], labels[val_idx])
+        accuracy = evaluate(network, crops[val_idx], targets[val_idx])
         history.append(accuracy)
         print(f"epoch {epoch + 1}/{epochs}: loss {loss.item():.3f}, held-out accuracy {accuracy:.3f} "
               f"({time.perf_counter() - started:.0f} s)", flush=True)
@@ -126,13 +96,13 @@ def train(crops: np.ndarray, labels: np.ndarray, epochs: int, seed: int, batch_s
 
 
 @torch.no_grad()
-def evaluate(network: nn.Module, crops: np.ndarray, labels: np.ndarray) -> float:
-    """Share of ``crops`` the network names right."""
+def evaluate(network: nn.Module, crops: np.ndarray, targets: np.ndarray) -> float:
+    """Share of ``crops`` the network names with one of their allowed classes."""
     network.eval()
     right = 0
     for start in range(0, len(crops), 512):
         predicted = network(to_tensor(crops[start:start + 512].astype(np.float32))).argmax(dim=1).numpy()
-        right += int((predicted == labels[start:start + 512]).sum())
+        right += int(targets[start:start + 512][np.arange(len(predicted)), predicted].sum())
     return right / max(1, len(crops))
 
 
@@ -145,15 +115,25 @@ def export(network: nn.Module, out: Path) -> None:
                       opset_version=17, dynamo=False)
 
 
-def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: int = 2, seed: int = 0) -> list[float]:
-    """Extract the crops of ``renders``, train, export to ``out``; returns the held-out accuracy per epoch."""
+def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: int = 2, seed: int = 0,
+                     real_cards: Path | None = None) -> list[float]:
+    """Extract the crops of ``renders`` (and of ``real_cards``' train half when given), train, export to
+    ``out``; returns the held-out accuracy per epoch."""
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
     parts = [extract_crops(folder, copies, rng) for folder in renders]
     crops = np.concatenate([p[0] for p in parts])
     labels = np.concatenate([p[1] for p in parts])
-    print(f"{len(crops)} crops of {len(np.unique(labels))} classes in {time.perf_counter() - started:.0f} s", flush=True)
-    network, history = train(crops, labels, epochs, seed)
+    print(f"{len(crops)} render crops of {len(np.unique(labels))} classes in {time.perf_counter() - started:.0f} s",
+          flush=True)
+    targets = one_hot(labels)
+    if real_cards is not None:
+        real, real_targets = real_rank_crops(real_cards, 2 * copies, rng)
+        repeat = max(1, round(REAL_SHARE * len(crops) / len(real)))
+        print(f"{len(real)} real crops (cards-real-dev, train half), each used {repeat} times", flush=True)
+        crops = np.concatenate([crops, *[real] * repeat])
+        targets = np.concatenate([targets, *[real_targets] * repeat])
+    network, history = train(crops, targets, epochs, seed)
     export(network, out)
     print(f"exported {out} after {time.perf_counter() - started:.0f} s in all")
     return history
@@ -167,8 +147,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--copies", type=int, default=2, help="jittered crops per labelled object")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--real-cards", type=Path, default=None,
+                        help="the cards-real-dev folder: also learn from the train half of its photos (ranks only)")
     args = parser.parse_args(argv)
-    train_and_export(args.renders, args.out, args.epochs, args.copies, args.seed)
+    train_and_export(args.renders, args.out, args.epochs, args.copies, args.seed, args.real_cards)
     return 0
 
 

@@ -51,7 +51,7 @@ def test_classifier_labels_leave_out_the_uno_colour() -> None:
     assert classifier_label("wild-draw4") == "wild-draw4"
     assert classifier_label("QH") == "QH"
     assert classifier_label("uno-back") is None and classifier_label("card-back") is None
-    assert len(set(CLASSIFIER_CLASSES)) == len(CLASSIFIER_CLASSES) == 17 + 53
+    assert len(set(CLASSIFIER_CLASSES)) == len(CLASSIFIER_CLASSES) == 17 + 53 + 1
 
 
 def test_crop_is_square_and_centred_on_the_box() -> None:
@@ -72,6 +72,8 @@ def test_crop_is_square_and_centred_on_the_box() -> None:
     ("red-1", Reading("7", 0.3), "red-1"),  # not sure enough: the detector's reading stands
     ("red-1", Reading("7", 0.75), "red-1"),  # less sure than the detector (0.8): the detector stands
     ("uno-back", Reading("7", 0.99), "uno-back"),  # a back has no second reading
+    ("5S", Reading("0", 0.9), "5S"),  # an UNO value needs an UNO card's colour
+    ("red-1", Reading("not-a-card", 0.99), "red-1"),  # "no card here" renames nothing
 ])
 def test_a_second_reading_renames_the_box(card: str, reading: Reading, expected: str) -> None:
     image = np.zeros((100, 100, 3), np.uint8)

@@ -3,7 +3,9 @@
 The detector finds corner indices and whole cards; this small network looks again at each box,
 cut out and scaled to a fixed size, and names what it shows. Its classes leave out the UNO colour
 (decided from the card's pixels by :mod:`vision.uno_colour`): an UNO card is read as its value
-(``7``, ``skip``, ``wild-draw4``...), a standard card as its full id (``QH``, ``joker``).
+(``7``, ``skip``, ``wild-draw4``...), a standard card as its full id (``QH``, ``joker``); a last
+class, ``NOT_A_CARD``, is for crops of the table, hands and room around the cards, so that a box the
+detector is unsure of can be checked.
 
 ``crop_for_classifier`` is the one way a box becomes the network's input, used by the training
 recipe (``models/classifier.py``) and at run time alike.
@@ -24,8 +26,10 @@ from vision.source_tree import repo_root
 
 #: The UNO classes: values without colour, and the wilds (whole ids).
 UNO_LABELS: tuple[str, ...] = UNO_NUMBERS + UNO_ACTIONS + UNO_WILDS
-#: The network's classes, in output order: the UNO classes, then standard faces.
-CLASSIFIER_CLASSES: tuple[str, ...] = UNO_LABELS + STANDARD_FACE_IDS
+#: The class of a crop that shows no card face (table, hand, room).
+NOT_A_CARD = "not-a-card"
+#: The network's classes, in output order: the UNO classes, standard faces, then ``NOT_A_CARD``.
+CLASSIFIER_CLASSES: tuple[str, ...] = UNO_LABELS + STANDARD_FACE_IDS + (NOT_A_CARD,)
 CROP_SIZE = 32  # pixels of the square input: a corner index read at this size keeps its shape
 CROP_MARGIN = 0.12  # share of the box side added around it before cutting
 MODEL_ENV = "TABLEREF_CLASSIFIER"
@@ -97,9 +101,10 @@ class CardClassifier:
         return cls(session)
 
     def set_family(self, family: str | None) -> None:
-        """Read only classes of ``family`` ("uno", "standard"; None: both)."""
+        """Read only classes of ``family`` ("uno", "standard"; None: both), and ``NOT_A_CARD``."""
         self._mask = None if family is None else np.array(
-            [("uno" if label in UNO_LABELS else "standard") == family for label in CLASSIFIER_CLASSES])
+            [label == NOT_A_CARD or ("uno" if label in UNO_LABELS else "standard") == family
+             for label in CLASSIFIER_CLASSES])
 
     def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Reading]:
         """One :class:`Reading` per box of ``bgr``, in order."""

@@ -6,8 +6,10 @@ Runtime, with letterboxing, box decoding and non-maximum suppression in NumPy/Op
 
 After the network: a table plays one deck family, so ``family`` ("uno" or "standard") keeps only
 that family's classes; the second-stage classifier (:mod:`vision.card_classifier`, when its model
-is there) reads each kept box again from its crop; and an UNO card's colour is decided from its own
-pixels referenced to the card's white (:mod:`vision.uno_colour`), which a webcam's cast does not fool.
+is there) checks the faces the network is unsure of (below the confidence threshold, down to
+``CONFIRM_FLOOR``) and reads each kept box again from its crop; and an UNO card's colour is decided
+from its own pixels referenced to the card's white (:mod:`vision.uno_colour`), which a webcam's cast
+does not fool.
 """
 from __future__ import annotations
 
@@ -20,8 +22,8 @@ import cv2
 import numpy as np
 
 from referee.cards import ALL_CARD_IDS, parse_card
-from vision.card_classifier import CardClassifier, ClassifierError, Reading, default_classifier_path
-from vision.card_merge import Detection, merge_card_parts
+from vision.card_classifier import NOT_A_CARD, CardClassifier, ClassifierError, Reading, default_classifier_path
+from vision.card_merge import Detection, intersection_area, merge_card_parts
 from vision.onnx_session import open_session
 from vision.uno_colour import card_colour
 from vision.source_tree import repo_root
@@ -36,6 +38,10 @@ MAX_DETECTIONS = 100
 #: The second stage replaces the detector's reading of a box when it is at least this sure (and surer
 #: than the detector).
 READ_CONFIDENCE = 0.5
+#: With a second stage, a card face the network scores between this and the confidence threshold is
+#: kept when the second stage, at least ``READ_CONFIDENCE`` sure, reads a card face there (not
+#: ``NOT_A_CARD``) and no surer box touches it: two readers agree that a card is there (``confirmed``).
+CONFIRM_FLOOR = 0.1
 #: The deck families a detector can be restricted to (``referee.cards.Card.family``).
 FAMILIES: tuple[str, ...] = ("uno", "standard")
 
@@ -204,13 +210,15 @@ class Detector:
         padded, scale, (left, top) = letterbox(image, self.imgsz, self.stride)
         blob = cv2.dnn.blobFromImage(padded, 1 / 255.0, swapRB=True)
         output = self.session.run(None, {self.input_name: blob})[0][0]
-        boxes, scores, classes = decode(output, self.conf_threshold, self.iou_threshold,
-                                        class_mask=self._class_mask)
+        floor = self.conf_threshold if self.classifier is None else min(self.conf_threshold, CONFIRM_FLOOR)
+        boxes, scores, classes = decode(output, floor, self.iou_threshold, class_mask=self._class_mask)
         height, width = image.shape[:2]
         boxes = (boxes - np.array([left, top, left, top], np.float32)) / scale
         boxes = np.clip(boxes, 0, [width, height, width, height])
         detections = [Detection(self.class_names[c], float(s), tuple(float(v) for v in b))
                       for b, s, c in zip(boxes, scores, classes) if b[2] > b[0] and b[3] > b[1]]
+        if self.classifier is not None:
+            detections = confirmed(image, detections, self.classifier, self.conf_threshold)
         # read and colour once per card, from its smallest kept box: a corner index wherever the card's
         # parts agree, whose surroundings are the card itself rather than the hand or table around it
         return merge_card_parts(detections, identify=lambda box: self._identify(image, box))
@@ -222,20 +230,45 @@ class Detector:
         return recoloured(image, detection)
 
 
+def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClassifier,
+              conf_threshold: float) -> list[Detection]:
+    """``detections`` (most confident first) without the unsure ones (below ``conf_threshold``) that
+    ``classifier`` does not confirm. An unsure face is kept when the classifier reads a card face in its
+    box (not ``NOT_A_CARD``), at least ``READ_CONFIDENCE`` sure, and it touches no box kept before it:
+    unsure boxes fill in cards found nowhere else, never add a second card on, under or beside a surer
+    one (a half-covered card under the pile's top card must not pass for a new play). Backs, which
+    the classifier cannot read, are never kept unsure."""
+    sure = [d for d in detections if d.conf >= conf_threshold]
+    unsure = [d for d in detections if d.conf < conf_threshold and not parse_card(d.card).is_back]
+    if not unsure:
+        return sure
+    kept = list(sure)
+    for detection, reading in zip(unsure, classifier.read(bgr, [d.box for d in unsure])):
+        if reading.label == NOT_A_CARD or reading.prob < READ_CONFIDENCE:
+            continue
+        if any(intersection_area(detection.box, other.box) > 0 for other in kept):
+            continue
+        kept.append(detection)
+    return kept
+
+
 def reread(bgr: np.ndarray, detection: Detection, reading: Reading) -> Detection:
     """``detection`` named (with its probability) as the second stage read it, when that reading is
     surer than both ``READ_CONFIDENCE`` and the detector itself and the box is a card face (backs have
-    no second reading). An UNO value keeps the detected card's colour (re-decided from the pixels
-    afterwards); a card the detector saw as a wild is never given a value, having no colour of its own."""
-    if reading.prob < max(READ_CONFIDENCE, detection.conf) or parse_card(detection.card).is_back:
+    no second reading; a ``NOT_A_CARD`` reading renames nothing). An UNO value keeps the detected
+    card's colour (re-decided from the pixels afterwards); a card the detector saw as a wild, or as a
+    standard card (with both families allowed), is never given an UNO value, having no UNO colour."""
+    if (reading.prob < max(READ_CONFIDENCE, detection.conf) or reading.label == NOT_A_CARD
+            or parse_card(detection.card).is_back):
         return detection
     label = reading.label
     if label in ALL_CARD_IDS:  # a standard face or an UNO wild: a whole card id
         return replace(detection, card=label, conf=reading.prob)
-    colour = parse_card(detection.card).color
-    if colour is None:  # the detector saw a wild: its coloured pixels are its four panels, not a colour
+    detected = parse_card(detection.card)
+    if detected.family != "uno" or detected.color is None:
+        # an UNO value needs the colour of an UNO card; a wild's coloured pixels are its four panels
         return detection
-    return replace(detection, card=f"{colour}-{label}", conf=reading.prob)
+    return replace(detection, card=f"{detected.color}-{label}", conf=reading.prob)
 
 
 def recoloured(bgr: np.ndarray, detection: Detection) -> Detection:

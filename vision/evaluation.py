@@ -8,12 +8,16 @@
 * Synthetic (``tableref datasets render`` output with ``meta.jsonl``): the same matching as the
   standard ranks, with the full card id and the card's outline polygon.
 
+``cards-real-dev`` may be trained on, but only its ``train`` half (:func:`real_cards_half`, a fixed
+split by a hash of the file name): figures on its ``heldout`` half are the honest ones.
+
 The ``score_*`` functions take plain predictions (image name -> detections) so they are tested
 without a model; ``evaluate_*`` run a detector over a folder.
 """
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -25,6 +29,8 @@ from vision.card_merge import Box, Detection
 
 NO_CARD = "none"
 RANK_PREFIX = "rank:"
+#: The two halves of ``cards-real-dev``: the second-stage classifier may learn from ``train`` only.
+REAL_CARDS_HALVES: tuple[str, ...] = ("train", "heldout")
 
 Predictions = Mapping[str, Sequence[Detection]]
 DetectFile = Callable[[Path], Sequence[Detection]]
@@ -197,6 +203,12 @@ def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Pre
             if not hit:
                 report.wrong[detection.card] += 1
     return report
+
+
+def real_cards_half(image: str) -> str:
+    """The half of ``cards-real-dev`` a photo belongs to, ``train`` or ``heldout``: decided by the
+    first byte of the SHA-256 of its file name, so the split never changes and needs no list."""
+    return REAL_CARDS_HALVES[hashlib.sha256(image.encode("utf-8")).digest()[0] % 2]
 
 
 def read_labels_csv(path: Path) -> dict[str, list[LabelBox]]:

@@ -1,0 +1,140 @@
+"""The second-stage classifier's training data: crops cut from renders and real photos, their
+targets, and the webcam-like damage added per batch. NumPy and OpenCV only (no torch), so that the
+recipe's data side is tested wherever the project is installed; ``models/classifier.py`` trains on it.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.cards import STANDARD_FACE_IDS, parse_card
+from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, classifier_label, crop_for_classifier
+
+JITTER = 0.08  # each box edge moves by up to this share of the box side
+MIN_VISIBLE = 0.6  # objects more hidden than this are left out
+MIN_SIDE = 14  # boxes narrower than this many pixels are left out: nobody can read them
+CLASS_INDEX = {label: i for i, label in enumerate(CLASSIFIER_CLASSES)}
+#: Boxes cut from the scene around the cards, per render, as ``NOT_A_CARD`` crops.
+BACKGROUND_PER_IMAGE = 2
+BACKGROUND_SIDES = (14, 160)  # range of their longer side in pixels
+
+
+def rank_targets(rank: str) -> np.ndarray:
+    """The classes a ``rank:R`` label allows: the standard faces of that rank (one per suit)."""
+    allowed = np.array([label in STANDARD_FACE_IDS and label != "joker" and parse_card(label).value == rank
+                        for label in CLASSIFIER_CLASSES])
+    if not allowed.any():
+        raise ValueError(f"no standard face has the rank {rank!r}")
+    return allowed
+
+
+def one_hot(indices: np.ndarray) -> np.ndarray:
+    """Class indices as rows of allowed classes (one True each)."""
+    targets = np.zeros((len(indices), len(CLASSIFIER_CLASSES)), dtype=bool)
+    targets[np.arange(len(indices)), indices] = True
+    return targets
+
+
+def background_boxes(image_shape: tuple[int, ...], outlines: list[np.ndarray], count: int,
+                     rng: np.random.Generator, tries: int = 20) -> list[tuple[float, float, float, float]]:
+    """Up to ``count`` random boxes of the image that touch no card outline (corners, edge middles and
+    centre all outside every outline)."""
+    height, width = image_shape[:2]
+    boxes = []
+    for _ in range(tries):
+        if len(boxes) == count:
+            break
+        side = rng.uniform(*BACKGROUND_SIDES)
+        aspect = rng.uniform(0.6, 1.6)
+        w, h = side * min(1.0, aspect), side * min(1.0, 1 / aspect)
+        x1, y1 = rng.uniform(0, max(1.0, width - w)), rng.uniform(0, max(1.0, height - h))
+        probes = [(x1 + fx * w, y1 + fy * h) for fx in (0, 0.5, 1) for fy in (0, 0.5, 1)]
+        if all(cv2.pointPolygonTest(outline, probe, False) < 0 for outline in outlines for probe in probes):
+            boxes.append((x1, y1, x1 + w, y1 + h))
+    return boxes
+
+
+def extract_crops(render_dir: Path, copies: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``copies`` jittered crops of every visible object of a render folder, and ``NOT_A_CARD`` crops of
+    the scene around the cards: (crops, class indices)."""
+    crops, labels = [], []
+    for line in (render_dir / "meta.jsonl").read_text().splitlines():
+        meta = json.loads(line)
+        image = cv2.imread(str(render_dir / meta["image"]))
+        if image is None:
+            continue
+        outlines = [np.asarray(obj["polygon"], np.float32).reshape(-1, 1, 2) for obj in meta["objects"]]
+        for box in background_boxes(image.shape, outlines, BACKGROUND_PER_IMAGE, rng):
+            crops.append(crop_for_classifier(image, box))
+            labels.append(CLASS_INDEX[NOT_A_CARD])
+        for obj in meta["objects"]:
+            label = classifier_label(obj["card"])
+            if label is None or obj.get("visible", 1.0) < MIN_VISIBLE:
+                continue
+            x1, y1, x2, y2 = obj["box"]
+            if min(x2 - x1, y2 - y1) < MIN_SIDE:
+                continue
+            crops.extend(jittered_crops(image, obj["box"], copies, rng))
+            labels.extend([CLASS_INDEX[label]] * copies)
+    return np.stack(crops), np.array(labels, dtype=np.int64)
+
+
+def jittered_crops(image: np.ndarray, box, copies: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """``copies`` run-time crops of ``box`` with each edge moved by up to ``JITTER`` of the box side."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    crops = []
+    for _ in range(copies):
+        dx1, dy1, dx2, dy2 = rng.uniform(-JITTER, JITTER, 4)
+        crops.append(crop_for_classifier(image, (x1 + dx1 * w, y1 + dy1 * h, x2 + dx2 * w, y2 + dy2 * h)))
+    return crops
+
+
+def real_rank_crops(folder: Path, copies: int, rng: np.random.Generator,
+                    detector_path: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of the ``train`` half of a ``cards-real-dev`` folder (``labels.csv``: rank labels, whole-card
+    boxes): each labelled card box and every box the detector keeps whose centre lies in exactly one
+    labelled card. Returns (crops, allowed classes per crop)."""
+    from vision.detector import Detector, read_image
+    from vision.evaluation import NO_CARD, RANK_PREFIX, centre_in_box, read_labels_csv, real_cards_half
+
+    detector = Detector.load(detector_path, family="standard", second_stage=False)
+    crops, targets = [], []
+    for image_name, boxes in read_labels_csv(folder / "labels.csv").items():
+        cards = [(b.label.removeprefix(RANK_PREFIX), b.box) for b in boxes if b.label != NO_CARD and b.box]
+        if real_cards_half(image_name) != "train" or not cards:
+            continue
+        image = read_image(folder / "images" / image_name)
+        found = [d.box for d in detector.detect(image)]
+        for rank, card_box in cards:
+            mine = [box for box in found
+                    if centre_in_box(box, card_box) and sum(centre_in_box(box, other) for _, other in cards) == 1]
+            for box in [card_box, *mine]:
+                if min(box[2] - box[0], box[3] - box[1]) < MIN_SIDE:
+                    continue
+                crops.extend(jittered_crops(image, box, copies, rng))
+                targets.extend([rank_targets(rank)] * copies)
+    if not crops:
+        raise ValueError(f"{folder}: no labelled card in the train half of labels.csv")
+    return np.stack(crops), np.stack(targets)
+
+
+def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Webcam-like damage to a batch of uint8 BGR crops: casts, contrast, blur, noise, flips to grey."""
+    out = batch.astype(np.float32)
+    n = len(out)
+    gains = rng.uniform(0.6, 1.4, (n, 1, 1, 3))  # colour cast per channel
+    contrast = rng.uniform(0.5, 1.3, (n, 1, 1, 1))
+    brightness = rng.uniform(-50, 50, (n, 1, 1, 1))
+    mean = out.mean(axis=(1, 2, 3), keepdims=True)
+    out = (out - mean) * contrast + mean * gains + brightness
+    grey = rng.random(n) < 0.1
+    out[grey] = out[grey].mean(axis=3, keepdims=True)
+    for i in np.flatnonzero(rng.random(n) < 0.3):
+        sigma = rng.uniform(0.3, 1.2)
+        out[i] = cv2.GaussianBlur(out[i], (0, 0), sigma)
+    out += rng.normal(0, rng.uniform(0, 10), (n, 1, 1, 1)) * rng.standard_normal(out.shape).astype(np.float32)
+    return np.clip(out, 0, 255)

@@ -1,0 +1,51 @@
+"""The classifier's training recipe: rank-only targets and the background crops cut around the cards
+(NumPy and OpenCV), and the loss against a set of classes (needs torch, the training extra)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from models.classifier_data import background_boxes, one_hot, rank_targets
+from vision.card_classifier import CLASSIFIER_CLASSES
+
+
+def _torch_loss():  # noqa: ANN202 (torch and the recipe's loss, or a skip where torch is not installed)
+    torch = pytest.importorskip("torch")
+    from models.classifier import set_loss
+
+    return torch, set_loss
+
+
+def test_a_rank_allows_its_four_faces() -> None:
+    allowed = [CLASSIFIER_CLASSES[i] for i in np.flatnonzero(rank_targets("Q"))]
+    assert sorted(allowed) == ["QC", "QD", "QH", "QS"]
+    with pytest.raises(ValueError, match="no standard face"):
+        rank_targets("7-and-a-half")
+
+
+def test_set_loss_is_label_smoothed_cross_entropy_for_one_class() -> None:
+    torch, set_loss = _torch_loss()
+    logits = torch.randn(5, len(CLASSIFIER_CLASSES), generator=torch.Generator().manual_seed(0))
+    labels = np.array([0, 3, 17, 40, 70])
+    expected = torch.nn.functional.cross_entropy(logits, torch.from_numpy(labels), label_smoothing=0.05)
+    assert set_loss(logits, torch.from_numpy(one_hot(labels))).item() == pytest.approx(expected.item(), rel=1e-5)
+
+
+def test_set_loss_counts_the_summed_probability_of_the_set() -> None:
+    torch, set_loss = _torch_loss()
+    logits = torch.full((1, len(CLASSIFIER_CLASSES)), -5.0)
+    faces = np.flatnonzero(rank_targets("K"))
+    logits[0, faces[:2]] = 5.0  # nearly all the probability on two kings: the rank is right
+    right = set_loss(logits, torch.from_numpy(rank_targets("K")[None]))
+    wrong = set_loss(logits, torch.from_numpy(rank_targets("A")[None]))
+    assert right.item() < 1 < 9 < wrong.item()
+
+
+def test_background_boxes_lie_off_the_cards() -> None:
+    card = np.array([[100, 100], [300, 100], [300, 400], [100, 400]], np.float32).reshape(-1, 1, 2)
+    boxes = background_boxes((480, 640, 3), [card], 50, np.random.default_rng(1), tries=400)
+    assert len(boxes) > 10
+    for x1, y1, x2, y2 in boxes:
+        assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 480
+        for x, y in ((x1, y1), (x2, y2), (x1, y2), (x2, y1), ((x1 + x2) / 2, (y1 + y2) / 2)):
+            assert not (100 <= x <= 300 and 100 <= y <= 400)

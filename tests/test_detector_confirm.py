@@ -1,0 +1,61 @@
+"""The second stage's check of the boxes the detector network is unsure of (``vision.detector.confirmed``)."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision.card_classifier import NOT_A_CARD, Reading
+from vision.card_merge import Detection
+from vision.detector import CONFIRM_FLOOR, DEFAULT_CONF, confirmed
+
+IMAGE = np.zeros((200, 200, 3), np.uint8)
+
+
+class ScriptedClassifier:
+    """Reads each box as scripted by its left edge; remembers which boxes it was asked about."""
+
+    def __init__(self, readings: dict[float, Reading]) -> None:
+        self.readings = readings
+        self.asked: list[Sequence[float]] = []
+
+    def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Reading]:
+        self.asked.extend(boxes)
+        return [self.readings[box[0]] for box in boxes]
+
+
+def test_the_floor_lies_below_the_threshold() -> None:
+    assert 0 < CONFIRM_FLOOR < DEFAULT_CONF
+
+
+def test_sure_boxes_are_kept_without_asking() -> None:
+    sure = [Detection("red-3", 0.9, (0, 0, 20, 30)), Detection("uno-back", 0.5, (50, 50, 90, 110))]
+    classifier = ScriptedClassifier({})
+    assert confirmed(IMAGE, sure, classifier, DEFAULT_CONF) == sure
+    assert classifier.asked == []
+
+
+def test_an_unsure_face_is_kept_only_when_the_classifier_reads_a_card_there() -> None:
+    confirmed_face = Detection("red-1", 0.2, (10, 10, 30, 40))
+    background = Detection("blue-5", 0.2, (100, 10, 120, 40))
+    doubtful = Detection("green-7", 0.2, (140, 10, 160, 40))
+    classifier = ScriptedClassifier({10: Reading("1", 0.8), 100: Reading(NOT_A_CARD, 0.9), 140: Reading("7", 0.4)})
+    kept = confirmed(IMAGE, [confirmed_face, background, doubtful], classifier, DEFAULT_CONF)
+    assert kept == [confirmed_face]
+
+
+def test_an_unsure_box_touching_a_kept_one_is_left_out() -> None:
+    sure = Detection("blue-9", 0.8, (10, 10, 60, 90))
+    under_it = Detection("red-6", 0.2, (50, 30, 100, 110))  # a card half-covered by the pile's top card
+    apart = Detection("green-2", 0.2, (120, 10, 170, 90))
+    beside_apart = Detection("green-3", 0.15, (165, 20, 190, 60))  # touches the box kept just before it
+    classifier = ScriptedClassifier({50: Reading("6", 0.95), 120: Reading("2", 0.9), 165: Reading("3", 0.9)})
+    kept = confirmed(IMAGE, [sure, under_it, apart, beside_apart], classifier, DEFAULT_CONF)
+    assert kept == [sure, apart]
+
+
+def test_an_unsure_back_is_never_kept() -> None:
+    back = Detection("uno-back", 0.2, (10, 10, 60, 90))
+    classifier = ScriptedClassifier({})
+    assert confirmed(IMAGE, [back], classifier, DEFAULT_CONF) == []
+    assert classifier.asked == []
