@@ -14,16 +14,18 @@ does not fool.
 from __future__ import annotations
 
 import ast
+import math
 import os
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from referee.cards import ALL_CARD_IDS, parse_card
+from referee.cards import ALL_CARD_IDS, STANDARD_FACE_IDS, parse_card
 from vision.card_classifier import NOT_A_CARD, CardClassifier, ClassifierError, Reading, default_classifier_path
-from vision.card_merge import Detection, intersection_area, merge_card_parts
+from vision.card_merge import Box, Detection, intersection_area, merge_card_parts
 from vision.onnx_session import open_session
 from vision.uno_colour import card_colour
 from vision.source_tree import repo_root
@@ -42,6 +44,18 @@ READ_CONFIDENCE = 0.5
 #: kept when the second stage, at least ``READ_CONFIDENCE`` sure, reads a card face there (not
 #: ``NOT_A_CARD``) and no surer box touches it: two readers agree that a card is there (``confirmed``).
 CONFIRM_FLOOR = 0.1
+#: Where a standard card's corner index lies in its upright whole-card box, as shares of the box's
+#: width and height from its corner: the renderer's index boxes (``datasets.cards.corner_boxes``, their
+#: margin included) end at 0.16-0.19 of the face's width and 0.24-0.26 of its height.
+INDEX_WIDTH, INDEX_HEIGHT = 0.19, 0.26
+#: Long side / short side of a box read as a whole standard card: 88 / 63 = 1.40 square to the camera;
+#: 1.15 is the box of one turned by about 20 degrees, beyond which the box's corners are not the card's.
+#: A lone corner index's own box (1.6-2.2 in the renders) may pass, but its index crops are then too
+#: small to be read (``MIN_INDEX_PIXELS``) unless it is at least 74 px wide.
+WHOLE_CARD_RATIO = (1.15, 1.8)
+#: The shorter side, in pixels, of the smallest index crop worth reading (the classifier learnt from
+#: boxes at least this wide).
+MIN_INDEX_PIXELS = 14
 #: The deck families a detector can be restricted to (``referee.cards.Card.family``).
 FAMILIES: tuple[str, ...] = ("uno", "standard")
 
@@ -224,9 +238,13 @@ class Detector:
         return merge_card_parts(detections, identify=lambda box: self._identify(image, box))
 
     def _identify(self, image: np.ndarray, detection: Detection) -> Detection:
-        """The second stage's reading (when it is surer) and the pixels' UNO colour for one card."""
+        """The second stage's reading (when it is surer) and the pixels' UNO colour for one card. A
+        standard card found only as a whole card is also read at its two index corners
+        (:func:`index_corners`, :func:`combined_reading`): its 32 x 32 whole-card crop hardly shows
+        the index letter that tells a J from a Q or K."""
         if self.classifier is not None:
-            detection = reread(image, detection, self.classifier.read(image, [detection.box])[0])
+            readings = self.classifier.read(image, [detection.box, *index_corners(detection)])
+            detection = reread(image, detection, combined_reading(readings))
         return recoloured(image, detection)
 
 
@@ -250,6 +268,54 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
             continue
         kept.append(detection)
     return kept
+
+
+def index_corners(detection: Detection) -> list[Box]:
+    """The boxes of the two corner indices of a standard card face whose box is the whole card
+    (``WHOLE_CARD_RATIO``): top-left and bottom-right when it stands upright (or upside down), top-right
+    and bottom-left when it lies sideways (turned a quarter either way, its indices lie there). Empty
+    for UNO cards, backs, boxes of another shape (a corner index, a card turned too far) and cards too
+    small for their index crops to be read (``MIN_INDEX_PIXELS``)."""
+    card = parse_card(detection.card)
+    if card.family != "standard" or card.is_back:
+        return []
+    x1, y1, x2, y2 = detection.box
+    width, height = x2 - x1, y2 - y1
+    if min(width, height) <= 0:
+        return []
+    low, high = WHOLE_CARD_RATIO
+    if not low <= max(width, height) / min(width, height) <= high:
+        return []
+    if height >= width:
+        across, down = INDEX_WIDTH * width, INDEX_HEIGHT * height
+        corners = [(x1, y1, x1 + across, y1 + down), (x2 - across, y2 - down, x2, y2)]
+    else:
+        across, down = INDEX_HEIGHT * width, INDEX_WIDTH * height
+        corners = [(x2 - across, y1, x2, y1 + down), (x1, y2 - down, x1 + across, y2)]
+    return corners if min(across, down) >= MIN_INDEX_PIXELS else []
+
+
+def combined_reading(readings: Sequence[Reading]) -> Reading:
+    """One reading of a card from the second stage's readings of its whole box (first) and of its index
+    corners (the rest, possibly none): the whole-card reading, replaced by a corner reading of a card
+    face that is surer than both ``READ_CONFIDENCE`` and it; and where two or more of the readings name
+    the same standard rank, their joint reading (the surest of them, with the probability that not all
+    of them are wrong, taking the crops as independent readers) when that is surer still."""
+    best = readings[0]
+    for reading in readings[1:]:
+        if reading.label != NOT_A_CARD and reading.prob >= READ_CONFIDENCE and reading.prob > best.prob:
+            best = reading
+    by_rank: dict[str, list[Reading]] = {}
+    for reading in readings:
+        if reading.label in STANDARD_FACE_IDS:
+            by_rank.setdefault(parse_card(reading.label).value, []).append(reading)
+    for agreeing in by_rank.values():
+        if len(agreeing) < 2:
+            continue
+        joint = Reading(max(agreeing, key=lambda r: r.prob).label, 1 - math.prod(1 - r.prob for r in agreeing))
+        if joint.prob > best.prob:
+            best = joint
+    return best
 
 
 def reread(bgr: np.ndarray, detection: Detection, reading: Reading) -> Detection:
