@@ -26,6 +26,7 @@ import numpy as np
 from referee.cards import ALL_CARD_IDS, STANDARD_FACE_IDS, parse_card
 from vision.card_classifier import NOT_A_CARD, CardClassifier, ClassifierError, Reading, default_classifier_path
 from vision.card_merge import Box, Detection, intersection_area, merge_card_parts
+from vision.card_outline import card_outline, upright_card
 from vision.onnx_session import open_session
 from vision.uno_colour import card_colour
 from vision.source_tree import repo_root
@@ -239,11 +240,16 @@ class Detector:
 
     def _identify(self, image: np.ndarray, detection: Detection) -> Detection:
         """The second stage's reading (when it is surer) and the pixels' UNO colour for one card. A
-        standard card found only as a whole card is also read at its two index corners
-        (:func:`index_corners`, :func:`combined_reading`): its 32 x 32 whole-card crop hardly shows
+        standard card found only as a whole card is also read at its two index corners, both those of
+        its box (:func:`index_corners`) and those of the card itself straightened upright when its
+        outline is found (:func:`straightened_index_corners`, which also reads a card turned on the
+        table), all read together (:func:`combined_reading`): its 32 x 32 whole-card crop hardly shows
         the index letter that tells a J from a Q or K."""
         if self.classifier is not None:
             readings = self.classifier.read(image, [detection.box, *index_corners(detection)])
+            straightened = straightened_index_corners(image, detection)
+            if straightened is not None:
+                readings += self.classifier.read(*straightened)
             detection = reread(image, detection, combined_reading(readings))
         return recoloured(image, detection)
 
@@ -293,6 +299,27 @@ def index_corners(detection: Detection) -> list[Box]:
         across, down = INDEX_HEIGHT * width, INDEX_WIDTH * height
         corners = [(x2 - across, y1, x2, y1 + down), (x1, y2 - down, x1 + across, y2)]
     return corners if min(across, down) >= MIN_INDEX_PIXELS else []
+
+
+def straightened_index_corners(bgr: np.ndarray, detection: Detection) -> tuple[np.ndarray, list[Box]] | None:
+    """A standard card face straightened upright from its own outline inside its box
+    (:func:`vision.card_outline.card_outline`, :func:`vision.card_outline.upright_card`) and the boxes of
+    its top-left and bottom-right index in that image: the indices of a card turned on the table, which
+    its axis-aligned box's corners miss. ``None`` for UNO cards, backs, boxes without a clean outline of
+    one card (a corner index, a card on a pile) and cards too small for their index crops to be read
+    (``MIN_INDEX_PIXELS``)."""
+    card = parse_card(detection.card)
+    x1, y1, x2, y2 = detection.box
+    if card.family != "standard" or card.is_back or min(x2 - x1, y2 - y1) * INDEX_WIDTH < MIN_INDEX_PIXELS:
+        return None
+    outline = card_outline(bgr, detection.box)
+    if outline is None:
+        return None
+    upright, (left, top, right, bottom) = upright_card(bgr, outline)
+    across, down = INDEX_WIDTH * (right - left), INDEX_HEIGHT * (bottom - top)
+    if min(across, down) < MIN_INDEX_PIXELS:
+        return None
+    return upright, [(left, top, left + across, top + down), (right - across, bottom - down, right, bottom)]
 
 
 def combined_reading(readings: Sequence[Reading]) -> Reading:
