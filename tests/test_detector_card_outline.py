@@ -2,17 +2,15 @@
 at its index corners (``vision.card_outline``, ``vision.detector.straightened_index_corners``)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import cv2
 import numpy as np
 import pytest
 
-from referee.cards import ALL_CARD_IDS
 from vision.card_classifier import Reading
 from vision.card_merge import Detection
 from vision.card_outline import CARD_ASPECT, _short_side_first, card_outline, upright_card
-from vision.detector import Detector, index_corners, straightened_index_corners
+from detector_support import ScriptedClassifier, scripted_detector
+from vision.detector import index_corners, straightened_index_corners
 from vision.source_tree import load_source_package
 
 load_source_package("datasets")
@@ -110,40 +108,13 @@ def test_uno_cards_and_backs_are_not_straightened(card: str) -> None:
     assert straightened_index_corners(image, Detection(card, 0.8, box_of(corners))) is None
 
 
-class StubSession:
-    """Stands in for the detector network: ``_identify`` never runs it."""
-
-    class Input:
-        name = "images"
-
-    def get_inputs(self) -> list:
-        return [self.Input()]
-
-
-class ScriptedClassifier:
-    """Reads boxes in order from a script; remembers the images and boxes it was asked about."""
-
-    def __init__(self, readings: list[Reading]) -> None:
-        self.readings = readings
-        self.asked: list[tuple[tuple[int, ...], Sequence[float]]] = []
-
-    def set_family(self, family: str | None) -> None:
-        """The family restriction: the script ignores it."""
-
-    def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Reading]:
-        start = len(self.asked)
-        self.asked.extend((bgr.shape, box) for box in boxes)
-        return self.readings[start:start + len(boxes)]
-
-
 def test_a_turned_card_is_renamed_by_its_straightened_corners() -> None:
     image = table()
     box = box_of(lay_card(image, "KS", (210, 210), 35))
     classifier = ScriptedClassifier([Reading("JS", 0.5), Reading("KS", 0.75), Reading("KS", 0.6)])
-    detector = Detector(StubSession(), tuple(ALL_CARD_IDS), 480, 32, family="standard", classifier=classifier)
-    read = detector._identify(image, Detection("JS", 0.8, box))
-    assert [asked_box for _, asked_box in classifier.asked[:1]] == [box]
-    assert len(classifier.asked) == 3 and classifier.asked[1][0] != image.shape  # read in the upright card
+    read = scripted_detector(classifier, "standard")._identify(image, Detection("JS", 0.8, box))
+    assert classifier.asked[0] == box
+    assert len(classifier.asked) == 3 and classifier.shapes[1] != image.shape  # read in the upright card
     assert read.card == "KS" and read.conf == pytest.approx(1 - 0.25 * 0.4)
     assert read.box == box
 

@@ -1,27 +1,14 @@
 """The second stage's check of the boxes the detector network is unsure of (``vision.detector.confirmed``)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
+from detector_support import ScriptedClassifier
 from vision.card_classifier import NOT_A_CARD, Reading
 from vision.card_merge import Detection
 from vision.detector import CONFIRM_FLOOR, DEFAULT_CONF, confirmed
 
 IMAGE = np.zeros((200, 200, 3), np.uint8)
-
-
-class ScriptedClassifier:
-    """Reads each box as scripted by its left edge; remembers which boxes it was asked about."""
-
-    def __init__(self, readings: dict[float, Reading]) -> None:
-        self.readings = readings
-        self.asked: list[Sequence[float]] = []
-
-    def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Reading]:
-        self.asked.extend(boxes)
-        return [self.readings[box[0]] for box in boxes]
 
 
 def test_the_floor_lies_below_the_threshold() -> None:

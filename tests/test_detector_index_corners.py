@@ -2,15 +2,13 @@
 (``vision.detector.index_corners``, ``combined_reading``, ``Detector._identify``)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pytest
 
-from referee.cards import ALL_CARD_IDS
 from vision.card_classifier import NOT_A_CARD, Reading
 from vision.card_merge import Detection
-from vision.detector import (INDEX_HEIGHT, INDEX_WIDTH, MIN_INDEX_PIXELS, READ_CONFIDENCE, Detector,
+from detector_support import ScriptedClassifier, scripted_detector
+from vision.detector import (INDEX_HEIGHT, INDEX_WIDTH, MIN_INDEX_PIXELS, READ_CONFIDENCE,
                              combined_reading, index_corners)
 
 UPRIGHT = (100.0, 50.0, 200.0, 190.0)  # 100 x 140: a standard card square to the camera
@@ -59,38 +57,9 @@ def test_readings_agreeing_on_a_rank_are_read_together() -> None:
     assert joint.prob == pytest.approx(1 - 0.4 * 0.3)
 
 
-class StubSession:
-    """Stands in for the detector network: ``_identify`` never runs it."""
-
-    class Input:
-        name = "images"
-
-    def get_inputs(self) -> list:
-        return [self.Input()]
-
-
-class ScriptedClassifier:
-    """Reads boxes in order from a script; remembers the boxes it was asked about."""
-
-    def __init__(self, readings: list[Reading]) -> None:
-        self.readings = readings
-        self.asked: list[Sequence[float]] = []
-
-    def set_family(self, family: str | None) -> None:
-        """The family restriction: the script ignores it."""
-
-    def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Reading]:
-        self.asked.extend(boxes)
-        return self.readings[:len(boxes)]
-
-
-def detector_with(classifier: ScriptedClassifier) -> Detector:
-    return Detector(StubSession(), tuple(ALL_CARD_IDS), 480, 32, family="standard", classifier=classifier)
-
-
 def test_a_whole_standard_card_is_renamed_by_its_corners() -> None:
     classifier = ScriptedClassifier([Reading("JS", 0.5), Reading("KS", 0.75), Reading("KS", 0.6)])
-    read = detector_with(classifier)._identify(np.zeros((300, 300, 3), np.uint8), Detection("JS", 0.8, UPRIGHT))
+    read = scripted_detector(classifier, "standard")._identify(np.zeros((300, 300, 3), np.uint8), Detection("JS", 0.8, UPRIGHT))
     assert len(classifier.asked) == 3 and classifier.asked[0] == UPRIGHT
     assert read.card == "KS" and read.conf == pytest.approx(1 - 0.25 * 0.4)
     assert read.box == UPRIGHT
@@ -99,5 +68,5 @@ def test_a_whole_standard_card_is_renamed_by_its_corners() -> None:
 def test_a_corner_box_is_read_alone() -> None:
     classifier = ScriptedClassifier([Reading("QH", 0.9), Reading("KH", 0.99)])
     corner = (100.0, 50.0, 120.0, 90.0)
-    read = detector_with(classifier)._identify(np.zeros((300, 300, 3), np.uint8), Detection("JH", 0.6, corner))
+    read = scripted_detector(classifier, "standard")._identify(np.zeros((300, 300, 3), np.uint8), Detection("JH", 0.6, corner))
     assert classifier.asked == [corner] and read.card == "QH"

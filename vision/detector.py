@@ -25,7 +25,7 @@ import numpy as np
 
 from referee.cards import ALL_CARD_IDS, STANDARD_FACE_IDS, parse_card
 from vision.card_classifier import NOT_A_CARD, CardClassifier, ClassifierError, Reading, default_classifier_path
-from vision.card_merge import Box, Detection, intersection_area, merge_card_parts
+from vision.card_merge import Box, Detection, intersection_area, is_part_of, merge_card_parts
 from vision.card_outline import card_outline, upright_card
 from vision.onnx_session import open_session
 from vision.uno_colour import card_colour
@@ -235,18 +235,22 @@ class Detector:
         if self.classifier is not None:
             detections = confirmed(image, detections, self.classifier, self.conf_threshold)
         # read and colour once per card, from its smallest kept box: a corner index wherever the card's
-        # parts agree, whose surroundings are the card itself rather than the hand or table around it
-        return merge_card_parts(detections, identify=lambda box: self._identify(image, box))
+        # parts agree, whose surroundings are the card itself rather than the hand or table around it;
+        # a whole card that won over its parts is read at those parts too
+        return merge_card_parts(detections,
+                                identify=lambda card: self._identify(image, card, inner_parts(card, detections)))
 
-    def _identify(self, image: np.ndarray, detection: Detection) -> Detection:
+    def _identify(self, image: np.ndarray, detection: Detection, parts: Sequence[Box] = ()) -> Detection:
         """The second stage's reading (when it is surer) and the pixels' UNO colour for one card. A
-        standard card found only as a whole card is also read at its two index corners, both those of
-        its box (:func:`index_corners`) and those of the card itself straightened upright when its
-        outline is found (:func:`straightened_index_corners`, which also reads a card turned on the
-        table), all read together (:func:`combined_reading`): its 32 x 32 whole-card crop hardly shows
-        the index letter that tells a J from a Q or K."""
+        card reported by its whole-card box is also read at ``parts``, the boxes the detector found
+        inside it (its corner indices, dropped by the merge when named as another card:
+        :func:`inner_parts`). A standard card found only as a whole card is also read at its two index
+        corners, both those of its box (:func:`index_corners`) and those of the card itself straightened
+        upright when its outline is found (:func:`straightened_index_corners`, which also reads a card
+        turned on the table), all read together (:func:`combined_reading`): its 32 x 32 whole-card crop
+        hardly shows the index letter that tells a J from a Q or K, or an UNO 9 from a 6."""
         if self.classifier is not None:
-            readings = self.classifier.read(image, [detection.box, *index_corners(detection)])
+            readings = self.classifier.read(image, [detection.box, *parts, *index_corners(detection)])
             straightened = straightened_index_corners(image, detection)
             if straightened is not None:
                 readings += self.classifier.read(*straightened)
@@ -274,6 +278,14 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
             continue
         kept.append(detection)
     return kept
+
+
+def inner_parts(card: Detection, detections: Sequence[Detection]) -> list[Box]:
+    """The boxes of the card faces in ``detections`` that are parts of ``card``'s box
+    (:func:`vision.card_merge.is_part_of`: small beside it and lying within it), its corner indices as
+    the detector found them, whatever card they were named as; backs are left out."""
+    return [other.box for other in detections
+            if other.box != card.box and not parse_card(other.card).is_back and is_part_of(other.box, card.box)]
 
 
 def index_corners(detection: Detection) -> list[Box]:

@@ -1,0 +1,59 @@
+"""Stand-ins for the detector tests: a scripted network output and scripted second-stage classifiers."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from referee.cards import ALL_CARD_IDS
+from vision.card_classifier import NOT_A_CARD, Reading
+from vision.detector import Detector
+
+
+class StubSession:
+    """Stands in for the detector network: returns the raw YOLO output of a scripted list of boxes
+    (none by default, for tests that never run the network)."""
+
+    class Input:
+        name = "images"
+
+    def __init__(self, boxes: Sequence[tuple[str, float, tuple[float, float, float, float]]] = ()) -> None:
+        output = np.zeros((1, 4 + len(ALL_CARD_IDS), len(boxes)), np.float32)
+        for anchor, (card, score, (x1, y1, x2, y2)) in enumerate(boxes):
+            output[0, :4, anchor] = [(x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1]
+            output[0, 4 + ALL_CARD_IDS.index(card), anchor] = score
+        self.output = output
+
+    def get_inputs(self) -> list:
+        return [self.Input()]
+
+    def run(self, names: object, feeds: object) -> list[np.ndarray]:
+        return [self.output]
+
+
+class ScriptedClassifier:
+    """A second stage whose readings are scripted; remembers the boxes it was asked about and the shape
+    of the image each was cut from. Readings come either in order (a list: the next ones for each
+    call) or by a box's left edge (a dict; an unscripted box reads as ``NOT_A_CARD``)."""
+
+    def __init__(self, readings: list[Reading] | dict[float, Reading]) -> None:
+        self.readings = readings
+        self.asked: list[tuple[float, ...]] = []
+        self.shapes: list[tuple[int, ...]] = []
+
+    def set_family(self, family: str | None) -> None:
+        """The family restriction: the script ignores it."""
+
+    def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Reading]:
+        start = len(self.asked)
+        self.asked.extend(tuple(box) for box in boxes)
+        self.shapes.extend(bgr.shape for _ in boxes)
+        if isinstance(self.readings, dict):
+            return [self.readings.get(box[0], Reading(NOT_A_CARD, 0.9)) for box in boxes]
+        return self.readings[start:start + len(boxes)]
+
+
+def scripted_detector(classifier: ScriptedClassifier, family: str,
+                      session: StubSession | None = None) -> Detector:
+    """A detector of every card id at 480 px with a scripted network and second stage."""
+    return Detector(session or StubSession(), tuple(ALL_CARD_IDS), 480, 32, family=family, classifier=classifier)
