@@ -14,7 +14,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.card_merge import Box, box_area, intersection_area
+from vision.card_merge import Box
+from vision.sightings import iou
 
 #: Height / width of a standard card: 88 x 63 mm (``datasets.cards.card_aspect``).
 CARD_ASPECT = 88 / 63
@@ -72,7 +73,7 @@ def card_outline(bgr: np.ndarray, box: Box) -> np.ndarray | None:
         return None
     corners = cv2.boxPoints(rect).astype(np.float32) + np.float32([left, top])
     found = (*corners.min(axis=0), *corners.max(axis=0))
-    if _iou(found, box) < MIN_BOX_IOU:
+    if iou(found, box) < MIN_BOX_IOU:
         return None
     return _short_side_first(corners)
 
@@ -101,11 +102,3 @@ def _short_side_first(corners: np.ndarray) -> np.ndarray:
     if np.linalg.norm(edges[0]) > np.linalg.norm(edges[1]):
         corners = np.roll(corners, -1, axis=0)
     return corners
-
-
-
-def _iou(a: Box, b: Box) -> float:
-    """Intersection over union of two boxes (x1, y1, x2, y2)."""
-    inter = intersection_area(a, b)
-    union = box_area(a) + box_area(b) - inter
-    return inter / union if union > 0 else 0.0

@@ -305,12 +305,21 @@ def index_corners(detection: Detection) -> list[Box]:
     if not low <= max(width, height) / min(width, height) <= high:
         return []
     if height >= width:
-        across, down = INDEX_WIDTH * width, INDEX_HEIGHT * height
-        corners = [(x1, y1, x1 + across, y1 + down), (x2 - across, y2 - down, x2, y2)]
-    else:
-        across, down = INDEX_HEIGHT * width, INDEX_WIDTH * height
-        corners = [(x2 - across, y1, x2, y1 + down), (x1, y2 - down, x1 + across, y2)]
+        return upright_index_boxes(detection.box)
+    across, down = INDEX_HEIGHT * width, INDEX_WIDTH * height
+    corners = [(x2 - across, y1, x2, y1 + down), (x1, y2 - down, x1 + across, y2)]
     return corners if min(across, down) >= MIN_INDEX_PIXELS else []
+
+
+def upright_index_boxes(card: Box) -> list[Box]:
+    """The top-left and bottom-right corner indices of an upright standard card whose box is ``card``
+    (``INDEX_WIDTH`` x ``INDEX_HEIGHT`` of it); empty when they are too small to be read
+    (``MIN_INDEX_PIXELS``)."""
+    left, top, right, bottom = card
+    across, down = INDEX_WIDTH * (right - left), INDEX_HEIGHT * (bottom - top)
+    if min(across, down) < MIN_INDEX_PIXELS:
+        return []
+    return [(left, top, left + across, top + down), (right - across, bottom - down, right, bottom)]
 
 
 def straightened_index_corners(bgr: np.ndarray, detection: Detection) -> tuple[np.ndarray, list[Box]] | None:
@@ -327,11 +336,9 @@ def straightened_index_corners(bgr: np.ndarray, detection: Detection) -> tuple[n
     outline = card_outline(bgr, detection.box)
     if outline is None:
         return None
-    upright, (left, top, right, bottom) = upright_card(bgr, outline)
-    across, down = INDEX_WIDTH * (right - left), INDEX_HEIGHT * (bottom - top)
-    if min(across, down) < MIN_INDEX_PIXELS:
-        return None
-    return upright, [(left, top, left + across, top + down), (right - across, bottom - down, right, bottom)]
+    upright, card_box = upright_card(bgr, outline)
+    corners = upright_index_boxes(card_box)
+    return (upright, corners) if corners else None
 
 
 def combined_reading(readings: Sequence[Reading]) -> Reading:
