@@ -17,7 +17,8 @@ from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
 PACKAGE = "referee"
-DIRECTIVES = {"language_level": 3, "binding": False, "infer_types": True}
+#: nonecheck: a typed variable holding None raises AttributeError instead of crashing the interpreter
+DIRECTIVES = {"language_level": 3, "binding": False, "infer_types": True, "nonecheck": True}
 
 
 def load_guard():

@@ -58,7 +58,7 @@ class RefereeBase:
         return rule
 
     def _cards(self, value: Any, what: str) -> list[str]:
-        game = self._game
+        game: GameState = self._game
         if not isinstance(value, list) or len(value) > game.deck_size:
             raise Rejected(f"{what} must be a list of card ids")
         deck = game.deck
@@ -72,7 +72,7 @@ class RefereeBase:
         return value
 
     def _round(self) -> RoundState:
-        r = self._game.round
+        r: RoundState = self._game.round
         if r is None:
             raise Rejected("no round in play: send start_round")
         if r.over:
@@ -80,7 +80,7 @@ class RefereeBase:
         return r
 
     def _adv(self, seat: int, steps: int = 1, direction: int | None = None) -> int:
-        r = self._game.round
+        r: RoundState = self._game.round
         return (seat + (r.direction if direction is None else direction) * steps) % len(self._game.players)
 
     def _name(self, seat: int) -> str:
@@ -88,12 +88,12 @@ class RefereeBase:
 
     def _owe(self, player: str, count: int) -> None:
         if count:
-            r = self._game.round
+            r: RoundState = self._game.round
             r.owed[player] = r.owed.get(player, 0) + count
 
     def _acted(self, player: str) -> None:
         """``player`` did something at the table: their turn starts, others' UNO windows close."""
-        r = self._game.round
+        r: RoundState = self._game.round
         r.actions += 1
         r.last_action[player] = r.actions
         r.passed_by_draw = None
@@ -103,11 +103,11 @@ class RefereeBase:
             r.uno_window = None
 
     def _hand_has(self, player: str, card: str) -> bool:
-        r = self._game.round
+        r: RoundState = self._game.round
         return card in r.hands[player] if r.known else r.counts[player] > 0
 
     def _remove_card(self, player: str, card: str) -> None:
-        r = self._game.round
+        r: RoundState = self._game.round
         if r.known:
             r.hands[player].remove(card)
         r.counts[player] -= 1

@@ -7,14 +7,15 @@ from referee.base import MAX_PENALTY, PENALTY_KINDS, TIMED_PENALTIES, _count, _t
 from referee.effects import RULES
 from referee.flags import Rejected, flag
 from referee.judge import PlayJudge
+from referee.state import GameState, RoundState
 
 
 class CallRules(PlayJudge):
     """UNO calls, catches, Wild Draw Four challenges, reveals, colour choices and entered penalties."""
 
     def _uno(self, event: dict) -> list[dict]:
-        game = self._game
-        r = self._round()
+        game: GameState = self._game
+        r: RoundState = self._round()
         player = self._player(event)
         count = r.counts[player]
         if count == 1 or (count == 2 and game.seat[player] == r.turn):
@@ -30,8 +31,8 @@ class CallRules(PlayJudge):
                                                    f"mistake costs {penalty} cards")]
 
     def _catch(self, event: dict) -> list[dict]:
-        game = self._game
-        r = self._round()
+        game: GameState = self._game
+        r: RoundState = self._round()
         player = self._player(event)
         target = self._player(event, "target")
         if player == target:
@@ -53,8 +54,8 @@ class CallRules(PlayJudge):
         return [flag("false_catch", player, penalty, f"{player}'s catch of {target} fails: {why}")]
 
     def _challenge(self, event: dict) -> list[dict]:
-        game = self._game
-        r = self._round()
+        game: GameState = self._game
+        r: RoundState = self._round()
         player = self._player(event)
         check = r.wild_check
         if check is None or game.seat[player] != r.turn or r.drawn:
@@ -69,7 +70,8 @@ class CallRules(PlayJudge):
         return self._settle(player, bool(not check.get("fair")))
 
     def _settle(self, challenger: str, guilty: bool) -> list[dict]:
-        r, opts = self._game.round, self._game.opts
+        r: RoundState = self._game.round
+        opts = self._game.opts
         check = r.wild_check
         r.wild_check = None
         offender = check["player"]
@@ -95,8 +97,8 @@ class CallRules(PlayJudge):
         return [flag("challenge_failed", challenger, extra, f"{offender}'s {check['card']} was fair")]
 
     def _reveal(self, event: dict) -> list[dict]:
-        game = self._game
-        r = game.round
+        game: GameState = self._game
+        r: RoundState = game.round
         if r is None:
             raise Rejected("no round in play")
         player = self._player(event)
@@ -127,8 +129,8 @@ class CallRules(PlayJudge):
         return []
 
     def _choose_color(self, event: dict) -> list[dict]:
-        game = self._game
-        r = self._round()
+        game: GameState = self._game
+        r: RoundState = self._round()
         player = self._player(event)
         color = self._color(event.get("color"))
         a = game.awaiting
@@ -146,8 +148,8 @@ class CallRules(PlayJudge):
         return flags
 
     def _penalty(self, event: dict) -> list[dict]:
-        game = self._game
-        r = self._round()
+        game: GameState = self._game
+        r: RoundState = self._round()
         player = self._player(event)
         kind = _text(event, "kind")
         if kind in PENALTY_KINDS:

@@ -2,10 +2,12 @@
 
 The referee is plain Python. When it is installed, ``setup.py`` also compiles its modules with Cython
 (an optional speed-up: where that fails, the sources run as they are) and writes
-``compiled-sources.json`` beside them: the SHA-256 of each module's source as it was compiled. At
-import, a compiled module is used only if its source still has that hash; otherwise (the source was
-edited after the install, or ``TABLEREF_PURE_PYTHON=1`` is set) the ``.py`` file is imported
-instead. This module and ``__init__`` are never compiled.
+``compiled-sources.json`` beside them: the SHA-256 of each module's source as it was compiled (its
+``.py`` file and its ``.pxd`` declarations). The compiled modules share typed classes (``state.pxd``,
+``effects.pxd``), so they run all together or not at all: they are used only when every module has a
+compiled file whose source still has the recorded hash; otherwise (a source was edited after the
+install, a module failed to build, or ``TABLEREF_PURE_PYTHON=1`` is set) every module is imported
+from its ``.py`` file. This module and ``__init__`` are never compiled.
 """
 from __future__ import annotations
 
@@ -26,8 +28,13 @@ NOT_COMPILED = frozenset({"__init__", "compiled"})
 
 
 def source_digest(path: Path) -> str:
-    """SHA-256 of a source file's bytes (what the manifest records at compile time)."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """SHA-256 of a module's source as compiled: its ``.py`` file, then its ``.pxd`` declarations where it has
+    them (what the manifest records at compile time)."""
+    digest = hashlib.sha256(path.read_bytes())
+    declarations = path.with_suffix(".pxd")
+    if declarations.is_file():
+        digest.update(declarations.read_bytes())
+    return digest.hexdigest()
 
 
 def _compiled_names(package_dir: Path) -> set[str]:
@@ -42,7 +49,8 @@ def _compiled_names(package_dir: Path) -> set[str]:
 
 
 def fresh_compiled(package_dir: Path) -> tuple[set[str], set[str]]:
-    """(compiled modules whose source is unchanged since they were built, compiled modules to bypass)."""
+    """(compiled modules to run, compiled modules to bypass): all of them run when every module of the package
+    has a compiled file built from its present source, and none otherwise."""
     compiled = _compiled_names(package_dir)
     if not compiled:
         return set(), set()
@@ -52,12 +60,13 @@ def fresh_compiled(package_dir: Path) -> tuple[set[str], set[str]]:
         recorded = json.loads((package_dir / MANIFEST).read_text())
     except (OSError, ValueError):
         recorded = {}
-    fresh = set()
-    for name in compiled:
-        source = package_dir / f"{name}.py"
-        if isinstance(recorded, dict) and source.is_file() and recorded.get(name) == source_digest(source):
-            fresh.add(name)
-    return fresh, compiled - fresh
+    modules = {path.stem for path in package_dir.glob("*.py") if path.stem not in NOT_COMPILED}
+    if not isinstance(recorded, dict) or modules - compiled:
+        return set(), compiled
+    for name in modules:
+        if recorded.get(name) != source_digest(package_dir / f"{name}.py"):
+            return set(), compiled
+    return compiled & modules, set()
 
 
 class SourceFirst(MetaPathFinder):

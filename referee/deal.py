@@ -68,7 +68,7 @@ class DealRules(RefereeBase):
         return [list(t) for t in value]
 
     def _cut(self, event: dict) -> list[dict]:
-        game = self._game
+        game: GameState = self._game
         if game.round is not None and not game.round.over:
             raise Rejected("a cut decides the dealer before a deal, not during a round")
         cards = event.get("cards")
@@ -91,7 +91,7 @@ class DealRules(RefereeBase):
         return []
 
     def _next_dealer(self, event: dict) -> str:
-        game = self._game
+        game: GameState = self._game
         if event.get("dealer") is not None:
             return self._player(event, "dealer")
         if game.cut_dealer is not None:
@@ -101,7 +101,7 @@ class DealRules(RefereeBase):
         raise Rejected("no dealer: name the dealer in start_round or send a cut first")
 
     def _start_round(self, event: dict) -> list[dict]:
-        game = self._game
+        game: GameState = self._game
         if game.round is not None and not game.round.over:
             raise Rejected("a round is in play: it must end before the next deal")
         if game.awaiting and game.awaiting["kind"] == "cut" and game.awaiting.get("players"):
@@ -150,7 +150,8 @@ class DealRules(RefereeBase):
         return flags
 
     def _apply_starter(self, starter: CardRule) -> None:
-        game, r = self._game, self._game.round
+        game: GameState = self._game
+        r: RoundState = game.round
         dealer_seat = game.seat[game.dealer]
         action = game.preset.starter.get(starter.kind, "play")
         if starter.kind == "custom" and game.opts["custom_effect"] != "wild" and action != "bury":
@@ -178,7 +179,8 @@ class DealRules(RefereeBase):
                              "reason": f"{starter.id} goes back into the deck; turn up a new starter"}
 
     def _turn_up(self, event: dict) -> list[dict]:
-        game, r = self._game, self._round()
+        game: GameState = self._game
+        r: RoundState = self._round()
         if not game.awaiting or game.awaiting["kind"] != "starter":
             raise Rejected("no new starter is needed")
         card = self._card(event.get("card"), "card")

@@ -7,14 +7,15 @@ from referee.base import _count
 from referee.effects import RULES
 from referee.flags import Rejected, flag
 from referee.judge import PlayJudge
+from referee.state import GameState, RoundState
 
 
 class DrawRules(PlayJudge):
     """Draw and pass events: pending draws, penalty cards, the drawn card, reshuffles."""
 
     def _draw(self, event: dict) -> list[dict]:
-        game = self._game
-        r = self._round()
+        game: GameState = self._game
+        r: RoundState = self._round()
         player = self._player(event)
         count = _count(event, "count", game.deck_size)
         cards = None if event.get("cards") is None else self._cards(event.get("cards"), "cards")
@@ -68,7 +69,9 @@ class DrawRules(PlayJudge):
 
     def _draw_rules(self, player: str, count: int, cards: list[str] | None) -> list[dict]:
         """Turn order and flags for a draw (validation is done; this mutates turn fields only)."""
-        game, r, opts = self._game, self._game.round, self._game.opts
+        game: GameState = self._game
+        r: RoundState = game.round
+        opts = game.opts
         seat = game.seat[player]
         owed = r.owed.get(player, 0)
         flags: list[dict] = []
@@ -136,8 +139,8 @@ class DrawRules(PlayJudge):
         return flags
 
     def _pass(self, event: dict) -> list[dict]:
-        game = self._game
-        r = self._round()
+        game: GameState = self._game
+        r: RoundState = self._round()
         player = self._player(event)
         if game.awaiting and game.awaiting["kind"] in ("starter", "reveal", "final_draw"):
             raise Rejected(f"waiting for {self._awaiting_text()}")

@@ -5,33 +5,38 @@ Every card id maps to a :class:`CardRule`. UNO and standard cards share the same
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 from referee.cards import ALL_CARD_IDS, parse_card
 
 
-@dataclass(frozen=True, slots=True)
 class CardRule:
     """A card's behaviour: ``kind``, cards the next player draws, wildness, default points, cut value.
 
     ``match`` is the value other cards match on (number, action or rank); ``None`` for wilds.
     ``calls_color``: the player names a colour (or suit). ``keeps_under``: play resumes on the card
     under it (the standard-deck Joker). ``action``: counts as an action card for finishing rules.
+    Read-only by convention (compiled, ``effects.pxd`` makes every field read-only).
     """
 
-    id: str
-    family: str
-    color: str | None
-    kind: str
-    match: str | None
-    draw: int
-    wild: bool
-    calls_color: bool
-    keeps_under: bool
-    points: int
-    cut_value: int
-    action: bool
+    def __init__(self, id: str, family: str, color: str | None, kind: str, match: str | None, draw: int,
+                 wild: bool, calls_color: bool, keeps_under: bool, points: int, cut_value: int,
+                 action: bool) -> None:
+        self.id = id
+        self.family = family
+        self.color = color
+        self.kind = kind
+        self.match = match
+        self.draw = draw
+        self.wild = wild
+        self.calls_color = calls_color
+        self.keeps_under = keeps_under
+        self.points = points
+        self.cut_value = cut_value
+        self.action = action
+
+    def __repr__(self) -> str:
+        return f"CardRule({self.id!r}, {self.kind!r})"
 
 
 #: kind of each UNO value

@@ -15,7 +15,7 @@ from referee.draws import DrawRules
 from referee.effects import RULES
 from referee.flags import Rejected, flag
 from referee.plays import PlayRules
-from referee.state import GameState
+from referee.state import GameState, RoundState
 
 
 def _copy(event: dict) -> dict:
@@ -80,12 +80,12 @@ class Referee(DealRules, PlayRules, DrawRules, CallRules):
 
     def state(self) -> dict:
         """The current state (the ``state`` of a verdict)."""
-        game = self._game
+        game: GameState = self._game
         if game is None:
             return {"players": [], "turn": None, "direction": 1, "top": None, "color": None, "pending_draw": 0,
                     "hand_counts": {}, "scores": {}, "round_over": False, "game_over": False, "winner": None,
                     "round": 0, "awaiting": {"kind": "new_game"}, "knowledge": None, "last_event": None}
-        r = game.round
+        r: RoundState = game.round
         awaiting = game.awaiting
         part = self._game_part(game)
         if r is None:
@@ -121,7 +121,7 @@ class Referee(DealRules, PlayRules, DrawRules, CallRules):
 
     def _open_challenge(self) -> dict | None:
         """The challenge the turn player may make now (a Wild Draw Four or restricted wild played on them)."""
-        r = self._game.round
+        r: RoundState = self._game.round
         check = r.wild_check
         if check is None or r.drawn or "settling" in check:
             return None
@@ -141,10 +141,10 @@ class Referee(DealRules, PlayRules, DrawRules, CallRules):
 
     def legal_plays(self, player: str) -> list[str]:
         """Card ids ``player`` may legally play now (known hands only; ``[]`` otherwise)."""
-        game = self._game
+        game: GameState = self._game
         if game is None or game.game_over:
             return []
-        r = game.round
+        r: RoundState = game.round
         if r is None or not r.known or r.over or player not in game.seat:
             return []
         awaiting = game.awaiting
@@ -182,7 +182,7 @@ class Referee(DealRules, PlayRules, DrawRules, CallRules):
     def _plain_turn_plays(self, player: str, hand: list[str]) -> list[str]:
         """legal_plays for the common case (on turn, nothing pending or drawn, nothing awaited), decided as
         ``_judge_play`` would, but cheaper: matching cards, then the finishing and wild restrictions."""
-        game = self._game
+        game: GameState = self._game
         candidates = self._fitting(hand)
         if len(candidates) > 1:
             candidates = list(dict.fromkeys(candidates))  # each id once, in the order of the hand

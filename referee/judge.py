@@ -6,6 +6,7 @@ from typing import Any
 
 from referee.base import RefereeBase
 from referee.effects import RULES, CardRule, matching_ids
+from referee.state import GameState, RoundState
 
 
 def restricted_wilds(opts: dict[str, Any]) -> frozenset[str]:
@@ -26,8 +27,10 @@ class PlayJudge(RefereeBase):
         ``turn``, ``jump`` (identical card out of turn or a double) or ``implied`` (after the turn
         player drew, the next player plays: an implied pass).
         """
-        game, r, opts = self._game, self._game.round, self._game.opts
-        rule = RULES[card]
+        game: GameState = self._game
+        r: RoundState = game.round
+        opts = game.opts
+        rule: CardRule = RULES[card]
         seat = game.seat[player]
         mode = "turn"
         awaiting = game.awaiting["kind"] if game.awaiting else None
@@ -67,7 +70,8 @@ class PlayJudge(RefereeBase):
         return self._finish_check(player, rule, mode)
 
     def _finish_check(self, player: str, rule: CardRule, mode: str) -> tuple[str | None, str, int, str]:
-        r, opts = self._game.round, self._game.opts
+        r: RoundState = self._game.round
+        opts = self._game.opts
         if r.counts[player] == 1:
             if opts["end_without_0"] and rule.match == "0":
                 return "illegal_finish", f"{player} may not go out on a 0 (End without 0)", \
@@ -84,7 +88,7 @@ class PlayJudge(RefereeBase):
         Any card while no colour is named (the next player makes up for a forgotten wish); a wild, except on a
         played wild under ``no_wild_on_wild`` (a wild starter does not count); else the colour or value in force.
         """
-        r = self._game.round
+        r: RoundState = self._game.round
         color = r.color
         if color is None:
             return list(cards)
@@ -93,7 +97,7 @@ class PlayJudge(RefereeBase):
 
     def _fits(self, rule: CardRule) -> bool:
         """Whether ``rule`` may go on the discard pile as it lies (see :meth:`_fitting`)."""
-        r = self._game.round
+        r: RoundState = self._game.round
         color = r.color
         if color is None:
             return True
@@ -103,7 +107,7 @@ class PlayJudge(RefereeBase):
 
     def _wild_fits(self) -> bool:
         """Whether a wild may go on the discard pile as it lies (not on a played wild under ``no_wild_on_wild``)."""
-        r = self._game.round
+        r: RoundState = self._game.round
         return not (self._game.opts["no_wild_on_wild"] and not r.starter_on_top and RULES[r.top].wild)
 
     def _wild_allowed(self, player: str, rule: CardRule) -> bool:
@@ -112,7 +116,7 @@ class PlayJudge(RefereeBase):
 
     def _wild_held_against(self, player: str) -> bool:
         """Known hands: whether ``player`` holds a card that forbids a restricted wild now."""
-        r = self._game.round
+        r: RoundState = self._game.round
         return r.known and self._holds_match(r.hands[player], r.color, r.match)
 
     def _may_play(self, player: str, card: str) -> bool:
@@ -123,8 +127,9 @@ class PlayJudge(RefereeBase):
 
     def _answers_pending(self, rule: CardRule) -> bool:
         """Whether ``rule`` may be played on a pending draw (stacking, return carriage, let me, custom)."""
-        r, opts = self._game.round, self._game.opts
-        top = RULES[r.top]
+        r: RoundState = self._game.round
+        opts = self._game.opts
+        top: CardRule = RULES[r.top]
         pending_kind = top.kind if top.draw else ("draw4" if r.pending >= 4 else "draw2")
         if rule.draw:
             if opts["stack_mixed"]:
@@ -143,7 +148,7 @@ class PlayJudge(RefereeBase):
     def _wild_breach(self, player: str, color: str | None, match: str | None) -> bool | None:
         """Known hands: whether the restricted wild just played (it has left the hand) broke the restriction,
         ``color``/``match`` being what was in force before it (None: hands unknown)."""
-        r = self._game.round
+        r: RoundState = self._game.round
         if not r.known:
             return None
         return self._holds_match(r.hands[player], color, match)

@@ -9,16 +9,17 @@ from referee.flags import Rejected, flag
 from referee.judge import PlayJudge
 from referee.rounds import RoundEnd
 from referee.turns import TurnRules
+from referee.state import GameState, RoundState
 
 
 class PlayRules(PlayJudge, TurnRules, RoundEnd):
     """The play event: legality, taking the card back or putting it on the pile, UNO state."""
 
     def _play(self, event: dict) -> list[dict]:
-        game = self._game
-        r = self._round()
+        game: GameState = self._game
+        r: RoundState = self._round()
         player = self._player(event)
-        rule = self._card(event.get("card"))
+        rule: CardRule = self._card(event.get("card"))
         color = event.get("color")
         if color is not None:
             color = self._color(color)
@@ -87,7 +88,7 @@ class PlayRules(PlayJudge, TurnRules, RoundEnd):
         return flags
 
     def _forgot_color(self, player: str) -> list[dict]:
-        game = self._game
+        game: GameState = self._game
         a = game.awaiting
         if not a or a["kind"] != "color" or a["player"] == player:
             return []
@@ -100,12 +101,12 @@ class PlayRules(PlayJudge, TurnRules, RoundEnd):
                      f"(Forget wish)")]
 
     def _end_turn_after_draw(self) -> None:
-        r = self._game.round
+        r: RoundState = self._game.round
         r.turn = self._adv(r.turn, 1)
         r.drawn, r.drawn_card = False, None
 
     def _uno_after_play(self, player: str) -> None:
-        r = self._game.round
+        r: RoundState = self._game.round
         if r.counts[player] == 1:
             if player not in r.uno_called:
                 r.uno_window = player
@@ -117,7 +118,8 @@ class PlayRules(PlayJudge, TurnRules, RoundEnd):
     def _wild_restriction(self, player: str, rule: CardRule, color: str | None, match: str | None) -> list[dict]:
         """A restricted wild was just played over ``color``/``match``: flag a known breach or remember it for a
         challenge."""
-        r, opts = self._game.round, self._game.opts
+        r: RoundState = self._game.round
+        opts = self._game.opts
         breach = self._wild_breach(player, color, match)
         check = {"player": player, "card": rule.id, "color": color, "match": match, "chosen": r.color}
         if breach is None:
@@ -139,7 +141,8 @@ class PlayRules(PlayJudge, TurnRules, RoundEnd):
         return [flag("illegal_card", player, draw, text)]
 
     def _check_shuffle(self, player: str, card: str, hands: Any) -> dict[str, list[str]]:
-        game, r = self._game, self._game.round
+        game: GameState = self._game
+        r: RoundState = game.round
         if not r.known:
             raise Rejected("hands after a Wild Shuffle Hands can only be given in known-hands mode")
         if not isinstance(hands, dict) or set(hands) != set(game.players):

@@ -5,13 +5,15 @@ from referee.base import RefereeBase
 from referee.effects import CardRule
 from referee.flags import Rejected, flag
 from referee.scoring import settle_round
+from referee.state import GameState, RoundState
 
 
 class RoundEnd(RefereeBase):
     """Going out, the end of a round and its scoring; the time-limit and empty-pile endings."""
 
     def _went_out(self, player: str, rule: CardRule, seat: int) -> list[dict]:
-        game, r = self._game, self._game.round
+        game: GameState = self._game
+        r: RoundState = game.round
         r.went_out = player
         r.wild_check = None  # a last card is not challenged: the round is over
         if game.awaiting and game.awaiting["kind"] == "color":
@@ -30,7 +32,8 @@ class RoundEnd(RefereeBase):
 
     def _finish_round(self, player: str | None) -> None:
         """End the round: ``player`` went out (``None``: the draw pile ran out, fewest points win)."""
-        game, r = self._game, self._game.round
+        game: GameState = self._game
+        r: RoundState = game.round
         r.went_out = player
         r.pending, r.pending_from, r.wild_check = 0, None, None
         if game.awaiting and game.awaiting["kind"] == "color":
@@ -46,7 +49,8 @@ class RoundEnd(RefereeBase):
         self._score({p: r.revealed.get(p, []) for p in game.players})
 
     def _score(self, hands: dict[str, list[str]]) -> None:
-        game, r = self._game, self._game.round
+        game: GameState = self._game
+        r: RoundState = game.round
         r.over = True
         if r.went_out is None:  # no one went out: fewest points (pile ran out) or fewest cards (time up) wins
             def rank(p: str) -> tuple[int, int]:
@@ -64,8 +68,8 @@ class RoundEnd(RefereeBase):
 
     def _time_up(self, event: dict) -> list[dict]:
         """Two-player alternate rule: at the time limit the player with the fewest cards wins."""
-        game = self._game
-        r = self._round()
+        game: GameState = self._game
+        r: RoundState = self._round()
         if not game.opts["time_limit"]:
             raise Rejected("time_up needs the time_limit option (two-player alternate rule)")
         if game.awaiting and game.awaiting["kind"] == "reveal":

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.effects import RULES
+from referee.effects import RULES, CardRule
 from referee.state import GameState
 
 #: kinds whose points come from an option instead of the card table
@@ -14,7 +14,7 @@ def hand_points(cards: list[str], opts: dict[str, Any]) -> int:
     """Points of the cards left in a hand under ``opts``."""
     total = 0
     for card in cards:
-        rule = RULES[card]
+        rule: CardRule = RULES[card]
         option = _POINT_OPTIONS.get(rule.kind) if rule.family == "uno" else None
         total += opts[option] if option else rule.points
     return total

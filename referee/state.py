@@ -1,71 +1,80 @@
-"""The referee's mutable game and round state (plain data; the rules live in engine.py)."""
+"""The referee's mutable game and round state (plain data; the rules live in engine.py).
+
+``state.pxd`` gives both classes a typed layout when the referee is compiled with Cython, so rule code
+that names them in an annotation reads their fields as C struct members. That is why they are plain
+classes with an explicit ``__init__`` rather than dataclasses, and declare no class-level annotations.
+"""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from referee.presets import Preset
 
 
-@dataclass(slots=True)
 class RoundState:
     """One deal: hands (known) or counts, piles, whose turn, what is pending."""
 
-    known: bool
-    hands: dict[str, list[str]] | None
-    counts: dict[str, int]
-    pool: Counter | None  # known mode: cards neither in a hand nor on the discard pile
-    draw_pile: int
-    discard: list[str]
-    top: str
-    color: str | None
-    match: str | None
-    turn: int
-    direction: int = 1
-    pending: int = 0
-    pending_from: str | None = None
-    drawn: bool = False
-    drawn_card: str | None = None
-    passed_by_draw: str | None = None  # whose turn a draw just ended (play_drawn_card off): their pass is a no-op
-    uno_called: set[str] = field(default_factory=set)
-    uno_window: str | None = None
-    wild_check: dict[str, Any] | None = None
-    owed: dict[str, int] = field(default_factory=dict)
-    actions: int = 0
-    last_action: dict[str, int] = field(default_factory=dict)
-    last_player: str | None = None
-    out: list[str] = field(default_factory=list)  # bring-in: players with no cards waiting for their turn
-    went_out: str | None = None
-    over: bool = False
-    end_reason: str | None = None  # why a round ended with no one out: 'time' (time_up) or None
-    starter_on_top: bool = True  # no card played yet: the top is the turned-up starter
-    cancelled: bool = False  # the card just played had its effect cancelled (caught wild breach)
-    revealed: dict[str, list[str]] = field(default_factory=dict)
+    def __init__(self, known: bool, hands: dict[str, list[str]] | None, counts: dict[str, int],
+                 pool: Counter | None, draw_pile: int, discard: list[str], top: str, color: str | None,
+                 match: str | None, turn: int) -> None:
+        self.known = known
+        self.hands = hands
+        self.counts = counts
+        self.pool = pool  # known mode: cards neither in a hand nor on the discard pile
+        self.draw_pile = draw_pile
+        self.discard = discard
+        self.top = top
+        self.color = color
+        self.match = match
+        self.turn = turn
+        self.direction = 1
+        self.pending = 0
+        self.pending_from: str | None = None
+        self.drawn = False
+        self.drawn_card: str | None = None
+        self.passed_by_draw: str | None = None  # whose turn a draw just ended (play_drawn_card off): their pass is a no-op
+        self.uno_called: set[str] = set()
+        self.uno_window: str | None = None
+        self.wild_check: dict[str, Any] | None = None
+        self.owed: dict[str, int] = {}
+        self.actions = 0
+        self.last_action: dict[str, int] = {}
+        self.last_player: str | None = None
+        self.out: list[str] = []  # bring-in: players with no cards waiting for their turn
+        self.went_out: str | None = None
+        self.over = False
+        self.end_reason: str | None = None  # why a round ended with no one out: 'time' (time_up) or None
+        self.starter_on_top = True  # no card played yet: the top is the turned-up starter
+        self.cancelled = False  # the card just played had its effect cancelled (caught wild breach)
+        self.revealed: dict[str, list[str]] = {}
 
 
-@dataclass(slots=True)
 class GameState:
     """The whole game: preset, options, seats, teams, scores, rounds."""
 
-    preset: Preset
-    opts: dict[str, Any]
-    players: list[str]
-    seat: dict[str, int]
-    teams: list[list[str]]
-    team_of: dict[str, str]
-    palette: tuple[str, ...]
-    family: str
-    deck: Counter
-    deck_size: int
-    scores: dict[str, int]
-    team_scores: dict[str, int]
-    round_no: int = 0
-    round_scores: list[dict[str, Any]] = field(default_factory=list)
-    dealer: str | None = None
-    cut_dealer: str | None = None
-    game_over: bool = False
-    winner: str | None = None
-    awaiting: dict[str, Any] | None = None
-    round: RoundState | None = None
-    restricted_wilds: frozenset[str] = frozenset()  # wild ids played only without a matching card (from opts)
+    def __init__(self, preset: Preset, opts: dict[str, Any], players: list[str], seat: dict[str, int],
+                 teams: list[list[str]], team_of: dict[str, str], palette: tuple[str, ...], family: str,
+                 deck: Counter, deck_size: int, scores: dict[str, int], team_scores: dict[str, int],
+                 awaiting: dict[str, Any] | None, restricted_wilds: frozenset[str]) -> None:
+        self.preset = preset
+        self.opts = opts
+        self.players = players
+        self.seat = seat
+        self.teams = teams
+        self.team_of = team_of
+        self.palette = palette
+        self.family = family
+        self.deck = deck
+        self.deck_size = deck_size
+        self.scores = scores
+        self.team_scores = team_scores
+        self.round_no = 0
+        self.round_scores: list[dict[str, Any]] = []
+        self.dealer: str | None = None
+        self.cut_dealer: str | None = None
+        self.game_over = False
+        self.winner: str | None = None
+        self.awaiting = awaiting
+        self.round: RoundState | None = None
+        self.restricted_wilds = restricted_wilds  # wild ids played only without a matching card (from opts)

@@ -3,13 +3,16 @@ from __future__ import annotations
 
 from referee.base import RefereeBase
 from referee.effects import CardRule
+from referee.state import GameState, RoundState
 
 
 class TurnRules(RefereeBase):
     """What a card does to the turn order and the hands (skip, reverse, draws, Seven-O, shuffle, bring-in)."""
 
     def _effect(self, player: str, rule: CardRule, seat: int, mode: str, shuffle_hands: dict | None) -> None:
-        game, r, opts = self._game, self._game.round, self._game.opts
+        game: GameState = self._game
+        r: RoundState = game.round
+        opts = game.opts
         kind = rule.kind
         if kind == "custom":
             kind = {"wild": "wild", "skip": "skip", "draw4": "draw4", "draw10": "draw4", "block": "block",
@@ -66,7 +69,7 @@ class TurnRules(RefereeBase):
             self._rotate_hands()
 
     def _skip_target(self, player: str, seat: int, rule: CardRule) -> int:
-        game = self._game
+        game: GameState = self._game
         if rule.family == "standard" and game.teams:
             team = game.team_of.get(player)
             step = 1
@@ -78,7 +81,8 @@ class TurnRules(RefereeBase):
         return self._adv(seat, 2)
 
     def _shuffle_hands(self, seat: int, hands: dict | None) -> None:
-        game, r = self._game, self._game.round
+        game: GameState = self._game
+        r: RoundState = game.round
         if hands is not None:
             r.hands = hands
             r.counts = {p: len(h) for p, h in hands.items()}
@@ -94,7 +98,7 @@ class TurnRules(RefereeBase):
         r.uno_window = None
 
     def _swap(self, player: str, target: str) -> None:
-        r = self._game.round
+        r: RoundState = self._game.round
         r.counts[player], r.counts[target] = r.counts[target], r.counts[player]
         if r.known:
             r.hands[player], r.hands[target] = r.hands[target], r.hands[player]
@@ -102,7 +106,8 @@ class TurnRules(RefereeBase):
         r.uno_window = None
 
     def _rotate_hands(self) -> None:
-        game, r = self._game, self._game.round
+        game: GameState = self._game
+        r: RoundState = game.round
         order = game.players if r.direction == 1 else list(reversed(game.players))
         counts = [r.counts[p] for p in order]
         for i, p in enumerate(order):
@@ -116,7 +121,7 @@ class TurnRules(RefereeBase):
 
     def _bring_in_check(self) -> None:
         """Bring in: a player who went out wins when their turn comes round with no cards."""
-        r = self._game.round
+        r: RoundState = self._game.round
         if not r.out or r.over:
             return
         for p in list(r.out):

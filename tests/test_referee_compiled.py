@@ -51,6 +51,33 @@ def test_a_missing_or_broken_manifest_bypasses_every_compiled_module(tmp_path: P
     assert fresh_compiled(package) == (set(), {"rules"})
 
 
+def test_one_stale_module_bypasses_every_compiled_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled modules share typed classes: a module from its source beside compiled ones would not fit."""
+    monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
+    package = _package(tmp_path, "X = 1\n", "X = 1\n")
+    (package / "state.py").write_text("Y = 1\n")
+    (package / f"state{SUFFIX}").write_bytes(b"not imported by these tests")
+    recorded = json.loads((package / MANIFEST).read_text())
+    recorded["state"] = hashlib.sha256(b"Y = 0\n").hexdigest()
+    (package / MANIFEST).write_text(json.dumps(recorded))
+    assert fresh_compiled(package) == (set(), {"rules", "state"})
+
+
+def test_a_module_that_was_not_compiled_bypasses_every_compiled_module(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
+    package = _package(tmp_path, "X = 1\n", "X = 1\n")
+    (package / "state.py").write_text("Y = 1\n")  # a module whose build failed (or one added since)
+    assert fresh_compiled(package) == (set(), {"rules"})
+
+
+def test_edited_declarations_bypass_the_compiled_modules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
+    package = _package(tmp_path, "X = 1\n", "X = 1\n")
+    (package / "rules.pxd").write_text("cdef int X\n")
+    assert fresh_compiled(package) == (set(), {"rules"})
+
+
 def test_a_build_for_another_interpreter_is_not_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
     package = _package(tmp_path, "X = 1\n", "X = 1\n")

@@ -1,0 +1,2 @@
+# Cython declarations for referee/draws.py (compiled builds only; the .py file is the definition).
+from referee.state cimport GameState, RoundState

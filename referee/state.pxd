@@ -1,0 +1,55 @@
+# Cython declarations for referee/state.py (compiled builds only; the .py file is the definition).
+cdef class RoundState:
+    cdef public bint known
+    cdef public object hands
+    cdef public dict counts
+    cdef public object pool
+    cdef public Py_ssize_t draw_pile
+    cdef public list discard
+    cdef public object top
+    cdef public object color
+    cdef public object match
+    cdef public Py_ssize_t turn
+    cdef public Py_ssize_t direction
+    cdef public Py_ssize_t pending
+    cdef public object pending_from
+    cdef public bint drawn
+    cdef public object drawn_card
+    cdef public object passed_by_draw
+    cdef public set uno_called
+    cdef public object uno_window
+    cdef public dict wild_check
+    cdef public dict owed
+    cdef public Py_ssize_t actions
+    cdef public dict last_action
+    cdef public object last_player
+    cdef public list out
+    cdef public object went_out
+    cdef public bint over
+    cdef public object end_reason
+    cdef public bint starter_on_top
+    cdef public bint cancelled
+    cdef public dict revealed
+
+cdef class GameState:
+    cdef public object preset
+    cdef public dict opts
+    cdef public list players
+    cdef public dict seat
+    cdef public list teams
+    cdef public dict team_of
+    cdef public tuple palette
+    cdef public str family
+    cdef public object deck
+    cdef public Py_ssize_t deck_size
+    cdef public dict scores
+    cdef public dict team_scores
+    cdef public Py_ssize_t round_no
+    cdef public list round_scores
+    cdef public object dealer
+    cdef public object cut_dealer
+    cdef public bint game_over
+    cdef public object winner
+    cdef public dict awaiting
+    cdef public RoundState round
+    cdef public frozenset restricted_wilds
