@@ -39,9 +39,12 @@ def _count(event: dict, key: str, limit: int, minimum: int = 1) -> int:
 
 
 class RefereeBase:
-    """State holder and helpers shared by the rule mixins (see :class:`referee.engine.Referee`)."""
+    """State holder (``_game``, the :class:`GameState`) and helpers shared by the rule layers.
 
-    _game: GameState
+    The referee is one chain of layers, each adding one family of events (see :class:`referee.engine.Referee`):
+    RefereeBase → PlayJudge → TurnRules → RoundEnd → PlayRules → DrawRules → CallRules → DealRules → Referee.
+    A chain, not mixins, so that the compiled build can make each layer a typed extension class (``*.pxd``).
+    """
 
     def _player(self, event: dict, key: str = "player") -> str:
         name = _text(event, key)

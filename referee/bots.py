@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from referee.cards import ALL_CARD_IDS, parse_card
+from referee.chance import pick
 
 #: card id -> its colour or suit (None for wilds, Jokers and backs)
 _COLOR: dict[str, str | None] = {card: parse_card(card).color for card in ALL_CARD_IDS}
@@ -35,7 +36,7 @@ class Bot:
 
     def choose_card(self, legal: Sequence[str]) -> str:
         """Pick one of the legal cards (uniformly over the ids given; the referee lists each id once)."""
-        return self.rng.choice(legal)
+        return pick(self.rng, legal)
 
     def choose_color(self, hand: Sequence[str], palette: Sequence[str]) -> str:
         """The colour (or suit) of ``palette`` to call after a wild: the one held most, ties at random."""
@@ -45,12 +46,12 @@ class Bot:
             if color in held:
                 held[color] += 1
         best = max(held.values(), default=0)
-        return self.rng.choice([color for color in palette if held[color] == best])
+        return pick(self.rng, [color for color in palette if held[color] == best])
 
     def choose_swap_target(self, hand_sizes: Mapping[str, int]) -> str:
         """Seven-O: whom to trade hands with, given the other players' hand sizes: the fewest cards, ties at random."""
         fewest = min(hand_sizes.values())
-        return self.rng.choice([player for player, size in hand_sizes.items() if size == fewest])
+        return pick(self.rng, [player for player, size in hand_sizes.items() if size == fewest])
 
     def wants_to(self, habit: str) -> bool:
         """Whether the bot does the optional action named by a :class:`BotHabits` field now."""

@@ -6,11 +6,11 @@ from collections import Counter
 from referee.base import MAX_PENALTY, PENALTY_KINDS, TIMED_PENALTIES, _count, _text
 from referee.effects import RULES
 from referee.flags import Rejected, flag
-from referee.judge import PlayJudge
+from referee.draws import DrawRules
 from referee.state import GameState, RoundState
 
 
-class CallRules(PlayJudge):
+class CallRules(DrawRules):
     """UNO calls, catches, Wild Draw Four challenges, reveals, colour choices and entered penalties."""
 
     def _uno(self, event: dict) -> list[dict]:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.base import MAX_NAME, MAX_PLAYERS, RefereeBase
+from referee.base import MAX_NAME, MAX_PLAYERS
+from referee.calls import CallRules
 from referee.decks import deck_counts
 from referee.effects import SUIT_PALETTE, UNO_PALETTE, CardRule
 from referee.flags import Rejected, flag
@@ -13,7 +14,7 @@ from referee.presets import PRESETS
 from referee.state import GameState, RoundState
 
 
-class DealRules(RefereeBase):
+class DealRules(CallRules):
     """New game, dealer cut, deal and the turned-up starter."""
 
     def _new_game(self, event: dict) -> list[dict]:

@@ -6,11 +6,11 @@ from collections import Counter
 from referee.base import _count
 from referee.effects import RULES
 from referee.flags import Rejected, flag
-from referee.judge import PlayJudge
+from referee.plays import PlayRules
 from referee.state import GameState, RoundState
 
 
-class DrawRules(PlayJudge):
+class DrawRules(PlayRules):
     """Draw and pass events: pending draws, penalty cards, the drawn card, reshuffles."""
 
     def _draw(self, event: dict) -> list[dict]:

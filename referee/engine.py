@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from referee.calls import CallRules
 from referee.deal import DealRules
-from referee.draws import DrawRules
 from referee.effects import RULES
 from referee.flags import Rejected, flag
-from referee.plays import PlayRules
 from referee.state import GameState, RoundState
 
 
@@ -33,8 +30,9 @@ def _copy(event: dict) -> dict:
     return copied
 
 
-class Referee(DealRules, PlayRules, DrawRules, CallRules):
-    """Referees one game from protocol events (see docs/protocol-extensions.md)."""
+class RefereeCore(DealRules):
+    """Referees one game from protocol events (see docs/protocol-extensions.md): the last rule layer, which
+    dispatches events and builds verdicts. Use :class:`Referee`."""
 
     def __init__(self) -> None:
         self._game: GameState | None = None
@@ -87,7 +85,7 @@ class Referee(DealRules, PlayRules, DrawRules, CallRules):
                     "round": 0, "awaiting": {"kind": "new_game"}, "knowledge": None, "last_event": None}
         r: RoundState = game.round
         awaiting = game.awaiting
-        part = self._game_part(game)
+        part: dict = self._game_part(game)
         if r is None:
             return {**part, "awaiting": dict(awaiting) if awaiting else None, "last_event": self._last_event,
                     "turn": None, "direction": 1, "top": None, "color": None, "pending_draw": 0,
@@ -95,7 +93,7 @@ class Referee(DealRules, PlayRules, DrawRules, CallRules):
                     "discard_count": 0, "knowledge": None, "uno_called": [], "one_card": [], "owed": {},
                     "drawn": False, "went_out": None, "challenge": None}
         counts = r.counts
-        state = part.copy()  # then every field in protocol order: copy-and-set is the cheapest way to build it
+        state: dict = part.copy()  # then every field in protocol order: copy-and-set is the cheapest way to build it
         state["awaiting"] = dict(awaiting) if awaiting else None
         state["last_event"] = self._last_event
         state["turn"] = (None if r.over or (awaiting is not None and awaiting.get("for") == "score")
@@ -207,3 +205,10 @@ class Referee(DealRules, PlayRules, DrawRules, CallRules):
                 self.handle(event)
         finally:
             self._rebuilding = False
+
+
+class Referee(RefereeCore):
+    """Referees one game from protocol events (see docs/protocol-extensions.md).
+
+    A plain Python class over the rule layers (which the compiled build makes typed extension classes), so that
+    callers and tests may subclass it or replace a method."""

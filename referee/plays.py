@@ -6,13 +6,11 @@ from typing import Any
 
 from referee.effects import CardRule
 from referee.flags import Rejected, flag
-from referee.judge import PlayJudge
 from referee.rounds import RoundEnd
-from referee.turns import TurnRules
 from referee.state import GameState, RoundState
 
 
-class PlayRules(PlayJudge, TurnRules, RoundEnd):
+class PlayRules(RoundEnd):
     """The play event: legality, taking the card back or putting it on the pile, UNO state."""
 
     def _play(self, event: dict) -> list[dict]:

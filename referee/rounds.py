@@ -1,14 +1,14 @@
 """Going out, the end of a round and its scoring; the time-limit and empty-pile endings."""
 from __future__ import annotations
 
-from referee.base import RefereeBase
 from referee.effects import CardRule
 from referee.flags import Rejected, flag
 from referee.scoring import settle_round
 from referee.state import GameState, RoundState
+from referee.turns import TurnRules
 
 
-class RoundEnd(RefereeBase):
+class RoundEnd(TurnRules):
     """Going out, the end of a round and its scoring; the time-limit and empty-pile endings."""
 
     def _went_out(self, player: str, rule: CardRule, seat: int) -> list[dict]:

@@ -4,17 +4,18 @@ The simulator is the table and the players, never the rules: every rule question
 :class:`~referee.engine.Referee` through the same events a camera would send (with known
 hands), and the simulator obeys its verdicts. It can inject deliberate mistakes and counts
 whether the referee flagged each one, and it checks the invariants of a real table at every
-step. Pure Python, no I/O; everything follows from the seed.
+step. Pure Python, no I/O; everything follows from the seed. ``simulate.pxd`` gives the table, the tally
+and the game run typed layouts when the referee is compiled (so they are plain classes, not dataclasses).
 """
 from __future__ import annotations
 
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from referee.bots import Bot
+from referee.chance import pick, shuffle
 from referee.decks import deck_counts
 from referee.effects import RULES, SUIT_PALETTE, UNO_PALETTE
 from referee.engine import Referee
@@ -48,12 +49,12 @@ class Table:
             hand.clear()
         self.draw_pile.extend(self.discard)
         self.discard.clear()
-        self.rng.shuffle(self.draw_pile)
+        shuffle(self.rng, self.draw_pile)
 
     def cut(self, players: Sequence[str]) -> dict[str, str]:
         """Each of ``players`` cuts a random card (it stays in the pile, which is then reshuffled)."""
         cut = {player: self.draw_pile[-1 - i] for i, player in enumerate(players)}
-        self.rng.shuffle(self.draw_pile)
+        shuffle(self.rng, self.draw_pile)
         return cut
 
     def deal(self, players: Sequence[str], dealer: str, hand_size: int) -> dict[str, list[str]]:
@@ -75,7 +76,7 @@ class Table:
     def bury_starter(self) -> None:
         """Put the turned-up card back into the draw pile and shuffle (a Wild Draw Four starter)."""
         self.draw_pile.append(self.discard.pop())
-        self.rng.shuffle(self.draw_pile)
+        shuffle(self.rng, self.draw_pile)
 
     def draw(self, player: str, count: int) -> list[str]:
         """Move ``count`` cards from the draw pile to ``player``'s hand.
@@ -102,7 +103,7 @@ class Table:
         top = self.discard.pop()
         self.draw_pile.extend(self.discard)
         self.discard[:] = [top]
-        self.rng.shuffle(self.draw_pile)
+        shuffle(self.rng, self.draw_pile)
         self.reshuffles += 1
 
     def play(self, player: str, card: str) -> None:
@@ -155,24 +156,24 @@ MAX_EVENTS_PER_GAME = 50_000
 KEPT_MESSAGES = 20
 
 
-@dataclass
 class Tally:
     """What simulated games did: counts, flags, mistakes injected vs flagged, failures."""
 
-    games: int = 0
-    rounds: int = 0
-    events: int = 0
-    rejected: int = 0
-    reshuffles: int = 0
-    unfinished: int = 0
-    exhausted: int = 0  # games stopped because every card was in the hands: nothing left to draw
-    flags: Counter = field(default_factory=Counter)
-    injected: Counter = field(default_factory=Counter)
-    flagged: Counter = field(default_factory=Counter)
-    missed: list[str] = field(default_factory=list)
-    spurious: list[str] = field(default_factory=list)
-    invariant_failures: list[str] = field(default_factory=list)
-    failure_count: Counter = field(default_factory=Counter)
+    def __init__(self) -> None:
+        self.games = 0
+        self.rounds = 0
+        self.events = 0
+        self.rejected = 0
+        self.reshuffles = 0
+        self.unfinished = 0
+        self.exhausted = 0  # games stopped because every card was in the hands: nothing left to draw
+        self.flags: Counter = Counter()
+        self.injected: Counter = Counter()
+        self.flagged: Counter = Counter()
+        self.missed: list[str] = []
+        self.spurious: list[str] = []
+        self.invariant_failures: list[str] = []
+        self.failure_count: Counter = Counter()
 
     @property
     def failures(self) -> int:
@@ -325,7 +326,7 @@ class GameRun:
         """Wild Shuffle Hands: gather every hand, shuffle, deal one by one from the player's left."""
         table = self.table
         pool = [card for hand in table.hands.values() for card in hand]
-        self.rng.shuffle(pool)
+        shuffle(self.rng, pool)
         start = self.players.index(player) + 1
         order = self.players[start:] + self.players[:start]
         table.hands = {p: [] for p in self.players}
@@ -383,7 +384,7 @@ class GameRun:
         holders = [p for p in self.players if p != turn and top in hands[p]]
         if not holders:
             return False
-        player = self.rng.choice(holders)
+        player = pick(self.rng, holders)
         if top not in self.referee.legal_plays(player) or not self.bots[player].wants_to("jump_in"):
             return False
         self.play(player, top)
@@ -464,16 +465,16 @@ class GameRun:
             choices.append("out_of_turn")
         if not choices:
             return False
-        kind = self.rng.choice(choices)
+        kind = pick(self.rng, choices)
         if kind == "out_of_turn":
-            offender = self.rng.choice(others)
+            offender = pick(self.rng, others)
             allowed = self.referee.legal_plays(offender)
             cards = [card for card in dict.fromkeys(self.table.hands[offender]) if card not in allowed]
             if not cards:
                 return False
-            player, card = offender, self.rng.choice(cards)
+            player, card = offender, pick(self.rng, cards)
         elif kind == "wrong_card":
-            card = self.rng.choice(wrong)
+            card = pick(self.rng, wrong)
         else:
             card = "wild-draw4"
         self.tally.injected[kind] += 1
@@ -493,7 +494,7 @@ class GameRun:
         if s.get("round_over") or s["hand_counts"].get(player) != 1:
             return
         self.tally.injected["forgotten_uno"] += 1
-        catcher = self.rng.choice([p for p in self.players if p != player])
+        catcher = pick(self.rng, [p for p in self.players if p != player])
         self.send({"type": "catch", "player": catcher, "target": player}, "forgotten_uno")
 
 

@@ -1,12 +1,12 @@
 """What a card does to the turn order and the hands (skip, reverse, draws, Seven-O, shuffle, bring-in)."""
 from __future__ import annotations
 
-from referee.base import RefereeBase
 from referee.effects import CardRule
+from referee.judge import PlayJudge
 from referee.state import GameState, RoundState
 
 
-class TurnRules(RefereeBase):
+class TurnRules(PlayJudge):
     """What a card does to the turn order and the hands (skip, reverse, draws, Seven-O, shuffle, bring-in)."""
 
     def _effect(self, player: str, rule: CardRule, seat: int, mode: str, shuffle_hands: dict | None) -> None:
