@@ -4,3 +4,9 @@ from referee.effects cimport CardRule
 
 cdef class RefereeBase:
     cdef public GameState _game
+    cpdef _player(self, dict event, str key=*)
+    cpdef _card(self, value, str what=*)
+    cpdef _round(self)
+    cpdef _acted(self, str player)
+    cpdef _hand_has(self, str player, str card)
+    cpdef _remove_card(self, str player, str card)

@@ -9,3 +9,8 @@ cdef class RefereeCore(DealRules):
     cdef public tuple _game_part_key
     cdef public dict _game_part_cache
     cdef public dict _handlers
+    cpdef handle(self, event)
+    cpdef state(self)
+    cpdef _open_challenge(self)
+    cpdef _game_part(self, GameState game)
+    cpdef legal_plays(self, str player)

@@ -4,4 +4,6 @@ from referee.effects cimport CardRule
 from referee.rounds cimport RoundEnd
 
 cdef class PlayRules(RoundEnd):
-    pass
+    cpdef _forgot_color(self, str player)
+    cpdef _end_turn_after_draw(self)
+    cpdef _uno_after_play(self, str player)

@@ -6,6 +6,8 @@ cdef class Table:
     cdef public list discard
     cdef public dict hands
     cdef public Py_ssize_t reshuffles
+    cpdef available(self)
+    cpdef play(self, str player, str card)
 
 cdef class Tally:
     cdef public Py_ssize_t games
@@ -39,3 +41,10 @@ cdef class GameRun:
     cdef public tuple palette
     cdef public dict state
     cdef public bint started
+    cpdef send(self, dict event, str expect=*, bint check=*)
+    cpdef step(self)
+    cpdef turn(self, str player)
+    cpdef play(self, str player, str card, str expect=*, bint call_uno=*)
+    cpdef answer_draw(self, str player)
+    cpdef mistake(self)
+    cpdef jump_in(self, str turn)

@@ -4,4 +4,5 @@ from referee.effects cimport CardRule
 from referee.judge cimport PlayJudge
 
 cdef class TurnRules(PlayJudge):
-    pass
+    cpdef _seven_o(self, str player, CardRule rule, str target)
+    cpdef _bring_in_check(self)
