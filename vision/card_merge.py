@@ -42,6 +42,13 @@ def intersection_area(a: Box, b: Box) -> float:
     return box_area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
 
 
+def iou(a: Box, b: Box) -> float:
+    """Intersection over union of two boxes."""
+    inter = intersection_area(a, b)
+    union = box_area(a) + box_area(b) - inter
+    return inter / union if union > 0 else 0.0
+
+
 def is_part_of(part: Box, card: Box) -> bool:
     """Whether ``part`` is small beside ``card`` and lies (almost) wholly inside it."""
     part_area, card_area = box_area(part), box_area(card)

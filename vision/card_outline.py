@@ -14,8 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.card_merge import Box
-from vision.sightings import iou
+from vision.card_merge import Box, iou
 
 #: Height / width of a standard card: 88 x 63 mm (``datasets.cards.card_aspect``).
 CARD_ASPECT = 88 / 63

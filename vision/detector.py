@@ -232,15 +232,18 @@ class Detector:
         boxes = np.clip(boxes, 0, [width, height, width, height])
         detections = [Detection(self.class_names[c], float(s), tuple(float(v) for v in b))
                       for b, s, c in zip(boxes, scores, classes) if b[2] > b[0] and b[3] > b[1]]
+        confirming: dict[Box, Reading] = {}
         if self.classifier is not None:
-            detections = confirmed(image, detections, self.classifier, self.conf_threshold)
+            detections, confirming = confirmed(image, detections, self.classifier, self.conf_threshold)
         # read and colour once per card, from its smallest kept box: a corner index wherever the card's
         # parts agree, whose surroundings are the card itself rather than the hand or table around it;
-        # a whole card that won over its parts is read at those parts too
-        return merge_card_parts(detections,
-                                identify=lambda card: self._identify(image, card, inner_parts(card, detections)))
+        # a whole card that won over its parts is read at those parts too; a box kept unsure is not read
+        # again, its confirming reading stands for it
+        return merge_card_parts(detections, identify=lambda card: self._identify(
+            image, card, inner_parts(card, detections), confirming.get(card.box)))
 
-    def _identify(self, image: np.ndarray, detection: Detection, parts: Sequence[Box] = ()) -> Detection:
+    def _identify(self, image: np.ndarray, detection: Detection, parts: Sequence[Box] = (),
+                  box_reading: Reading | None = None) -> Detection:
         """The second stage's reading (when it is surer) and the pixels' UNO colour for one card. A
         card reported by its whole-card box is also read at ``parts``, the boxes the detector found
         inside it (its corner indices, dropped by the merge when named as another card:
@@ -248,9 +251,15 @@ class Detector:
         corners, both those of its box (:func:`index_corners`) and those of the card itself straightened
         upright when its outline is found (:func:`straightened_index_corners`, which also reads a card
         turned on the table), all read together (:func:`combined_reading`): its 32 x 32 whole-card crop
-        hardly shows the index letter that tells a J from a Q or K, or an UNO 9 from a 6."""
+        hardly shows the index letter that tells a J from a Q or K, or an UNO 9 from a 6.
+        ``box_reading``: the second stage's reading of ``detection.box`` already made on this image (by
+        :func:`confirmed`), used instead of reading that crop again."""
         if self.classifier is not None:
-            readings = self.classifier.read(image, [detection.box, *parts, *index_corners(detection)])
+            other_boxes = [*parts, *index_corners(detection)]
+            if box_reading is None:
+                readings = self.classifier.read(image, [detection.box, *other_boxes])
+            else:
+                readings = [box_reading, *self.classifier.read(image, other_boxes)]
             straightened = straightened_index_corners(image, detection)
             if straightened is not None:
                 readings += self.classifier.read(*straightened)
@@ -259,25 +268,25 @@ class Detector:
 
 
 def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClassifier,
-              conf_threshold: float) -> list[Detection]:
+              conf_threshold: float) -> tuple[list[Detection], dict[Box, Reading]]:
     """``detections`` (most confident first) without the unsure ones (below ``conf_threshold``) that
-    ``classifier`` does not confirm. An unsure face is kept when the classifier reads a card face in its
-    box (not ``NOT_A_CARD``), at least ``READ_CONFIDENCE`` sure, and it touches no box kept before it:
-    unsure boxes fill in cards found nowhere else, never add a second card on, under or beside a surer
-    one (a half-covered card under the pile's top card must not pass for a new play). Backs, which
-    the classifier cannot read, are never kept unsure."""
-    sure = [d for d in detections if d.conf >= conf_threshold]
+    ``classifier`` does not confirm, and the classifier's reading of each unsure box kept, by its box
+    (for the card's identification, which then need not read that crop again). An unsure face is kept
+    when the classifier reads a card face in its box (not ``NOT_A_CARD``), at least ``READ_CONFIDENCE``
+    sure, and it touches no box kept before it: unsure boxes fill in cards found nowhere else, never add
+    a second card on, under or beside a surer one (a half-covered card under the pile's top card must
+    not pass for a new play). Backs, which the classifier cannot read, are never kept unsure."""
+    kept = [d for d in detections if d.conf >= conf_threshold]
     unsure = [d for d in detections if d.conf < conf_threshold and not parse_card(d.card).is_back]
-    if not unsure:
-        return sure
-    kept = list(sure)
+    readings: dict[Box, Reading] = {}
     for detection, reading in zip(unsure, classifier.read(bgr, [d.box for d in unsure])):
         if reading.label == NOT_A_CARD or reading.prob < READ_CONFIDENCE:
             continue
         if any(intersection_area(detection.box, other.box) > 0 for other in kept):
             continue
         kept.append(detection)
-    return kept
+        readings[detection.box] = reading
+    return kept, readings
 
 
 def inner_parts(card: Detection, detections: Sequence[Detection]) -> list[Box]:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any, Iterable
 
+from vision.card_merge import box_area, intersection_area
+
 Box = tuple[float, float, float, float]
 
 #: A box whose area lies at least this much inside another box of the same id is part of it.
@@ -41,23 +43,6 @@ class Sighting:
         return (self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2
 
 
-def area(box: Box) -> float:
-    """Area of a box (0 for degenerate boxes)."""
-    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
-
-
-def overlap(a: Box, b: Box) -> float:
-    """Area of the intersection of two boxes."""
-    return area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
-
-
-def iou(a: Box, b: Box) -> float:
-    """Intersection over union of two boxes."""
-    inter = overlap(a, b)
-    union = area(a) + area(b) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def _union(a: Box, b: Box) -> Box:
     return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
 
@@ -68,15 +53,15 @@ def _diagonal(box: Box) -> float:
 
 def merge_detections(detections: Iterable[Any]) -> list[Sighting]:
     """One :class:`Sighting` per physical card from detections with ``card``, ``conf``, ``box``."""
-    dets = sorted(detections, key=lambda d: area(tuple(d.box)), reverse=True)
+    dets = sorted(detections, key=lambda d: box_area(tuple(d.box)), reverse=True)
     merged: list[Sighting] = []
     for det in dets:
         box = tuple(float(v) for v in det.box)
         host = next((s for s in merged if s.card == det.card
-                     and overlap(box, s.box) >= INSIDE_SHARE * max(1e-9, area(box))), None)
+                     and intersection_area(box, s.box) >= INSIDE_SHARE * max(1e-9, box_area(box))), None)
         if host is None:
             merged.append(Sighting(det.card, box, float(det.conf)))
-        elif area(host.box) >= PART_OF_CARD * area(box):  # a corner index inside its whole-card box
+        elif box_area(host.box) >= PART_OF_CARD * box_area(box):  # a corner index inside its whole-card box
             host.conf, host.parts = max(host.conf, float(det.conf)), host.parts + 1
         elif float(det.conf) > host.conf:  # two boxes on the same thing: keep the surer one
             host.box, host.conf = box, float(det.conf)

@@ -17,7 +17,8 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from statistics import median
 
-from vision.sightings import Box, Sighting, area, iou, overlap
+from vision.card_merge import box_area, intersection_area, iou
+from vision.sightings import Box, Sighting
 
 #: Sharp frames a new top card must be seen in, still, how long (seconds from the first to the last
 #: of them) and the weight of votes its id needs: a vote weighs the detection's confidence, twice
@@ -92,16 +93,16 @@ class PileWatch:
         self.top: PileCard | None = None
 
     def _whole(self, box: Box) -> bool:
-        return bool(self.card_area) and area(box) >= WHOLE_CARD * self.card_area
+        return bool(self.card_area) and box_area(box) >= WHOLE_CARD * self.card_area
 
     def _is_known(self, s: Sighting) -> PileCard | None:
         for k in self.known:
             if k.card != s.card:
                 continue
-            inside = overlap(s.box, k.box) >= KNOWN_INSIDE * max(1e-9, min(area(s.box), area(k.box)))
+            inside = intersection_area(s.box, k.box) >= KNOWN_INSIDE * max(1e-9, min(box_area(s.box), box_area(k.box)))
             second_copy = self._whole(s.box) and self._whole(k.box) and iou(s.box, k.box) < MOVED_IOU
             if inside and not second_copy:
-                if area(s.box) > area(k.box):
+                if box_area(s.box) > box_area(k.box):
                     k.box = s.box  # seen more of it now
                 return k
         return None
@@ -114,7 +115,7 @@ class PileWatch:
 
     def update(self, sightings: list[Sighting], t: float) -> NewCard | None:
         """Feed one sharp frame's discard-zone sightings; returns a new top card once it is voted in."""
-        whole = [area(s.box) for s in sightings if s.parts > 1]
+        whole = [box_area(s.box) for s in sightings if s.parts > 1]
         if whole:
             biggest = max(whole)
             self.card_area = biggest if not self.card_area else 0.8 * self.card_area + 0.2 * biggest
