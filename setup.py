@@ -1,10 +1,11 @@
 """Build step beyond pyproject.toml: compile the referee's modules with Cython, when that can be done.
 
-The referee is plain Python and runs as it is; compiled, it referees about 1.5 times faster
-(`tableref bench referee` prints which). Each module is an optional extension: where there is no C
-compiler, or one module fails to build, the install goes on and that module runs from its source.
-``compiled-sources.json`` records the hash of each source as compiled, so that a module edited
-after the install runs from its source, never stale (see ``referee/compiled.py``).
+The referee is plain Python and runs as it is; compiled, typed by the ``.pxd`` declarations beside its
+sources (extension classes for the state, the card rules, the rule layers and the simulator), it
+referees about 2.3 times faster (`tableref bench referee` prints which mode ran). Each module is an
+optional extension: where there is no C compiler, or a module fails to build, the install goes on and
+the referee runs from its sources. ``compiled-sources.json`` records the hash of each source (``.py``
+and ``.pxd``) as compiled, so that an edited module never runs stale (see ``referee/compiled.py``).
 """
 from __future__ import annotations
 
