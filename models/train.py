@@ -105,7 +105,8 @@ def export_onnx(weights: Path, out: Path, imgsz: int) -> Path:
     exported = YOLO(str(weights)).export(format="onnx", imgsz=imgsz, dynamic=True, simplify=simplify,
                                          opset=ONNX_OPSET, half=False, device="cpu")
     out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(exported, out)
+    if Path(exported).resolve() != out.resolve():  # ultralytics writes beside the weights: that may be ``out``
+        shutil.copyfile(exported, out)
     return out
 
 
