@@ -149,3 +149,18 @@ def test_the_watcher_restricts_the_detector_to_the_deck_on_the_table() -> None:
     watcher.note_verdict({"type": "start_round"}, {"accepted": True, "flags": [], "state": {"top": "red-3"}})
     assert detector.family == "uno"
     assert deck_family({"state": {"top": "not-a-card"}}) is None
+
+
+#: the warm skin of the hand holding a card up to the camera (B, G, R)
+SKIN = (110, 145, 205)
+
+
+@pytest.mark.parametrize("colour", ["blue", "green"])
+def test_colour_of_a_held_card_is_not_taken_from_the_hand_around_it(colour: str) -> None:
+    """The 2023 design is printed mostly white (its large circle): the colour is read inside the card's box
+    only, so the hand around it does not outvote the card and name it red."""
+    width = 220
+    frame, _ = on_table(f"{colour}-5", "uno-2023", width, table=SKIN)
+    height = round(width * 88 / 63)
+    x, y = (640 - width) // 2, (480 - height) // 2
+    assert card_colour(frame, (x + 2, y + 2, x + width - 2, y + height - 2)) == colour

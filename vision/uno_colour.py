@@ -21,9 +21,6 @@ import numpy as np
 PRINTED_RGB: dict[str, tuple[int, int, int]] = {
     "red": (214, 32, 38), "yellow": (248, 206, 16), "green": (46, 160, 72), "blue": (0, 104, 178),
 }
-#: How far (share of the box side) the crop reaches beyond the detected box: a corner-index box
-#: holds little card colour, the margin around it holds more.
-MARGIN = 0.25
 WHITE_PERCENTILE = 90  # pixels whose darkest channel is this bright or more are the card's white
 WHITE_LEVEL = 200.0  # the white is scaled to this grey level
 MIN_SATURATION = 60  # after the correction, coloured pixels are at least this saturated...
@@ -46,13 +43,16 @@ def hue_distance(a: np.ndarray | float, b: float) -> np.ndarray | float:
     return np.minimum(d, 180.0 - d)
 
 
-def crop_around(bgr: np.ndarray, box: Sequence[float], margin: float = MARGIN) -> np.ndarray:
-    """The part of ``bgr`` under ``box`` (x1, y1, x2, y2), grown by ``margin`` of its size, clipped."""
+def crop_of(bgr: np.ndarray, box: Sequence[float]) -> np.ndarray:
+    """The part of ``bgr`` under ``box`` (x1, y1, x2, y2), clipped to the image.
+
+    Only the box itself: a margin around it (this module used a quarter of the box's side) takes in
+    the hand holding the card, the table and the room, whose warm pixels outvoted a blue or green card
+    printed mostly white (the 2023 design's large circle) and named it red."""
     height, width = bgr.shape[:2]
     x1, y1, x2, y2 = box
-    grow_x, grow_y = (x2 - x1) * margin, (y2 - y1) * margin
-    left, top = int(max(0, x1 - grow_x)), int(max(0, y1 - grow_y))
-    right, bottom = int(min(width, x2 + grow_x)), int(min(height, y2 + grow_y))
+    left, top = int(max(0, x1)), int(max(0, y1))
+    right, bottom = int(min(width, x2)), int(min(height, y2))
     return bgr[top:bottom, left:right]
 
 
@@ -75,10 +75,10 @@ def card_colour(bgr: np.ndarray, box: Sequence[float]) -> str | None:
     """The UNO colour (``red``, ``yellow``, ``green``, ``blue``) of the card under ``box``, or ``None``
     when its pixels cannot tell (too small, no colour left after the white correction).
 
-    Each coloured pixel votes for the printed colour nearest its hue, and the most votes win: a vote
-    is not swayed, as a mean hue would be, by the skin of the hand holding the card.
+    Each coloured pixel votes for the printed colour nearest its hue, and the most votes win: the vote
+    is swayed less than a mean hue would be by fingers over the card.
     """
-    hues = coloured_hues(crop_around(bgr, box))
+    hues = coloured_hues(crop_of(bgr, box))
     if len(hues) < MIN_PIXELS:
         return None
     names = list(HUE_PROTOTYPES)
