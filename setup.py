@@ -2,7 +2,7 @@
 
 The referee is plain Python and runs as it is; compiled, typed by the ``.pxd`` declarations beside its
 sources (extension classes for the state, the card rules, the rule layers and the simulator), it
-referees about 2.3 times faster (`tableref bench referee` prints which mode ran). Each module is an
+referees about 2.6 times faster (`tableref bench referee` prints which mode ran). Each module is an
 optional extension: where there is no C compiler, or a module fails to build, the install goes on and
 the referee runs from its sources. ``compiled-sources.json`` records the hash of each source (``.py``
 and ``.pxd``) as compiled, so that an edited module never runs stale (see ``referee/compiled.py``).
