@@ -42,7 +42,8 @@ class RefereeBase:
     """State holder (``_game``, the :class:`GameState`) and helpers shared by the rule layers.
 
     The referee is one chain of layers, each adding one family of events (see :class:`referee.engine.Referee`):
-    RefereeBase → PlayJudge → TurnRules → RoundEnd → PlayRules → DrawRules → CallRules → DealRules → Referee.
+    RefereeBase → PlayJudge → TurnRules → RoundEnd → PlayRules → DrawRules → CallRules → DealRules →
+    RefereeCore → Referee.
     A chain, not mixins, so that the compiled build can make each layer a typed extension class (``*.pxd``).
     """
 

@@ -33,7 +33,8 @@ class RoundState:
         self.pending_from: str | None = None
         self.drawn = False
         self.drawn_card: str | None = None
-        self.passed_by_draw: str | None = None  # whose turn a draw just ended (play_drawn_card off): their pass is a no-op
+        # whose turn a draw just ended (play_drawn_card off): their pass is a no-op
+        self.passed_by_draw: str | None = None
         self.uno_called: set[str] = set()
         self.uno_window: str | None = None
         self.wild_check: dict[str, Any] | None = None

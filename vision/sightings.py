@@ -11,9 +11,7 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any, Iterable
 
-from vision.card_merge import box_area, intersection_area
-
-Box = tuple[float, float, float, float]
+from vision.card_merge import Box, box_area, intersection_area
 
 #: A box whose area lies at least this much inside another box of the same id is part of it.
 INSIDE_SHARE = 0.6

@@ -17,8 +17,8 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from statistics import median
 
-from vision.card_merge import box_area, intersection_area, iou
-from vision.sightings import Box, Sighting
+from vision.card_merge import Box, box_area, intersection_area, iou
+from vision.sightings import Sighting
 
 #: Sharp frames a new top card must be seen in, still, how long (seconds from the first to the last
 #: of them) and the weight of votes its id needs: a vote weighs the detection's confidence, twice
