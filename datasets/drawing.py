@@ -100,11 +100,13 @@ def visible_box(layer: Image.Image, box: Box) -> Box:
     return (box[0] + bbox[0], box[1] + bbox[1], box[0] + bbox[2], box[1] + bbox[3])
 
 
-def arrow_polygon(length: float, shaft: float, head_w: float, head_l: float) -> list[tuple[float, float]]:
-    """An arrow pointing right (+x), centred on the origin."""
-    x0, x1, x2 = -length / 2, length / 2 - head_l, length / 2
-    return [(x0, -shaft / 2), (x1, -shaft / 2), (x1, -head_w / 2), (x2, 0), (x1, head_w / 2),
-            (x1, shaft / 2), (x0, shaft / 2)]
+def thick_path(points, width: float) -> list[tuple[float, float]]:
+    """The outline of a band ``width`` wide along the polyline ``points`` (two or more), as one polygon."""
+    path = np.asarray(points, dtype=float)
+    direction = np.gradient(path, axis=0)
+    direction /= np.maximum(np.linalg.norm(direction, axis=1, keepdims=True), 1e-9)
+    normal = np.stack([-direction[:, 1], direction[:, 0]], axis=1) * (width / 2)
+    return [tuple(p) for p in path + normal] + [tuple(p) for p in (path - normal)[::-1]]
 
 
 def place(points, cx: float, cy: float, angle_deg: float) -> list[tuple[float, float]]:

@@ -18,10 +18,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
 from PIL import Image, ImageChops, ImageDraw
 
-from .drawing import (Box, arrow_polygon, ellipse_points, paste_centered, place, rounded_rect,
-                      text_layer, visible_box)
+from .drawing import (Box, ellipse_points, paste_centered, place, rounded_rect, text_layer, thick_path,
+                      visible_box)
 
 UNO_ASPECT = 87.0 / 56.0  # height / width of a real UNO card
 CARD_RGB: dict[str, dict[str, tuple[int, int, int]]] = {
@@ -33,7 +34,7 @@ CARD_RGB: dict[str, dict[str, tuple[int, int, int]]] = {
 WHITE = (250, 250, 246, 255)
 INK = (22, 20, 20, 255)
 SKIP_LEAN = 78.0  # degrees from the horizontal of the Skip oval's long axis (leaning right, as italics)
-REVERSE_ANGLE = 50.0  # degrees from the horizontal of the Reverse arrows
+REVERSE_ANGLE = 40.0  # degrees from the horizontal of the Reverse arrows
 WILD_ORDER = ("yellow", "green", "blue", "red")  # quadrants: top-right, top-left, bottom-left, bottom-right
 
 
@@ -101,22 +102,31 @@ def skip_symbol(size: float, fill, shadow: tuple[float, float] | None) -> Image.
     return _crop(layer)
 
 
+def hooked_arrow(size: float) -> list[list[tuple[float, float]]]:
+    """One of the Reverse's two arrows, pointing right (+x) from near the origin, ``size`` its unit: a
+    straight shaft just above the x axis whose tail bends down through the axis in an arc, and its head
+    (two polygons: body, head). With the same arrow turned by 180 degrees the tails make the middle of
+    an S, as printed."""
+    rise, shaft, head_w, head_l, start, head_at = 0.1, 0.21, 0.46, 0.26, 0.1, 0.28
+    radius, sweep = 0.1, math.radians(110)
+    angles = np.linspace(-math.pi / 2 - sweep, -math.pi / 2, 14)
+    tail = [(start + radius * math.cos(t), -rise + radius + radius * math.sin(t)) for t in angles]
+    body = thick_path(tail + [(head_at, -rise)], shaft)
+    head = [(head_at, -rise - head_w / 2), (head_at + head_l, -rise), (head_at, -rise + head_w / 2)]
+    return [[(x * size, y * size) for x, y in polygon] for polygon in (body, head)]
+
+
 def reverse_symbol(size: float, fill, shadow: tuple[float, float] | None) -> Image.Image:
-    """Two broad arrows pointing opposite ways along a steep diagonal, staggered along it (the up-right
-    one above and to the right, the down-left one below and to the left), ``size`` pixels tall."""
+    """Two hooked arrows pointing opposite ways along a steep diagonal, their tails making an S between
+    them (up-right head above, down-left head below), ``size`` pixels tall; each arrow casts its shadow
+    over the other, which draws the line between the two halves of the S."""
     layer, draw, c = _layer(size)
-    length, shaft, head_w, head_l = size * 0.78, size * 0.18, size * 0.4, size * 0.3
-    arrow = arrow_polygon(length, shaft, head_w, head_l)
-    off, slide = size * 0.16, size * 0.2
-    t = math.radians(REVERSE_ANGLE)
-    along, perp = (math.cos(t), -math.sin(t)), (math.sin(t), math.cos(t))  # perp: towards the lower right
-    arrows = [place(arrow, c + perp[0] * off + along[0] * slide, c + perp[1] * off + along[1] * slide, REVERSE_ANGLE),
-              place(arrow, c - perp[0] * off - along[0] * slide, c - perp[1] * off - along[1] * slide,
-                    REVERSE_ANGLE + 180)]
-    for points in arrows:
-        if shadow:
-            draw.polygon([(x + shadow[0], y + shadow[1]) for x, y in points], fill=INK)
-        draw.polygon(points, fill=fill)
+    for angle in (REVERSE_ANGLE, REVERSE_ANGLE + 180):
+        for polygon in hooked_arrow(size):
+            if shadow:
+                draw.polygon([(x + shadow[0], y + shadow[1]) for x, y in place(polygon, c, c, angle)], fill=INK)
+        for polygon in hooked_arrow(size):
+            draw.polygon(place(polygon, c, c, angle), fill=fill)
     return _crop(layer)
 
 
@@ -214,7 +224,7 @@ def _symbol(value: str, size: float, fill, shadow, colours, *, corner: bool, des
     if value == "skip":
         return skip_symbol(size * (1.3 if corner else 1.05), fill, shadow)
     if value == "reverse":  # the printed corner arrows are as tall as the digits beside them
-        return reverse_symbol(size * (1.5 if corner else 1.1), fill, shadow)
+        return reverse_symbol(size * (1.5 if corner else 1.15), fill, shadow)
     if value in ("draw2", "wild-draw4") and corner:
         outline = STYLES[design].index_outline
         text = "+2" if value == "draw2" else "+4"
@@ -239,7 +249,7 @@ def _centre_panel(canvas: Image.Image, design: str, w: float, h: float) -> None:
     if STYLES[design].centre == "oval":
         draw.polygon(ellipse_points(w / 2, h / 2, w * 0.58, w * 0.37, 60), fill=WHITE)
         return
-    r = w * 0.43
+    r = w * 0.47  # the printed circle nearly fills the card inside its border
     cx, cy = w / 2, h / 2
     draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(240, 238, 230, 255))
     line = (186, 184, 178, 255)

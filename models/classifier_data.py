@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from referee.cards import STANDARD_FACE_IDS, parse_card
-from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, classifier_label, crop_for_classifier
+from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE, NOT_A_CARD, classifier_label, crop_for_classifier
 
 JITTER = 0.08  # each box edge moves by up to this share of the box side
 MIN_VISIBLE = 0.6  # objects more hidden than this are left out
@@ -57,9 +57,10 @@ def background_boxes(image_shape: tuple[int, ...], outlines: list[np.ndarray], c
     return boxes
 
 
-def extract_crops(render_dir: Path, copies: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """``copies`` jittered crops of every visible object of a render folder, and ``NOT_A_CARD`` crops of
-    the scene around the cards: (crops, class indices)."""
+def extract_crops(render_dir: Path, copies: int, rng: np.random.Generator,
+                  size: int = CROP_SIZE) -> tuple[np.ndarray, np.ndarray]:
+    """``copies`` jittered crops (``size`` pixels square) of every visible object of a render folder, and
+    ``NOT_A_CARD`` crops of the scene around the cards: (crops, class indices)."""
     crops, labels = [], []
     for line in (render_dir / "meta.jsonl").read_text().splitlines():
         meta = json.loads(line)
@@ -68,7 +69,7 @@ def extract_crops(render_dir: Path, copies: int, rng: np.random.Generator) -> tu
             continue
         outlines = [np.asarray(obj["polygon"], np.float32).reshape(-1, 1, 2) for obj in meta["objects"]]
         for box in background_boxes(image.shape, outlines, BACKGROUND_PER_IMAGE, rng):
-            crops.append(crop_for_classifier(image, box))
+            crops.append(crop_for_classifier(image, box, size))
             labels.append(CLASS_INDEX[NOT_A_CARD])
         for obj in meta["objects"]:
             label = classifier_label(obj["card"])
@@ -77,25 +78,27 @@ def extract_crops(render_dir: Path, copies: int, rng: np.random.Generator) -> tu
             x1, y1, x2, y2 = obj["box"]
             if min(x2 - x1, y2 - y1) < MIN_SIDE:
                 continue
-            crops.extend(jittered_crops(image, obj["box"], copies, rng))
+            crops.extend(jittered_crops(image, obj["box"], copies, rng, size))
             labels.extend([CLASS_INDEX[label]] * copies)
     return np.stack(crops), np.array(labels, dtype=np.int64)
 
 
-def jittered_crops(image: np.ndarray, box, copies: int, rng: np.random.Generator) -> list[np.ndarray]:
-    """``copies`` run-time crops of ``box`` with each edge moved by up to ``JITTER`` of the box side."""
+def jittered_crops(image: np.ndarray, box, copies: int, rng: np.random.Generator,
+                   size: int = CROP_SIZE) -> list[np.ndarray]:
+    """``copies`` run-time crops (``size`` pixels square) of ``box`` with each edge moved by up to
+    ``JITTER`` of the box side."""
     x1, y1, x2, y2 = box
     w, h = x2 - x1, y2 - y1
     crops = []
     for _ in range(copies):
         dx1, dy1, dx2, dy2 = rng.uniform(-JITTER, JITTER, 4)
-        crops.append(crop_for_classifier(image, (x1 + dx1 * w, y1 + dy1 * h, x2 + dx2 * w, y2 + dy2 * h)))
+        crops.append(crop_for_classifier(image, (x1 + dx1 * w, y1 + dy1 * h, x2 + dx2 * w, y2 + dy2 * h), size))
     return crops
 
 
-def real_rank_crops(folder: Path, copies: int, rng: np.random.Generator,
-                    detector_path: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Crops of the ``train`` half of a ``cards-real-dev`` folder (``labels.csv``: rank labels, whole-card
+def real_rank_crops(folder: Path, copies: int, rng: np.random.Generator, detector_path: Path | None = None,
+                    size: int = CROP_SIZE) -> tuple[np.ndarray, np.ndarray]:
+    """Crops (``size`` pixels square) of the ``train`` half of a ``cards-real-dev`` folder (``labels.csv``: rank labels, whole-card
     boxes): each labelled card box and every box the detector keeps whose centre lies in exactly one
     labelled card. Returns (crops, allowed classes per crop)."""
     from vision.detector import Detector, read_image
@@ -115,7 +118,7 @@ def real_rank_crops(folder: Path, copies: int, rng: np.random.Generator,
             for box in [card_box, *mine]:
                 if min(box[2] - box[0], box[3] - box[1]) < MIN_SIDE:
                     continue
-                crops.extend(jittered_crops(image, box, copies, rng))
+                crops.extend(jittered_crops(image, box, copies, rng, size))
                 targets.extend([rank_targets(rank)] * copies)
     if not crops:
         raise ValueError(f"{folder}: no labelled card in the train half of labels.csv")

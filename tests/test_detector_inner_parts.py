@@ -41,6 +41,11 @@ def test_a_whole_card_is_renamed_by_a_sure_reading_of_its_dropped_corner() -> No
     assert found[0].conf == pytest.approx(0.9)
 
 
-def test_a_corner_reading_less_sure_than_the_detector_renames_nothing() -> None:
-    found, _ = detect(Reading("reverse", 0.6))
+def test_a_corner_reading_below_the_read_confidence_renames_nothing() -> None:
+    found, _ = detect(Reading("reverse", 0.45))
     assert [d.card for d in found] == ["green-4"] and found[0].conf == pytest.approx(0.84)
+
+
+def test_a_corner_reading_less_sure_than_the_detector_still_renames() -> None:
+    found, _ = detect(Reading("reverse", 0.6))  # the network named the whole card surer (0.84), wrongly
+    assert [d.card for d in found] == ["green-reverse"] and found[0].conf == pytest.approx(0.6)

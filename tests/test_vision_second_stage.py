@@ -65,15 +65,40 @@ def test_crop_is_square_and_centred_on_the_box() -> None:
     assert edge.shape == (CROP_SIZE, CROP_SIZE, 3)
 
 
+class RecordingSession:
+    """An ONNX Runtime session stand-in that records the batch it is given and scores the first class."""
+
+    def __init__(self) -> None:
+        self.batches: list[np.ndarray] = []
+
+    def get_inputs(self) -> list:
+        return [type("Input", (), {"name": "crops"})()]
+
+    def run(self, outputs, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        batch = feeds["crops"]
+        self.batches.append(batch)
+        logits = np.zeros((len(batch), len(CLASSIFIER_CLASSES)), np.float32)
+        logits[:, 0] = 5.0
+        return [logits]
+
+
+def test_crops_are_cut_at_the_models_own_size() -> None:
+    session = RecordingSession()
+    readings = CardClassifier(session, crop_size=40).read(np.zeros((120, 160, 3), np.uint8), [(10, 10, 50, 70)] * 2)
+    assert session.batches[0].shape == (2, 3, 40, 40)
+    assert [r.label for r in readings] == [CLASSIFIER_CLASSES[0]] * 2
+
+
 @pytest.mark.parametrize("card, reading, expected", [
     ("red-1", Reading("7", 0.9), "red-7"),  # a value keeps the card's colour
     ("red-1", Reading("wild-draw4", 0.9), "wild-draw4"),  # a wild is a whole id
     ("KC", Reading("QC", 0.85), "QC"),
     ("red-1", Reading("7", 0.3), "red-1"),  # not sure enough: the detector's reading stands
-    ("red-1", Reading("7", 0.75), "red-1"),  # less sure than the detector (0.8): the detector stands
+    ("red-1", Reading("7", 0.75), "red-7"),  # less sure than the detector (0.8): the reader still decides
     ("uno-back", Reading("7", 0.99), "uno-back"),  # a back has no second reading
     ("5S", Reading("0", 0.9), "5S"),  # an UNO value needs an UNO card's colour
     ("red-1", Reading("not-a-card", 0.99), "red-1"),  # "no card here" renames nothing
+    ("wild", Reading("wild-custom", 0.9), "wild"),  # printed with the same corner index: the detector stands
 ])
 def test_a_second_reading_renames_the_box(card: str, reading: Reading, expected: str) -> None:
     image = np.zeros((100, 100, 3), np.uint8)
@@ -81,6 +106,12 @@ def test_a_second_reading_renames_the_box(card: str, reading: Reading, expected:
     assert renamed.card == expected and renamed.card in ALL_CARD_IDS
     assert renamed.box == (10, 10, 50, 50)
     assert renamed.conf == (reading.prob if expected != card else 0.8)  # a new name carries its own certainty
+
+
+def test_a_reading_that_agrees_keeps_the_surer_confidence() -> None:
+    image = np.zeros((100, 100, 3), np.uint8)
+    assert reread(image, Detection("red-7", 0.8, (10, 10, 50, 50)), Reading("7", 0.6)).conf == 0.8
+    assert reread(image, Detection("QH", 0.4, (10, 10, 50, 50)), Reading("QH", 0.9)).conf == 0.9
 
 
 def test_a_wild_is_never_read_as_a_coloured_value() -> None:
@@ -113,6 +144,7 @@ def test_family_restriction_reports_only_that_deck() -> None:
 @pytest.mark.skipif(not default_classifier_path().is_file(), reason="no committed classifier model")
 def test_committed_classifier_reads_a_rendered_corner() -> None:
     classifier = CardClassifier.load()
+    assert classifier.crop_size == classifier.session.get_inputs()[0].shape[2]
     frame, box = face_on_table("green-4", "uno-classic", CASTS["cold"])
     assert classifier.read(frame, [box])[0].label == "4"
     assert classifier.read(frame, []) == []

@@ -30,7 +30,9 @@ UNO_LABELS: tuple[str, ...] = UNO_NUMBERS + UNO_ACTIONS + UNO_WILDS
 NOT_A_CARD = "not-a-card"
 #: The network's classes, in output order: the UNO classes, standard faces, then ``NOT_A_CARD``.
 CLASSIFIER_CLASSES: tuple[str, ...] = UNO_LABELS + STANDARD_FACE_IDS + (NOT_A_CARD,)
-CROP_SIZE = 32  # pixels of the square input: a corner index read at this size keeps its shape
+#: Pixels of the square input the training recipe makes by default; a loaded model's own input size
+#: (``CardClassifier.crop_size``) is what it is read at.
+CROP_SIZE = 48
 CROP_MARGIN = 0.12  # share of the box side added around it before cutting
 MODEL_ENV = "TABLEREF_CLASSIFIER"
 
@@ -55,17 +57,18 @@ def classifier_label(card: str) -> str | None:
     return card
 
 
-def crop_for_classifier(bgr: np.ndarray, box: Sequence[float]) -> np.ndarray:
-    """The square ``CROP_SIZE`` input for ``box`` (x1, y1, x2, y2): the box grown by ``CROP_MARGIN``,
-    squared around its centre on its longer side, padded with the border's own pixels, resized."""
+def crop_for_classifier(bgr: np.ndarray, box: Sequence[float], size: int = CROP_SIZE) -> np.ndarray:
+    """The square ``size`` x ``size`` input for ``box`` (x1, y1, x2, y2): the box grown by
+    ``CROP_MARGIN``, squared around its centre on its longer side, padded with the border's own pixels,
+    resized."""
     x1, y1, x2, y2 = (float(v) for v in box)
     side = max(x2 - x1, y2 - y1) * (1 + 2 * CROP_MARGIN)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-    scale = CROP_SIZE / max(side, 1.0)
+    scale = size / max(side, 1.0)
     # an affine warp cuts, pads (replicating the edge) and resizes in one step
-    matrix = np.float32([[scale, 0, CROP_SIZE / 2 - cx * scale], [0, scale, CROP_SIZE / 2 - cy * scale]])
+    matrix = np.float32([[scale, 0, size / 2 - cx * scale], [0, scale, size / 2 - cy * scale]])
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    return cv2.warpAffine(bgr, matrix, (CROP_SIZE, CROP_SIZE), flags=interpolation, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(bgr, matrix, (size, size), flags=interpolation, borderMode=cv2.BORDER_REPLICATE)
 
 
 def crops_to_blob(crops: Sequence[np.ndarray]) -> np.ndarray:
@@ -85,9 +88,10 @@ class Reading:
 class CardClassifier:
     """The loaded second-stage network; use :meth:`load`."""
 
-    def __init__(self, session) -> None:
+    def __init__(self, session, crop_size: int = CROP_SIZE) -> None:
         self.session = session
         self.input_name = session.get_inputs()[0].name
+        self.crop_size = crop_size  # the side of the square crops the network was trained on
         self._mask: np.ndarray | None = None
 
     @classmethod
@@ -98,7 +102,10 @@ class CardClassifier:
         outputs = session.get_outputs()[0].shape[-1]
         if outputs != len(CLASSIFIER_CLASSES):
             raise ClassifierError(f"{model_path}: {outputs} outputs, expected {len(CLASSIFIER_CLASSES)} classes")
-        return cls(session)
+        shape = session.get_inputs()[0].shape
+        if len(shape) != 4 or not isinstance(shape[2], int) or shape[2] != shape[3]:
+            raise ClassifierError(f"{model_path}: input {shape}, expected square crops of a fixed size (N x 3 x S x S)")
+        return cls(session, shape[2])
 
     def set_family(self, family: str | None) -> None:
         """Read only classes of ``family`` ("uno", "standard"; None: both), and ``NOT_A_CARD``."""
@@ -110,7 +117,8 @@ class CardClassifier:
         """One :class:`Reading` per box of ``bgr``, in order."""
         if not boxes:
             return []
-        logits = self.session.run(None, {self.input_name: crops_to_blob([crop_for_classifier(bgr, b) for b in boxes])})[0]
+        blob = crops_to_blob([crop_for_classifier(bgr, b, self.crop_size) for b in boxes])
+        logits = self.session.run(None, {self.input_name: blob})[0]
         if self._mask is not None:
             logits = np.where(self._mask, logits, -np.inf)
         logits = logits - logits.max(axis=1, keepdims=True)

@@ -38,9 +38,14 @@ DEFAULT_CONF = 0.35
 DEFAULT_IOU = 0.5
 PAD_VALUE = 114  # the letterbox grey the model was trained with
 MAX_DETECTIONS = 100
-#: The second stage replaces the detector's reading of a box when it is at least this sure (and surer
-#: than the detector).
+#: The second stage replaces the detector's reading of a box when it is at least this sure, however sure
+#: the detector was: it is the dedicated reader (trained on crops of every card, real standard cards
+#: among them), while the detector's class score also rates the box.
 READ_CONFIDENCE = 0.5
+#: Groups of cards printed with the same corner index (the 2018 customizable wild carries the wild's,
+#: ``datasets.uno_faces``): the second stage, reading a corner, cannot tell them apart, so its reading
+#: of one as another of its group renames nothing; the detector saw the whole card around it.
+SAME_INDEX: tuple[frozenset[str], ...] = (frozenset({"wild", "wild-custom"}),)
 #: With a second stage, a card face the network scores between this and the confidence threshold is
 #: kept when the second stage, at least ``READ_CONFIDENCE`` sure, reads a card face there (not
 #: ``NOT_A_CARD``) and no surer box touches it: two readers agree that a card is there (``confirmed``).
@@ -375,21 +380,27 @@ def combined_reading(readings: Sequence[Reading]) -> Reading:
 
 def reread(bgr: np.ndarray, detection: Detection, reading: Reading) -> Detection:
     """``detection`` named (with its probability) as the second stage read it, when that reading is
-    surer than both ``READ_CONFIDENCE`` and the detector itself and the box is a card face (backs have
+    at least ``READ_CONFIDENCE`` sure (however sure the detector was) and the box is a card face (backs have
     no second reading; a ``NOT_A_CARD`` reading renames nothing). An UNO value keeps the detected
     card's colour (re-decided from the pixels afterwards); a card the detector saw as a wild, or as a
-    standard card (with both families allowed), is never given an UNO value, having no UNO colour."""
-    if (reading.prob < max(READ_CONFIDENCE, detection.conf) or reading.label == NOT_A_CARD
+    standard card (with both families allowed), is never given an UNO value, having no UNO colour.
+    A reading that names the detector's own card keeps the surer of the two confidences; one that names a
+    card printed with the same corner index (``SAME_INDEX``) renames nothing."""
+    if (reading.prob < READ_CONFIDENCE or reading.label == NOT_A_CARD
             or parse_card(detection.card).is_back):
         return detection
     label = reading.label
-    if label in ALL_CARD_IDS:  # a standard face or an UNO wild: a whole card id
-        return replace(detection, card=label, conf=reading.prob)
-    detected = parse_card(detection.card)
-    if detected.family != "uno" or detected.color is None:
-        # an UNO value needs the colour of an UNO card; a wild's coloured pixels are its four panels
+    if label not in ALL_CARD_IDS:  # an UNO value: it takes the colour of the UNO card detected
+        detected = parse_card(detection.card)
+        if detected.family != "uno" or detected.color is None:
+            # an UNO value needs the colour of an UNO card; a wild's coloured pixels are its four panels
+            return detection
+        label = f"{detected.color}-{label}"
+    if label == detection.card:
+        return replace(detection, conf=max(detection.conf, reading.prob))
+    if any({label, detection.card} <= group for group in SAME_INDEX):
         return detection
-    return replace(detection, card=f"{detected.color}-{label}", conf=reading.prob)
+    return replace(detection, card=label, conf=reading.prob)
 
 
 def recoloured(bgr: np.ndarray, detection: Detection) -> Detection:

@@ -3,7 +3,7 @@
 `tableref train --data DIR/data.yaml [--recipe models/recipe.yaml] [--model yolo11n.yaml|own.pt]
 [--epochs N | --hours H] [--device 0|cpu] [--workers K] [--batch B] [--runs runs/]
 [--export models/cards.onnx | --no-export]`; `tableref train --export-from best.pt` only exports.
-`tableref train --classifier RENDER_DIR... [--real-cards ../shared/datasets/cards-real-dev] [--epochs N]
+`tableref train --classifier RENDER_DIR... [--real-cards ../shared/datasets/cards-real-dev] [--epochs N] [--crop-size S]
 [--export models/card_classifier.onnx]` trains the second-stage classifier (``models/classifier.py``) on
 the CPU instead, with the train half of the real standard-card photos when ``--real-cards`` is given.
 Needs the optional `train` extra (ultralytics, torch, onnx): `pip install -e '.[train]'`.
@@ -41,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--real-cards", type=Path, default=None, metavar="CARDS_REAL_DEV",
                         help="with --classifier: also learn from the train half of these real standard-card "
                              "photos (the cards-real-dev folder; ranks only, read in place)")
+    parser.add_argument("--crop-size", type=int, default=None, metavar="PIXELS",
+                        help="with --classifier: the side of its square input crops (default: the recipe's, "
+                             "vision.card_classifier.CROP_SIZE)")
     parser.add_argument("--export-from", type=Path, default=None, metavar="WEIGHTS",
                         help="skip training: export these .pt weights to ONNX")
 
@@ -110,9 +113,9 @@ def _train_classifier(args: argparse.Namespace) -> int:
         print(f"tableref train: the classifier needs torch ({exc}); install the training extra: "
               "pip install -e '.[train]'", file=sys.stderr)
         return 2
-    from vision.card_classifier import default_classifier_path
+    from vision.card_classifier import CROP_SIZE, default_classifier_path
 
     history = train_and_export(args.classifier, args.export or default_classifier_path(), epochs=args.epochs or 10,
-                               real_cards=args.real_cards)
+                               real_cards=args.real_cards, size=args.crop_size or CROP_SIZE)
     print(f"held-out accuracy after the last epoch: {history[-1]:.3f}")
     return 0
