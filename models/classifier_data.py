@@ -98,9 +98,9 @@ def jittered_crops(image: np.ndarray, box, copies: int, rng: np.random.Generator
 
 def real_rank_crops(folder: Path, copies: int, rng: np.random.Generator, detector_path: Path | None = None,
                     size: int = CROP_SIZE) -> tuple[np.ndarray, np.ndarray]:
-    """Crops (``size`` pixels square) of the ``train`` half of a ``cards-real-dev`` folder (``labels.csv``: rank labels, whole-card
-    boxes): each labelled card box and every box the detector keeps whose centre lies in exactly one
-    labelled card. Returns (crops, allowed classes per crop)."""
+    """Crops (``size`` pixels square) of the ``train`` half of a ``cards-real-dev`` folder (``labels.csv``:
+    rank labels, whole-card boxes): each labelled card box and every box the detector keeps whose centre
+    lies in exactly one labelled card. Returns (crops, allowed classes per crop)."""
     from vision.detector import Detector, read_image
     from vision.evaluation import NO_CARD, RANK_PREFIX, centre_in_box, read_labels_csv, real_cards_half
 

@@ -249,13 +249,13 @@ class Detector:
 
     def _identify(self, image: np.ndarray, detection: Detection, parts: Sequence[Box] = (),
                   box_reading: Reading | None = None) -> Detection:
-        """The second stage's reading (when it is surer) and the pixels' UNO colour for one card. A
-        card reported by its whole-card box is also read at ``parts``, the boxes the detector found
+        """The second stage's reading (when sure enough: :func:`reread`) and the pixels' UNO colour for one
+        card. A card reported by its whole-card box is also read at ``parts``, the boxes the detector found
         inside it (its corner indices, dropped by the merge when named as another card:
         :func:`inner_parts`). A standard card found only as a whole card is also read at its two index
         corners, both those of its box (:func:`index_corners`) and those of the card itself straightened
         upright when its outline is found (:func:`straightened_index_corners`, which also reads a card
-        turned on the table), all read together (:func:`combined_reading`): its 32 x 32 whole-card crop
+        turned on the table), all read together (:func:`combined_reading`): its small whole-card crop
         hardly shows the index letter that tells a J from a Q or K, or an UNO 9 from a 6.
         ``box_reading``: the second stage's reading of ``detection.box`` already made on this image (by
         :func:`confirmed`), used instead of reading that crop again."""
