@@ -117,16 +117,18 @@ def hooked_arrow(size: float) -> list[list[tuple[float, float]]]:
 
 
 def reverse_symbol(size: float, fill, shadow: tuple[float, float] | None) -> Image.Image:
-    """Two hooked arrows pointing opposite ways along a steep diagonal, their tails making an S between
+    """Two hooked arrows pointing opposite ways along a diagonal, their tails making an S between
     them (up-right head above, down-left head below), ``size`` pixels tall; each arrow casts its shadow
     over the other, which draws the line between the two halves of the S."""
     layer, draw, c = _layer(size)
+    arrow = hooked_arrow(size)
     for angle in (REVERSE_ANGLE, REVERSE_ANGLE + 180):
-        for polygon in hooked_arrow(size):
+        placed = [place(polygon, c, c, angle) for polygon in arrow]
+        for points in placed:
             if shadow:
-                draw.polygon([(x + shadow[0], y + shadow[1]) for x, y in place(polygon, c, c, angle)], fill=INK)
-        for polygon in hooked_arrow(size):
-            draw.polygon(place(polygon, c, c, angle), fill=fill)
+                draw.polygon([(x + shadow[0], y + shadow[1]) for x, y in points], fill=INK)
+        for points in placed:
+            draw.polygon(points, fill=fill)
     return _crop(layer)
 
 
