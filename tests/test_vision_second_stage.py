@@ -84,7 +84,8 @@ class RecordingSession:
 
 def test_crops_are_cut_at_the_models_own_size() -> None:
     session = RecordingSession()
-    readings = CardClassifier(session, crop_size=40).read(np.zeros((120, 160, 3), np.uint8), [(10, 10, 50, 70)] * 2)
+    classifier = CardClassifier(session, crop_size=40)
+    readings = classifier.read(np.zeros((120, 160, 3), np.uint8), [(10, 10, 50, 70)] * 2)
     assert session.batches[0].shape == (2, 3, 40, 40)
     assert [r.label for r in readings] == [CLASSIFIER_CLASSES[0]] * 2
 

@@ -104,7 +104,8 @@ class CardClassifier:
             raise ClassifierError(f"{model_path}: {outputs} outputs, expected {len(CLASSIFIER_CLASSES)} classes")
         shape = session.get_inputs()[0].shape
         if len(shape) != 4 or not isinstance(shape[2], int) or shape[2] != shape[3]:
-            raise ClassifierError(f"{model_path}: input {shape}, expected square crops of a fixed size (N x 3 x S x S)")
+            raise ClassifierError(f"{model_path}: input {shape}, expected square crops of a fixed size "
+                                  "(N x 3 x S x S)")
         return cls(session, shape[2])
 
     def set_family(self, family: str | None) -> None:

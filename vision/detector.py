@@ -386,12 +386,11 @@ def reread(bgr: np.ndarray, detection: Detection, reading: Reading) -> Detection
     standard card (with both families allowed), is never given an UNO value, having no UNO colour.
     A reading that names the detector's own card keeps the surer of the two confidences; one that names a
     card printed with the same corner index (``SAME_INDEX``) renames nothing."""
-    if (reading.prob < READ_CONFIDENCE or reading.label == NOT_A_CARD
-            or parse_card(detection.card).is_back):
+    detected = parse_card(detection.card)
+    if reading.prob < READ_CONFIDENCE or reading.label == NOT_A_CARD or detected.is_back:
         return detection
     label = reading.label
     if label not in ALL_CARD_IDS:  # an UNO value: it takes the colour of the UNO card detected
-        detected = parse_card(detection.card)
         if detected.family != "uno" or detected.color is None:
             # an UNO value needs the colour of an UNO card; a wild's coloured pixels are its four panels
             return detection

@@ -99,7 +99,8 @@ class PileWatch:
         for k in self.known:
             if k.card != s.card:
                 continue
-            inside = intersection_area(s.box, k.box) >= KNOWN_INSIDE * max(1e-9, min(box_area(s.box), box_area(k.box)))
+            smaller = min(box_area(s.box), box_area(k.box))
+            inside = intersection_area(s.box, k.box) >= KNOWN_INSIDE * max(1e-9, smaller)
             second_copy = self._whole(s.box) and self._whole(k.box) and iou(s.box, k.box) < MOVED_IOU
             if inside and not second_copy:
                 if box_area(s.box) > box_area(k.box):

@@ -3,8 +3,8 @@
 `tableref train --data DIR/data.yaml [--recipe models/recipe.yaml] [--model yolo11n.yaml|own.pt]
 [--epochs N | --hours H] [--device 0|cpu] [--workers K] [--batch B] [--runs runs/]
 [--export models/cards.onnx | --no-export]`; `tableref train --export-from best.pt` only exports.
-`tableref train --classifier RENDER_DIR... [--real-cards ../shared/datasets/cards-real-dev] [--epochs N] [--crop-size S]
-[--export models/card_classifier.onnx]` trains the second-stage classifier (``models/classifier.py``) on
+`tableref train --classifier RENDER_DIR... [--real-cards ../shared/datasets/cards-real-dev] [--epochs N]
+[--crop-size S] [--export models/card_classifier.onnx]` trains the second-stage classifier (``models/classifier.py``) on
 the CPU instead, with the train half of the real standard-card photos when ``--real-cards`` is given.
 Needs the optional `train` extra (ultralytics, torch, onnx): `pip install -e '.[train]'`.
 """
