@@ -9,26 +9,39 @@ from referee.cards import ALL_CARD_IDS
 from vision.card_classifier import NOT_A_CARD, Reading
 from vision.detector import Detector
 
+#: A scripted detection: card id, score and box (x1, y1, x2, y2) in pixels of the network's input.
+ScriptedBox = tuple[str, float, tuple[float, float, float, float]]
+
 
 class StubSession:
     """Stands in for the detector network: returns the raw YOLO output of a scripted list of boxes
-    (none by default, for tests that never run the network)."""
+    (none by default, for tests that never run the network) for the detector's first look, whose input's
+    longer side is ``native`` pixels, and of ``zoomed`` boxes (none by default) for any other input (the
+    zoomed-out look). Box coordinates are in pixels of the network's input."""
 
     class Input:
         name = "images"
 
-    def __init__(self, boxes: Sequence[tuple[str, float, tuple[float, float, float, float]]] = ()) -> None:
-        output = np.zeros((1, 4 + len(ALL_CARD_IDS), len(boxes)), np.float32)
-        for anchor, (card, score, (x1, y1, x2, y2)) in enumerate(boxes):
-            output[0, :4, anchor] = [(x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1]
-            output[0, 4 + ALL_CARD_IDS.index(card), anchor] = score
-        self.output = output
+    def __init__(self, boxes: Sequence[ScriptedBox] = (), zoomed: Sequence[ScriptedBox] = (),
+                 native: int = 480) -> None:
+        self.output, self.zoomed = raw_output(boxes), raw_output(zoomed)
+        self.native = native
 
     def get_inputs(self) -> list:
         return [self.Input()]
 
-    def run(self, names: object, feeds: object) -> list[np.ndarray]:
-        return [self.output]
+    def run(self, names: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        (blob,) = feeds.values()
+        return [self.output if max(blob.shape[2:]) == self.native else self.zoomed]
+
+
+def raw_output(boxes: Sequence[ScriptedBox]) -> np.ndarray:
+    """The network's raw output (1 x (4 + classes) x anchors) holding ``boxes``, one anchor each."""
+    output = np.zeros((1, 4 + len(ALL_CARD_IDS), len(boxes)), np.float32)
+    for anchor, (card, score, (x1, y1, x2, y2)) in enumerate(boxes):
+        output[0, :4, anchor] = [(x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1]
+        output[0, 4 + ALL_CARD_IDS.index(card), anchor] = score
+    return output
 
 
 class ScriptedClassifier:

@@ -30,3 +30,18 @@ def face_on_table(card: str, design: str, width: int = 200, table: tuple[int, in
     boxes = corner_boxes(card, design, width)
     box = (x + boxes[0][0], y + boxes[0][1], x + boxes[0][2], y + boxes[0][3]) if boxes else ()
     return frame, box
+
+
+def close_up(card: str, design: str, width: int = 800) -> np.ndarray:
+    """A 640x480 frame filled by the top-left part of a card face ``width`` pixels wide, held so close to
+    the camera that the card overflows the frame (its top-left corner index 40 px in from the card's edge)."""
+    try:
+        load_source_package("datasets")
+    except SourceTreeMissing:
+        pytest.skip("datasets/ source folder absent")
+    from tableref_datasets.cards import render_face
+
+    face = render_face(card, design, width)[40:520, 40:680, :3]
+    frame = np.full((480, 640, 3), (200, 210, 220), np.uint8)  # a pale wall where the card ends
+    frame[:face.shape[0], :face.shape[1]] = face
+    return frame

@@ -4,12 +4,14 @@ Runtime, with letterboxing, box decoding and non-maximum suppression in NumPy/Op
 ``Detector.load()`` opens the committed model ``models/cards.onnx`` (or ``$TABLEREF_MODEL``);
 ``detector.detect(bgr)`` returns :class:`Detection` objects in pixels of the given image.
 
-After the network: a table plays one deck family, so ``family`` ("uno" or "standard") keeps only
-that family's classes; the second-stage classifier (:mod:`vision.card_classifier`, when its model
-is there) checks the faces the network is unsure of (below the confidence threshold, down to
-``CONFIRM_FLOOR``) and reads each kept box again from its crop; and an UNO card's colour is decided
-from its own pixels referenced to the card's white (:mod:`vision.uno_colour`), which a webcam's cast
-does not fool.
+The network looks at every frame twice, as it was trained and zoomed out inside a grey border
+(``ZOOM_OUT``), so that a card held close to the camera is found too; the surer of two overlapping
+boxes of the two looks stands. After the network: a table plays one deck family, so ``family``
+("uno" or "standard") keeps only that family's classes; the second-stage classifier
+(:mod:`vision.card_classifier`, when its model is there) checks the faces the network is unsure of
+(below the confidence threshold, down to ``CONFIRM_FLOOR``) and reads each kept box again from its
+crop; and an UNO card's colour is decided from its own pixels referenced to the card's white
+(:mod:`vision.uno_colour`), which a webcam's cast does not fool.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ import numpy as np
 
 from referee.cards import ALL_CARD_IDS, STANDARD_FACE_IDS, parse_card
 from vision.card_classifier import NOT_A_CARD, CardClassifier, ClassifierError, Reading, default_classifier_path
-from vision.card_merge import Box, Detection, intersection_area, is_part_of, merge_card_parts
+from vision.card_merge import Box, Detection, intersection_area, iou, is_part_of, merge_card_parts
 from vision.card_outline import card_outline, upright_card
 from vision.onnx_session import open_session
 from vision.uno_colour import card_colour
@@ -38,6 +40,12 @@ DEFAULT_CONF = 0.35
 DEFAULT_IOU = 0.5
 PAD_VALUE = 114  # the letterbox grey the model was trained with
 MAX_DETECTIONS = 100
+#: Every frame is looked at twice: as the model was trained (its longest side at the model's input size)
+#: and zoomed out, at this share of that size inside a grey border of ``ZOOM_BORDER`` of the zoomed side.
+#: A card held close to the camera, larger than any the detector learnt from, is found in the second
+#: look; where both looks find a card, the surer stands (``surest_of_looks``).
+ZOOM_OUT = 0.55
+ZOOM_BORDER = 0.125
 #: The second stage replaces the detector's reading of a box when it is at least this sure, however sure
 #: the detector was: it is the dedicated reader (trained on crops of every card, real standard cards
 #: among them), while the detector's class score also rates the box.
@@ -116,8 +124,10 @@ def check_image(bgr: object) -> np.ndarray:
     return bgr
 
 
-def letterbox(bgr: np.ndarray, size: int, stride: int) -> tuple[np.ndarray, float, tuple[int, int]]:
-    """Scale the longest side to ``size``, pad (centred, grey) to multiples of ``stride``.
+def letterbox(bgr: np.ndarray, size: int, stride: int,
+              border: int = 0) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """Scale the longest side to ``size``, add ``border`` grey pixels on every side, pad (centred, grey)
+    to multiples of ``stride``.
 
     Returns the padded image, the scale factor and the (left, top) padding.
     """
@@ -125,7 +135,8 @@ def letterbox(bgr: np.ndarray, size: int, stride: int) -> tuple[np.ndarray, floa
     scale = size / max(height, width)
     new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
     resized = cv2.resize(bgr, (new_w, new_h), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    padded_w, padded_h = -(-new_w // stride) * stride, -(-new_h // stride) * stride
+    padded_w = -(-(new_w + 2 * border) // stride) * stride
+    padded_h = -(-(new_h + 2 * border) // stride) * stride
     left, top = (padded_w - new_w) // 2, (padded_h - new_h) // 2
     padded = cv2.copyMakeBorder(resized, top, padded_h - new_h - top, left, padded_w - new_w - left,
                                 cv2.BORDER_CONSTANT, value=(PAD_VALUE, PAD_VALUE, PAD_VALUE))
@@ -227,16 +238,11 @@ class Detector:
         Raises :class:`InvalidImage` for None, empty, wrongly typed or shaped input.
         """
         image = check_image(bgr)
-        padded, scale, (left, top) = letterbox(image, self.imgsz, self.stride)
-        blob = cv2.dnn.blobFromImage(padded, 1 / 255.0, swapRB=True)
-        output = self.session.run(None, {self.input_name: blob})[0][0]
         floor = self.conf_threshold if self.classifier is None else min(self.conf_threshold, CONFIRM_FLOOR)
-        boxes, scores, classes = decode(output, floor, self.iou_threshold, class_mask=self._class_mask)
-        height, width = image.shape[:2]
-        boxes = (boxes - np.array([left, top, left, top], np.float32)) / scale
-        boxes = np.clip(boxes, 0, [width, height, width, height])
-        detections = [Detection(self.class_names[c], float(s), tuple(float(v) for v in b))
-                      for b, s, c in zip(boxes, scores, classes) if b[2] > b[0] and b[3] > b[1]]
+        native = self._look(image, self.imgsz, 0, floor)
+        side = max(self.stride, round(self.imgsz * ZOOM_OUT))
+        zoomed = self._look(image, side, round(side * ZOOM_BORDER), floor)
+        detections = surest_of_looks(native, zoomed, self.iou_threshold)
         confirming: dict[Box, Reading] = {}
         if self.classifier is not None:
             detections, confirming = confirmed(image, detections, self.classifier, self.conf_threshold)
@@ -246,6 +252,19 @@ class Detector:
         # again, its confirming reading stands for it
         return merge_card_parts(detections, identify=lambda card: self._identify(
             image, card, inner_parts(card, detections), confirming.get(card.box)))
+
+    def _look(self, image: np.ndarray, side: int, border: int, floor: float) -> list[Detection]:
+        """The network's card faces and backs scoring at least ``floor`` in ``image`` scaled to ``side``
+        pixels on its longest side inside a grey ``border``: boxes in pixels of ``image``, surest first."""
+        padded, scale, (left, top) = letterbox(image, side, self.stride, border)
+        blob = cv2.dnn.blobFromImage(padded, 1 / 255.0, swapRB=True)
+        output = self.session.run(None, {self.input_name: blob})[0][0]
+        boxes, scores, classes = decode(output, floor, self.iou_threshold, class_mask=self._class_mask)
+        height, width = image.shape[:2]
+        boxes = (boxes - np.array([left, top, left, top], np.float32)) / scale
+        boxes = np.clip(boxes, 0, [width, height, width, height])
+        return [Detection(self.class_names[c], float(s), tuple(float(v) for v in b))
+                for b, s, c in zip(boxes, scores, classes) if b[2] > b[0] and b[3] > b[1]]
 
     def _identify(self, image: np.ndarray, detection: Detection, parts: Sequence[Box] = (),
                   box_reading: Reading | None = None) -> Detection:
@@ -270,6 +289,20 @@ class Detector:
                 readings += self.classifier.read(*straightened)
             detection = reread(image, detection, combined_reading(readings))
         return recoloured(image, detection)
+
+
+def surest_of_looks(native: Sequence[Detection], zoomed: Sequence[Detection],
+                    iou_threshold: float) -> list[Detection]:
+    """The detections of two looks at one frame, surest first, without those that overlap a surer one of
+    the other look (IoU at least ``iou_threshold``), whatever card either names: where both looks saw a
+    card, the surer look's reading of it stands. Each look's own boxes are left as it found them."""
+    looks = sorted([(d, 0) for d in native] + [(d, 1) for d in zoomed], key=lambda pair: -pair[0].conf)
+    kept: list[tuple[Detection, int]] = []
+    for detection, look in looks:
+        if not any(other_look != look and iou(detection.box, other.box) >= iou_threshold
+                   for other, other_look in kept):
+            kept.append((detection, look))
+    return [detection for detection, _ in kept]
 
 
 def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClassifier,
