@@ -73,3 +73,11 @@ def test_identify_decides_once_per_card_from_its_smallest_box() -> None:
     assert len(asked) == 1 and asked[0].box in (top_left, bottom_right)  # one decision, from a corner
     assert {d.card for d in merged} == {"yellow-7"} and {d.conf for d in merged} == {0.97}
     assert sorted(d.box for d in merged) == sorted([top_left, bottom_right])
+
+
+def test_a_card_identify_finds_no_card_in_is_dropped_with_all_its_boxes() -> None:
+    top_left = (102.0, 102.0, 120.0, 130.0)
+    elsewhere = Detection("blue-2", 0.6, (300.0, 300.0, 340.0, 360.0))
+    detections = [Detection("red-7", 0.9, CARD), Detection("red-7", 0.8, top_left), elsewhere]
+    merged = merge_card_parts(detections, identify=lambda box: None if box.card == "red-7" else box)
+    assert merged == [elsewhere]

@@ -71,7 +71,7 @@ def _parent_of(index: int, detections: Sequence[Detection]) -> int | None:
 
 
 def merge_card_parts(detections: Sequence[Detection],
-                     identify: Callable[[Detection], Detection] | None = None) -> list[Detection]:
+                     identify: Callable[[Detection], Detection | None] | None = None) -> list[Detection]:
     """Resolve corner boxes inside whole-card boxes (see the module docstring).
 
     Returns the kept detections, most confident first. A part that agrees with its card's winning
@@ -102,6 +102,8 @@ def merge_card_parts(detections: Sequence[Detection],
             card_boxes = [detections[card_index]]
         if identify is not None:
             decided = identify(min(card_boxes, key=lambda d: box_area(d.box)))
+            if decided is None:  # the look at the pixels found no card there
+                continue
             card_boxes = [replace(d, card=decided.card, conf=decided.conf) for d in card_boxes]
         kept.extend(card_boxes)
     return sorted(kept, key=lambda d: -d.conf)

@@ -10,7 +10,7 @@ boxes of the two looks stands. After the network: a table plays one deck family,
 ("uno" or "standard") keeps only that family's classes; the second-stage classifier
 (:mod:`vision.card_classifier`, when its model is there) checks the faces the network is unsure of
 (below the confidence threshold, down to ``CONFIRM_FLOOR``) and reads each kept box again from its
-crop; and an UNO card's colour is decided from its own pixels referenced to the card's white
+crop, leaving out a face it finds no card in (``unread``); and an UNO card's colour is decided from its own pixels referenced to the card's white
 (:mod:`vision.uno_colour`), which a webcam's cast does not fool.
 """
 from __future__ import annotations
@@ -50,6 +50,14 @@ ZOOM_BORDER = 0.125
 #: the detector was: it is the dedicated reader (trained on crops of every card, real standard cards
 #: among them), while the detector's class score also rates the box.
 READ_CONFIDENCE = 0.5
+#: A card face is not reported when the second stage, reading each of its crops, names no card face surer
+#: than this (or reads ``NOT_A_CARD``): the detector saw a card in a book's cover, a picture or a printed
+#: box, where the dedicated reader sees none (``unread``).
+UNREAD_BELOW = 0.2
+#: ... only against a detector less sure than this, and in boxes whose shorter side is at least this many
+#: pixels: the second stage cannot say "no card" of crops smaller than those it learnt from.
+SURE = 0.9
+MIN_READABLE_PIXELS = 20
 #: Groups of cards printed with the same corner index (the 2018 customizable wild carries the wild's,
 #: ``datasets.uno_faces``): the second stage, reading a corner, cannot tell them apart, so its reading
 #: of one as another of its group renames nothing; the detector saw the whole card around it.
@@ -267,9 +275,9 @@ class Detector:
                 for b, s, c in zip(boxes, scores, classes) if b[2] > b[0] and b[3] > b[1]]
 
     def _identify(self, image: np.ndarray, detection: Detection, parts: Sequence[Box] = (),
-                  box_reading: Reading | None = None) -> Detection:
+                  box_reading: Reading | None = None) -> Detection | None:
         """The second stage's reading (when sure enough: :func:`reread`) and the pixels' UNO colour for one
-        card. A card reported by its whole-card box is also read at ``parts``, the boxes the detector found
+        card; ``None`` when the second stage finds no card face in any of its crops (:func:`unread`). A card reported by its whole-card box is also read at ``parts``, the boxes the detector found
         inside it (its corner indices, dropped by the merge when named as another card:
         :func:`inner_parts`). A standard card found only as a whole card is also read at its two index
         corners, both those of its box (:func:`index_corners`) and those of the card itself straightened
@@ -287,7 +295,10 @@ class Detector:
             straightened = straightened_index_corners(image, detection)
             if straightened is not None:
                 readings += self.classifier.read(*straightened)
-            detection = reread(image, detection, combined_reading(readings))
+            reading = combined_reading(readings)
+            if unread(detection, reading):
+                return None
+            detection = reread(image, detection, reading)
         return recoloured(image, detection)
 
 
@@ -409,6 +420,17 @@ def combined_reading(readings: Sequence[Reading]) -> Reading:
         if joint.prob > best.prob:
             best = joint
     return best
+
+
+def unread(detection: Detection, reading: Reading) -> bool:
+    """Whether the second stage, reading every crop of a detected card face (``reading``:
+    :func:`combined_reading`), found no card face where it can tell: it reads none (``NOT_A_CARD``) or
+    none surer than ``UNREAD_BELOW`` in a box at least ``MIN_READABLE_PIXELS`` on its shorter side that
+    the detector is less than ``SURE`` of. Backs, which it cannot read, are never unread."""
+    x1, y1, x2, y2 = detection.box
+    if parse_card(detection.card).is_back or detection.conf >= SURE or min(x2 - x1, y2 - y1) < MIN_READABLE_PIXELS:
+        return False
+    return reading.label == NOT_A_CARD or reading.prob < UNREAD_BELOW
 
 
 def reread(bgr: np.ndarray, detection: Detection, reading: Reading) -> Detection:
