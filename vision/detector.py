@@ -10,8 +10,9 @@ boxes of the two looks stands. After the network: a table plays one deck family,
 ("uno" or "standard") keeps only that family's classes; the second-stage classifier
 (:mod:`vision.card_classifier`, when its model is there) checks the faces the network is unsure of
 (below the confidence threshold, down to ``CONFIRM_FLOOR``) and reads each kept box again from its
-crop, leaving out a face it finds no card in (``unread``); and an UNO card's colour is decided from its own pixels referenced to the card's white
-(:mod:`vision.uno_colour`), which a webcam's cast does not fool.
+crop, leaving out a face it finds no card in (``unread``); and an UNO card's colour is decided from
+its own pixels referenced to the card's white (:mod:`vision.uno_colour`), which a webcam's cast does
+not fool.
 """
 from __future__ import annotations
 
@@ -277,7 +278,8 @@ class Detector:
     def _identify(self, image: np.ndarray, detection: Detection, parts: Sequence[Box] = (),
                   box_reading: Reading | None = None) -> Detection | None:
         """The second stage's reading (when sure enough: :func:`reread`) and the pixels' UNO colour for one
-        card; ``None`` when the second stage finds no card face in any of its crops (:func:`unread`). A card reported by its whole-card box is also read at ``parts``, the boxes the detector found
+        card; ``None`` when the second stage finds no card face in any of its crops (:func:`unread`). A
+        card reported by its whole-card box is also read at ``parts``, the boxes the detector found
         inside it (its corner indices, dropped by the merge when named as another card:
         :func:`inner_parts`). A standard card found only as a whole card is also read at its two index
         corners, both those of its box (:func:`index_corners`) and those of the card itself straightened
