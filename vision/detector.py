@@ -55,8 +55,9 @@ READ_CONFIDENCE = 0.5
 #: than this (or reads ``NOT_A_CARD``): the detector saw a card in a book's cover, a picture or a printed
 #: box, where the dedicated reader sees none (``unread``).
 UNREAD_BELOW = 0.2
-#: ... only against a detector less sure than this, and in boxes whose shorter side is at least this many
-#: pixels: the second stage cannot say "no card" of crops smaller than those it learnt from.
+#: The second stage's "no card here" is heeded only for boxes the detector is less sure of than ``SURE``
+#: and whose shorter side is at least ``MIN_READABLE_PIXELS``: it cannot tell of crops about as small as
+#: the smallest it learnt from (14 px), and a card the detector is sure of stays.
 SURE = 0.9
 MIN_READABLE_PIXELS = 20
 #: Groups of cards printed with the same corner index (the 2018 customizable wild carries the wild's,
