@@ -2,7 +2,9 @@
 
 Image ``i`` is rendered from ``numpy.random.default_rng([seed, i])`` alone, so the result does not
 depend on how many worker processes share the work. The first ``round(n * val_fraction)``
-images form the validation split.
+images form the validation split. ``kind`` and ``family`` fix the scene kind and deck family (random
+by default); ``frame="4:3"`` keeps the middle 4:3 band of each square render (640 x 480 for 640 px),
+as a table webcam frames it.
 """
 from __future__ import annotations
 
@@ -17,9 +19,11 @@ import numpy as np
 
 from referee.cards import ALL_CARD_IDS
 
-from .scene import Label, render_scene
+from .scene import FAMILY_WEIGHTS, SCENE_WEIGHTS, Label, render_scene
 
 BOX_CHOICES: dict[str, tuple[str, ...]] = {"corners": ("corner",), "cards": ("card",), "both": ("corner", "card")}
+#: The frames an image can be cut to: width / height.
+FRAMES: dict[str, float] = {"square": 1.0, "4:3": 4 / 3}
 JPEG_QUALITY = 95
 
 
@@ -33,6 +37,9 @@ class RenderJob:
     imgsz: int = 640
     val_fraction: float = 0.1
     boxes: str = "both"
+    kind: str | None = None
+    family: str | None = None
+    frame: str = "square"
 
     def validate(self) -> None:
         """Raise ``ValueError`` with a clear message for impossible settings."""
@@ -46,6 +53,12 @@ class RenderJob:
             raise ValueError(f"--boxes must be one of {', '.join(BOX_CHOICES)}")
         if self.seed < 0:
             raise ValueError("--seed must be non-negative")
+        if self.kind is not None and self.kind not in SCENE_WEIGHTS:
+            raise ValueError(f"--kind must be one of {', '.join(SCENE_WEIGHTS)}")
+        if self.family is not None and self.family not in FAMILY_WEIGHTS:
+            raise ValueError(f"--family must be one of {', '.join(FAMILY_WEIGHTS)}")
+        if self.frame not in FRAMES:
+            raise ValueError(f"--frame must be one of {', '.join(FRAMES)}")
 
     @property
     def n_val(self) -> int:
@@ -57,28 +70,48 @@ class RenderJob:
         return "val" if i < self.n_val else "train"
 
 
-def yolo_lines(labels: list[Label], size: int, kinds: tuple[str, ...]) -> list[str]:
+def yolo_lines(labels: list[Label], width: int, height: int, kinds: tuple[str, ...]) -> list[str]:
     """YOLO label lines (class cx cy w h, normalised) for the labels of the chosen kinds."""
     lines = []
     for label in labels:
         if label.kind not in kinds:
             continue
         x1, y1, x2, y2 = label.box
-        lines.append(f"{label.class_index} {(x1 + x2) / 2 / size:.6f} {(y1 + y2) / 2 / size:.6f} "
-                     f"{(x2 - x1) / size:.6f} {(y2 - y1) / size:.6f}")
+        lines.append(f"{label.class_index} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
+                     f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}")
     return lines
+
+
+def cut_to_frame(image: np.ndarray, labels: list[Label], aspect: float) -> tuple[np.ndarray, list[Label]]:
+    """The middle band of a square render at ``aspect`` (width / height), and the labels of the cards
+    whose box centre lies in it, moved into it and clipped to it."""
+    size = image.shape[1]
+    height = min(size, round(size / aspect))
+    top = (image.shape[0] - height) // 2
+    kept = []
+    for label in labels:
+        x1, y1, x2, y2 = label.box
+        if not top <= (y1 + y2) / 2 < top + height:
+            continue
+        box = (x1, max(0.0, y1 - top), x2, min(float(height), y2 - top))
+        kept.append(Label(label.card, label.instance, label.kind, box,
+                          [(x, y - top) for x, y in label.polygon], [(x, y - top) for x, y in label.region],
+                          label.visible))
+    return np.ascontiguousarray(image[top:top + height]), kept
 
 
 def render_one(job: RenderJob, i: int) -> dict:
     """Render and write image ``i`` with its label file; returns its ``meta.jsonl`` record."""
     rng = np.random.default_rng([job.seed, i])
-    image, labels, info = render_scene(rng, job.imgsz)
+    image, labels, info = render_scene(rng, job.imgsz, job.kind, job.family)
+    if job.frame != "square":
+        image, labels = cut_to_frame(image, labels, FRAMES[job.frame])
     split = job.split(i)
     name = f"{i:07d}"
     image_path = job.out / "images" / split / f"{name}.jpg"
     if not cv2.imwrite(str(image_path), image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]):
         raise OSError(f"could not write {image_path}")
-    lines = yolo_lines(labels, job.imgsz, BOX_CHOICES[job.boxes])
+    lines = yolo_lines(labels, image.shape[1], image.shape[0], BOX_CHOICES[job.boxes])
     (job.out / "labels" / split / f"{name}.txt").write_text("".join(line + "\n" for line in lines))
     kinds = BOX_CHOICES[job.boxes]
     return {"image": f"images/{split}/{name}.jpg", "seed": [job.seed, i], **info,

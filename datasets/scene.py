@@ -5,8 +5,8 @@ Scenes (kinds in ``SCENE_WEIGHTS``):
 * ``table``: a webcam or phone looking down at a table (wood, felt, cloth, ...): a messy discard
   pile, often a face-down draw pile, a fanned hand, loose cards, hands reaching in; perspective
   tilt of the whole table plane.
-* ``closeup``: one card held up close to a laptop webcam in a room, fingers over it, often
-  mirrored by the webcam, washed-out colours.
+* ``closeup``: one card held up close to a laptop webcam in a room, fingers over it,
+  washed-out colours. Card faces are never mirrored (a mirrored 5 is a 2).
 * ``few``: one to three cards lying flat, photographed from above (phone photos).
 * ``empty``: a table (with its clutter) or a room with no card (negatives).
 
@@ -444,7 +444,8 @@ def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = N
     """Render one synthetic photo: returns (BGR uint8 image ``size``x``size``, labels, info).
 
     ``kind`` picks a scene kind of ``SCENE_WEIGHTS`` and ``family`` ``"uno"`` or ``"standard"``
-    (random when None). ``info`` says what was drawn (kind, family, design, mirrored).
+    (random when None). ``info`` says what was drawn (kind, family, design). Card faces are never
+    mirrored: a mirrored 5 is a 2, and webcams send their frames unmirrored.
     """
     if kind is None:
         names = list(SCENE_WEIGHTS)
@@ -464,15 +465,5 @@ def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = N
     frame, webcam = builder(rng, size, deck)
     labels = frame.labels()
     image = camera_pipeline(rng, frame.image, webcam)
-    mirrored = kind == "closeup" and rng.random() < 0.5 or kind != "closeup" and rng.random() < 0.1
-    if mirrored:
-        image = np.ascontiguousarray(image[:, ::-1])
-        labels = [_mirror(label, size) for label in labels]
-    info = {"kind": kind, "family": family, "design": deck.design if deck else None, "mirrored": mirrored}
+    info = {"kind": kind, "family": family, "design": deck.design if deck else None}
     return image, labels, info
-
-
-def _mirror(label: Label, width: int) -> Label:
-    x1, y1, x2, y2 = label.box
-    return Label(label.card, label.instance, label.kind, (width - x2, y1, width - x1, y2),
-                 [(width - x, y) for x, y in label.polygon], [(width - x, y) for x, y in label.region], label.visible)

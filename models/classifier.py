@@ -8,11 +8,12 @@ labelled corner index and whole card of its ``meta.jsonl`` becomes training crop
 detector's boxes are off. Augmentation adds what renders lack most against real webcams: colour
 casts, blur, noise, low contrast. Prints the held-out accuracy per epoch; deterministic from the seed.
 
-``--real-cards DIR`` (the ``cards-real-dev`` folder, read where it lies, never copied) adds real
-photos of standard cards from its ``train`` half only (:func:`vision.evaluation.real_cards_half`):
-every box the committed detector keeps inside a labelled card, and the labelled card box itself.
-Their labels name the rank only, so their loss is that of the rank's four faces together (the log
-of their summed probabilities).
+``--real DIR`` (the ``../shared/datasets`` folder, read where it lies, never copied) adds real photos
+(``REAL_SHARES``): the corner indices of ``uno-cards-rf`` (real classic UNO cards, values) and of the
+``train`` part of ``cards-rf`` (real standard cards, rank and suit; :mod:`vision.splits`), and from the
+``train`` half of ``cards-real-dev`` every box the committed detector keeps inside a labelled card and the
+labelled card box itself. Those last labels name the rank only, so their loss is that of the rank's four
+faces together (the log of their summed probabilities).
 """
 from __future__ import annotations
 
@@ -24,12 +25,11 @@ import numpy as np
 import torch
 from torch import nn
 
-from .classifier_data import augment, extract_crops, one_hot, real_rank_crops
+from .classifier_data import REAL_SHARES, augment, extract_crops, one_hot, real_corner_crops, real_rank_crops
 from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE
 
 LABEL_SMOOTHING = 0.05
-#: Real photos make up about this share of the training crops (repeated as often as needed).
-REAL_SHARE = 0.1
+PROGRESS_EVERY = 200  # training steps between progress lines
 
 
 def to_tensor(batch: np.ndarray) -> torch.Tensor:
@@ -61,19 +61,60 @@ def set_loss(logits: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
     return (-(1 - LABEL_SMOOTHING) * in_set - LABEL_SMOOTHING * log_probs.mean(dim=1)).mean()
 
 
+@torch.no_grad()
+def network_from_onnx(path: Path, sample: np.ndarray) -> nn.Module:
+    """The network of :func:`build_network` with the weights of an exported reader (``path``), to train
+    on from there. The export folded each batch norm into its convolution; the batch norms are set back
+    so that, on ``sample`` crops (a batch of the training data), each passes its convolution's output on
+    unchanged in training mode too (their scale and shift are that output's own spread and mean)."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in model.graph.initializer}
+    network = build_network()
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    blocks = [m for m in network if isinstance(m, nn.Sequential)]
+    if len(convs) != len(blocks):
+        raise ValueError(f"{path}: {len(convs)} convolutions, the recipe's network has {len(blocks)}")
+    x = to_tensor(sample.astype(np.float32))
+    for block, node in zip(blocks, convs):
+        conv, norm = block[0], block[1]
+        conv.weight.copy_(weights[node.input[1]])
+        out = conv(x)
+        mean, std = out.mean(dim=(0, 2, 3)), out.std(dim=(0, 2, 3)) + 1e-3
+        bias = weights[node.input[2]]
+        norm.weight.copy_(std)
+        norm.bias.copy_(mean + bias)
+        norm.running_mean.copy_(mean)
+        norm.running_var.copy_(std ** 2 - norm.eps)
+        x = torch.relu(out + bias[None, :, None, None])
+    gemm = next(n for n in model.graph.node if n.op_type == "Gemm")
+    linear = network[-1]
+    linear.weight.copy_(weights[gemm.input[1]])
+    linear.bias.copy_(weights[gemm.input[2]])
+    return network
+
+
 def train(crops: np.ndarray, targets: np.ndarray, epochs: int, seed: int, batch_size: int = 64,
-          held_out: float = 0.05) -> tuple[nn.Module, list[float]]:
-    """Train the network on crops and their allowed classes (N x classes, bool); returns it and the
-    held-out accuracy after each epoch."""
+          held_out: float = 0.05, start_from: Path | None = None,
+          max_lr: float = 3e-3) -> tuple[nn.Module, list[float]]:
+    """Train the network on crops and their allowed classes (N x classes, bool), from scratch or from
+    the reader exported at ``start_from``; returns it and the held-out accuracy after each epoch."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     order = rng.permutation(len(crops))
     split = int(len(crops) * held_out)
     val_idx, train_idx = order[:split], order[split:]
-    network = build_network()
-    optimiser = torch.optim.AdamW(network.parameters(), lr=3e-3, weight_decay=5e-4)
+    if start_from is None:
+        network = build_network()
+    else:
+        network = network_from_onnx(start_from, crops[rng.choice(train_idx, min(512, len(train_idx)), replace=False)])
+        print(f"starting from {start_from}: held-out accuracy {evaluate(network, crops[val_idx], targets[val_idx]):.3f}",
+              flush=True)
+    optimiser = torch.optim.AdamW(network.parameters(), lr=max_lr, weight_decay=5e-4)
     steps = epochs * -(-len(train_idx) // batch_size)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=max(1, steps))
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=max(1, steps))
     history = []
     for epoch in range(epochs):
         network.train()
@@ -89,6 +130,10 @@ def train(crops: np.ndarray, targets: np.ndarray, epochs: int, seed: int, batch_
             loss.backward()
             optimiser.step()
             schedule.step()
+            step = start // batch_size + 1
+            if step % PROGRESS_EVERY == 0:
+                print(f"  epoch {epoch + 1}: step {step}/{-(-len(train_idx) // batch_size)} "
+                      f"({time.perf_counter() - started:.0f} s)", flush=True)
         accuracy = evaluate(network, crops[val_idx], targets[val_idx])
         history.append(accuracy)
         print(f"epoch {epoch + 1}/{epochs}: loss {loss.item():.3f}, held-out accuracy {accuracy:.3f} "
@@ -117,10 +162,22 @@ def export(network: nn.Module, out: Path, size: int = CROP_SIZE) -> None:
                       opset_version=17, dynamo=False)
 
 
+def real_crops(datasets: Path, name: str, copies: int, rng: np.random.Generator,
+               size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The training crops of one real set of ``REAL_SHARES`` under ``datasets`` and their allowed classes."""
+    folder = datasets / name
+    if name == "cards-real-dev":
+        return real_rank_crops(folder, copies, rng, size=size)
+    crops, labels = real_corner_crops(folder, copies, rng, None if name == "uno-cards-rf" else name, size)
+    return crops, one_hot(labels)
+
+
 def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: int = 2, seed: int = 0,
-                     real_cards: Path | None = None, size: int = CROP_SIZE) -> list[float]:
-    """Extract the ``size`` x ``size`` crops of ``renders`` (and of ``real_cards``' train half when
-    given), train, export to ``out``; returns the held-out accuracy per epoch."""
+                     real: Path | None = None, size: int = CROP_SIZE, start_from: Path | None = None,
+                     max_lr: float = 3e-3) -> list[float]:
+    """Extract the ``size`` x ``size`` crops of ``renders`` (and of the real sets of ``REAL_SHARES`` under
+    ``real`` when given), train (from the reader at ``start_from`` when given), export to ``out``; returns
+    the held-out accuracy per epoch."""
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
     parts = [extract_crops(folder, copies, rng, size) for folder in renders]
@@ -128,14 +185,15 @@ def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: i
     labels = np.concatenate([p[1] for p in parts])
     print(f"{len(crops)} render crops of {len(np.unique(labels))} classes in {time.perf_counter() - started:.0f} s",
           flush=True)
-    targets = one_hot(labels)
-    if real_cards is not None:
-        real, real_targets = real_rank_crops(real_cards, 2 * copies, rng, size=size)
-        repeat = max(1, round(REAL_SHARE * len(crops) / len(real)))
-        print(f"{len(real)} real crops (cards-real-dev, train half), each used {repeat} times", flush=True)
-        crops = np.concatenate([crops, *[real] * repeat])
-        targets = np.concatenate([targets, *[real_targets] * repeat])
-    network, history = train(crops, targets, epochs, seed)
+    all_crops, all_targets = [crops], [one_hot(labels)]
+    for name, share in REAL_SHARES.items() if real is not None else ():
+        crops_of_set, targets_of_set = real_crops(real, name, copies, rng, size)
+        repeat = max(1, round(share * len(crops) / len(crops_of_set)))
+        print(f"{len(crops_of_set)} real crops of {name}, each used {repeat} times", flush=True)
+        all_crops += [crops_of_set] * repeat
+        all_targets += [targets_of_set] * repeat
+    network, history = train(np.concatenate(all_crops), np.concatenate(all_targets), epochs, seed,
+                             start_from=start_from, max_lr=max_lr)
     export(network, out, size)
     print(f"exported {out} after {time.perf_counter() - started:.0f} s in all")
     return history
@@ -150,10 +208,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--copies", type=int, default=2, help="jittered crops per labelled object")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--crop-size", type=int, default=CROP_SIZE, help="side of the square crops in pixels")
-    parser.add_argument("--real-cards", type=Path, default=None,
-                        help="the cards-real-dev folder: also learn from the train half of its photos (ranks only)")
+    parser.add_argument("--real", type=Path, default=None,
+                        help="the ../shared/datasets folder: also learn from its real photos (REAL_SHARES)")
+    parser.add_argument("--start-from", type=Path, default=None,
+                        help="an exported reader (ONNX) of the same network to train on from (the project's own)")
+    parser.add_argument("--max-lr", type=float, default=3e-3, help="the one-cycle schedule's highest learning rate")
     args = parser.parse_args(argv)
-    train_and_export(args.renders, args.out, args.epochs, args.copies, args.seed, args.real_cards, args.crop_size)
+    train_and_export(args.renders, args.out, args.epochs, args.copies, args.seed, args.real, args.crop_size,
+                     args.start_from, args.max_lr)
     return 0
 
 

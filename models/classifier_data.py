@@ -4,6 +4,7 @@ recipe's data side is tested wherever the project is installed; ``models/classif
 """
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -20,6 +21,9 @@ CLASS_INDEX = {label: i for i, label in enumerate(CLASSIFIER_CLASSES)}
 #: Boxes cut from the scene around the cards, per render, as ``NOT_A_CARD`` crops.
 BACKGROUND_PER_IMAGE = 2
 BACKGROUND_SIDES = (14, 160)  # range of their longer side in pixels
+#: The real photo sets the reader learns from (``tableref train --classifier ... --real DATASETS``), and
+#: about the share of the training crops each makes up (its crops repeated as often as needed).
+REAL_SHARES: dict[str, float] = {"uno-cards-rf": 0.2, "cards-rf": 0.08, "cards-real-dev": 0.08}
 
 
 def rank_targets(rank: str) -> np.ndarray:
@@ -96,19 +100,51 @@ def jittered_crops(image: np.ndarray, box, copies: int, rng: np.random.Generator
     return crops
 
 
+def real_corner_crops(folder: Path, copies: int, rng: np.random.Generator, dataset: str | None = None,
+                      size: int = CROP_SIZE) -> tuple[np.ndarray, np.ndarray]:
+    """Crops (``size`` pixels square) of the corner indices labelled in a real photo set (``labels.csv``:
+    ``image,card,...`` with card ids, as ``cards-rf``, or ``image,value,...`` with UNO values, as
+    ``uno-cards-rf``), ``copies`` jittered crops a box; with ``dataset`` (a set of
+    :data:`vision.splits.PARTS`), only photos of its ``train`` part. Backs, which the classifier does not
+    read, are left out. Returns (crops, class indices)."""
+    from vision.splits import part_of
+
+    crops, labels = [], []
+    by_image: dict[str, list[tuple[str, tuple[float, ...]]]] = {}
+    with open(folder / "labels.csv", newline="") as handle:
+        for row in csv.DictReader(handle):
+            label = row["value"] if "value" in row else classifier_label(row["card"])
+            box = tuple(float(row[k]) for k in ("x1", "y1", "x2", "y2"))
+            if label is not None and min(box[2] - box[0], box[3] - box[1]) >= MIN_SIDE:
+                by_image.setdefault(row["image"], []).append((label, box))
+    for image_name, boxes in sorted(by_image.items()):
+        if dataset is not None and part_of(dataset, image_name) != "train":
+            continue
+        image = cv2.imread(str(folder / "images" / image_name))
+        if image is None:
+            continue
+        for label, box in boxes:
+            crops.extend(jittered_crops(image, box, copies, rng, size))
+            labels.extend([CLASS_INDEX[label]] * copies)
+    if not crops:
+        raise ValueError(f"{folder}: no labelled corner index to train on")
+    return np.stack(crops), np.array(labels, dtype=np.int64)
+
+
 def real_rank_crops(folder: Path, copies: int, rng: np.random.Generator, detector_path: Path | None = None,
                     size: int = CROP_SIZE) -> tuple[np.ndarray, np.ndarray]:
     """Crops (``size`` pixels square) of the ``train`` half of a ``cards-real-dev`` folder (``labels.csv``:
     rank labels, whole-card boxes): each labelled card box and every box the detector keeps whose centre
     lies in exactly one labelled card. Returns (crops, allowed classes per crop)."""
     from vision.detector import Detector, read_image
-    from vision.evaluation import NO_CARD, RANK_PREFIX, centre_in_box, read_labels_csv, real_cards_half
+    from vision.evaluation import NO_CARD, RANK_PREFIX, centre_in_box, read_labels_csv
+    from vision.splits import part_of
 
     detector = Detector.load(detector_path, family="standard", second_stage=False)
     crops, targets = [], []
     for image_name, boxes in read_labels_csv(folder / "labels.csv").items():
         cards = [(b.label.removeprefix(RANK_PREFIX), b.box) for b in boxes if b.label != NO_CARD and b.box]
-        if real_cards_half(image_name) != "train" or not cards:
+        if part_of("cards-real-dev", image_name) != "train" or not cards:
             continue
         image = read_image(folder / "images" / image_name)
         found = [d.box for d in detector.detect(image)]

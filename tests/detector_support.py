@@ -6,7 +6,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from referee.cards import ALL_CARD_IDS
-from vision.card_classifier import NOT_A_CARD, Reading
+from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, Reading
 from vision.detector import Detector
 
 #: A scripted detection: card id, score and box (x1, y1, x2, y2) in pixels of the network's input.
@@ -64,6 +64,15 @@ class ScriptedClassifier:
         if isinstance(self.readings, dict):
             return [self.readings.get(box[0], Reading(NOT_A_CARD, 0.9)) for box in boxes]
         return self.readings[start:start + len(boxes)]
+
+    def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
+        """The scripted readings as class probabilities: each reading's probability on its class, the
+        rest spread evenly over the other classes."""
+        rows = np.zeros((len(boxes), len(CLASSIFIER_CLASSES)))
+        for row, reading in zip(rows, self.read(bgr, boxes)):
+            row[:] = (1 - reading.prob) / (len(CLASSIFIER_CLASSES) - 1)
+            row[CLASSIFIER_CLASSES.index(reading.label)] = reading.prob
+        return rows
 
 
 def scripted_detector(classifier: ScriptedClassifier, family: str,

@@ -115,7 +115,7 @@ def test_a_turned_card_is_renamed_by_its_straightened_corners() -> None:
     read = scripted_detector(classifier, "standard")._identify(image, Detection("JS", 0.8, box))
     assert classifier.asked[0] == box
     assert len(classifier.asked) == 3 and classifier.shapes[1] != image.shape  # read in the upright card
-    assert read.card == "KS" and read.conf == pytest.approx(1 - 0.25 * 0.4)
+    assert read.card == "KS" and read.conf > 0.75  # the two corners agree: surer than either
     assert read.box == box
 
 

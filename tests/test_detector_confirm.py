@@ -1,5 +1,4 @@
-"""The second stage's check of the boxes the detector network is unsure of (``vision.detector.confirmed``),
-and the reuse of its reading when the card kept is identified (``Detector.detect``)."""
+"""The reader's check of the boxes the detector network is unsure of (``vision.detector.confirmed``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -20,7 +19,7 @@ def test_the_floor_lies_below_the_threshold() -> None:
 def test_sure_boxes_are_kept_without_asking() -> None:
     sure = [Detection("red-3", 0.9, (0, 0, 20, 30)), Detection("uno-back", 0.5, (50, 50, 90, 110))]
     classifier = ScriptedClassifier({})
-    assert confirmed(IMAGE, sure, classifier, DEFAULT_CONF) == (sure, {})
+    assert confirmed(IMAGE, sure, classifier, DEFAULT_CONF) == sure
     assert classifier.asked == []
 
 
@@ -29,9 +28,7 @@ def test_an_unsure_face_is_kept_only_when_the_classifier_reads_a_card_there() ->
     background = Detection("blue-5", 0.2, (100, 10, 120, 40))
     doubtful = Detection("green-7", 0.2, (140, 10, 160, 40))
     classifier = ScriptedClassifier({10: Reading("1", 0.8), 100: Reading(NOT_A_CARD, 0.9), 140: Reading("7", 0.4)})
-    kept, readings = confirmed(IMAGE, [confirmed_face, background, doubtful], classifier, DEFAULT_CONF)
-    assert kept == [confirmed_face]
-    assert readings == {confirmed_face.box: Reading("1", 0.8)}
+    assert confirmed(IMAGE, [confirmed_face, background, doubtful], classifier, DEFAULT_CONF) == [confirmed_face]
 
 
 def test_an_unsure_box_touching_a_kept_one_is_left_out() -> None:
@@ -40,23 +37,20 @@ def test_an_unsure_box_touching_a_kept_one_is_left_out() -> None:
     apart = Detection("green-2", 0.2, (120, 10, 170, 90))
     beside_apart = Detection("green-3", 0.15, (165, 20, 190, 60))  # touches the box kept just before it
     classifier = ScriptedClassifier({50: Reading("6", 0.95), 120: Reading("2", 0.9), 165: Reading("3", 0.9)})
-    kept, readings = confirmed(IMAGE, [sure, under_it, apart, beside_apart], classifier, DEFAULT_CONF)
-    assert kept == [sure, apart]
-    assert readings == {apart.box: Reading("2", 0.9)}
+    assert confirmed(IMAGE, [sure, under_it, apart, beside_apart], classifier, DEFAULT_CONF) == [sure, apart]
 
 
 def test_an_unsure_back_is_never_kept() -> None:
     back = Detection("uno-back", 0.2, (10, 10, 60, 90))
     classifier = ScriptedClassifier({})
-    assert confirmed(IMAGE, [back], classifier, DEFAULT_CONF) == ([], {})
+    assert confirmed(IMAGE, [back], classifier, DEFAULT_CONF) == []
     assert classifier.asked == []
 
 
-def test_a_kept_unsure_box_is_classified_once_per_frame() -> None:
+def test_a_kept_unsure_box_is_read_as_a_card() -> None:
     unsure = (100.0, 100.0, 140.0, 160.0)
     classifier = ScriptedClassifier({unsure[0]: Reading("7", 0.8)})
     detector = scripted_detector(classifier, "uno", StubSession([("red-7", 0.2, unsure)]))
     found = detector.detect(np.zeros((480, 480, 3), np.uint8))
     assert len(found) == 1 and found[0].box == pytest.approx(unsure)
-    assert found[0].conf == pytest.approx(0.8)  # named by the reading that confirmed it
-    assert classifier.asked == [unsure]  # read to confirm it, not read again to identify it
+    assert found[0].card.endswith("-7") and found[0].conf > 0.5  # named by the reader, not the unsure network

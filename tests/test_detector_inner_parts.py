@@ -38,14 +38,14 @@ def test_a_whole_card_is_renamed_by_a_sure_reading_of_its_dropped_corner() -> No
     assert CORNER in classifier.asked
     assert len(found) == 1  # still one card, reported by its whole-card box
     assert found[0].box == pytest.approx(WHOLE) and found[0].card == "green-reverse"
-    assert found[0].conf == pytest.approx(0.9)
+    assert found[0].conf > 0.9  # the whole card's vague reading and the corner's sure one, fused
 
 
-def test_a_corner_reading_below_the_read_confidence_renames_nothing() -> None:
-    found, _ = detect(Reading("reverse", 0.45))
+def test_a_corner_reading_too_unsure_renames_nothing() -> None:
+    found, _ = detect(Reading("reverse", 0.2))  # with the whole card read vaguely: nothing is 0.5 sure
     assert [d.card for d in found] == ["green-4"] and found[0].conf == pytest.approx(0.84)
 
 
 def test_a_corner_reading_less_sure_than_the_detector_still_renames() -> None:
     found, _ = detect(Reading("reverse", 0.6))  # the network named the whole card surer (0.84), wrongly
-    assert [d.card for d in found] == ["green-reverse"] and found[0].conf == pytest.approx(0.6)
+    assert [d.card for d in found] == ["green-reverse"] and found[0].conf > 0.5

@@ -1,49 +1,75 @@
-"""The fixed split of cards-real-dev into a half the classifier may learn from and a held-out half."""
+"""`tableref eval` scores each real set part by part (tune and report, never the trained-on part), fits
+the calibration on the tune parts alone, and writes the report parts' readings."""
 from __future__ import annotations
 
+import csv
 import json
 
+import cv2
+import numpy as np
 import pytest
 
-from vision.evaluation import REAL_CARDS_HALVES, real_cards_half
+from vision.splits import part_of
 
 
-def test_the_split_is_fixed_and_about_half_and_half() -> None:
-    names = [f"IMG_{n}.JPG" for n in range(400)]
-    halves = [real_cards_half(name) for name in names]
-    assert halves == [real_cards_half(name) for name in names]  # same answer every time
-    assert set(halves) == set(REAL_CARDS_HALVES)
-    assert 150 < halves.count("train") < 250
+def _fake_set(root, folder: str, names: list[str], label: str) -> None:
+    (root / folder / "images").mkdir(parents=True)
+    rows = ["image,card,x1,y1,x2,y2"]
+    for name in names:
+        cv2.imwrite(str(root / folder / "images" / name), np.full((64, 64, 3), 120, np.uint8))
+        rows.append(f"{name},{label},10,10,40,50")
+    (root / folder / "labels.csv").write_text("\n".join(rows) + "\n")
 
 
-def test_eval_scores_the_held_out_half_alone(tmp_path, capsys) -> None:
-    import cv2
-    import numpy as np
-
+@pytest.fixture
+def detector_model():
     from vision.detector import default_model_path
-    from web.cli import main
 
     if not default_model_path().is_file():
         pytest.skip("no committed detector model")
-    cards = tmp_path / "cards-real-dev"
-    (cards / "images").mkdir(parents=True)
-    names = [f"table{n}.png" for n in range(6)]
-    rows = ["image,card,x1,y1,x2,y2"]
-    for name in names:
-        cv2.imwrite(str(cards / "images" / name), np.full((64, 64, 3), 120, np.uint8))
-        rows.append(f"{name},rank:K,10,10,40,50")
-    (cards / "labels.csv").write_text("\n".join(rows) + "\n")
-    assert main(["eval", "--datasets", str(tmp_path), "--sets", "cards,cards-heldout", "--json"]) == 0
+
+
+def test_eval_scores_the_parts_apart_and_never_the_train_part(tmp_path, capsys, detector_model) -> None:
+    from web.cli import main
+
+    names = [f"table{n}.png" for n in range(8)]
+    _fake_set(tmp_path, "cards-real-dev", names, "rank:K")
+    assert main(["eval", "--datasets", str(tmp_path), "--sets", "cards", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    held_out = sum(real_cards_half(name) == "heldout" for name in names)
-    assert report["cards"]["recall"]["total"] == len(names)
-    assert report["cards-heldout"]["recall"]["total"] == held_out
+    assert "cards:train" not in report
+    assert report["cards:heldout"]["recall"]["total"] == sum(part_of("cards-real-dev", n) == "heldout" for n in names)
 
 
-def test_train_classifier_refuses_real_cards_without_labels(tmp_path, capsys) -> None:
+def test_calibration_is_fitted_on_tune_parts_and_readings_written_for_report_parts(
+        tmp_path, capsys, monkeypatch, detector_model) -> None:
+    from web.cli import main
+
+    uno = [f"x{n}-WIN_20241102_{10 + n:02d}_00_00_Pro.jpg" for n in range(12)]
+    rf = [f"IMG_20220921_{10 + n:02d}0000.jpg" for n in range(12)]
+    _fake_set(tmp_path, "uno-real-dev", uno, "red-7")
+    _fake_set(tmp_path, "cards-rf", rf, "QH")
+    calibration = tmp_path / "calibration.json"
+    monkeypatch.setenv("TABLEREF_CALIBRATION", str(calibration))
+    readings = tmp_path / "readings.csv"
+    assert main(["eval", "--datasets", str(tmp_path), "--sets", "uno,cards-rf", "--calibrate",
+                 "--readings-out", str(readings)]) == 0
+    out = capsys.readouterr().out
+    fitted = json.loads(calibration.read_text())
+    assert "uno-real-dev tune" in fitted["fitted_on"] and "report" not in fitted["fitted_on"]
+    assert "[report: REPORT]" in out and "[tune: tune]" in out
+    with open(readings, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    report_uno = sum(part_of("uno-real-dev", n) == "report" for n in uno)
+    report_rf = sum(part_of("cards-rf", n) == "report" for n in rf)
+    assert sum(r["card"] == "red-7" for r in rows) == report_uno  # one row per report photo
+    assert sum(r["card"] == "QH" for r in rows) >= report_rf  # each missed corner, or what covered it
+    assert all(r["sure"] in ("true", "false") and 0 <= float(r["conf"]) <= 1 for r in rows)
+
+
+def test_train_classifier_refuses_a_real_folder_without_the_sets(tmp_path, capsys) -> None:
     from web.cli import main
 
     (tmp_path / "render").mkdir()
     (tmp_path / "render" / "meta.jsonl").write_text("")
-    assert main(["train", "--classifier", str(tmp_path / "render"), "--real-cards", str(tmp_path)]) == 2
+    assert main(["train", "--classifier", str(tmp_path / "render"), "--real", str(tmp_path)]) == 2
     assert "has no labels.csv" in capsys.readouterr().err

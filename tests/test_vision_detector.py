@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from referee.cards import parse_card
 from vision.detector import Detector, DetectorError, InvalidImage, check_image, default_model_path, letterbox
 from vision_support import face_on_table
 from web.cli import main
@@ -95,10 +96,23 @@ def test_detect_json_lines(tmp_path, capsys) -> None:
     assert [line["image"] for line in lines] == [str(good), str(corrupt), str(missing)]
     assert set(lines[0]) == {"image", "detections"}
     first = lines[0]["detections"][0]
-    assert set(first) == {"card", "conf", "box"} and first["card"] == "red-7"
+    assert set(first) == {"card", "conf", "sure", "box"} and first["card"] == "red-7"
+    assert isinstance(first["sure"], bool)
     assert 0 < first["conf"] <= 1 and len(first["box"]) == 4 and all(isinstance(v, float) for v in first["box"])
     assert "error" in lines[1] and "corrupt" in lines[1]["error"]
     assert "error" in lines[2] and "no such file" in lines[2]["error"]
+
+
+def test_detect_keeps_the_family_asked_for(tmp_path, capsys) -> None:
+    import cv2
+
+    good = tmp_path / "table.png"
+    cv2.imwrite(str(good), table_with_card("red-7", "uno-classic"))
+    assert main(["detect", str(good), "--json", "--family", "standard"]) == 0
+    cards = [d["card"] for d in json.loads(capsys.readouterr().out)["detections"]]
+    assert all(parse_card(card).family == "standard" for card in cards)
+    assert main(["detect", str(good), "--json", "--family", "uno"]) == 0
+    assert json.loads(capsys.readouterr().out)["detections"][0]["card"] == "red-7"
 
 
 def test_detect_expands_folders(tmp_path, capsys) -> None:

@@ -12,6 +12,7 @@ from vision.evaluation import (
     point_in_polygon,
     read_labels_csv,
     read_synthetic_meta,
+    score_corners,
     score_ranks,
     score_synthetic,
     score_uno,
@@ -37,6 +38,28 @@ def test_uno_identity_uses_the_most_confident_detection() -> None:
     assert report.per_colour["blue"].rate == 0 and report.per_colour["red"].rate == 1
     assert report.per_value["skip"].total == 1
     assert json.dumps(report.to_dict())
+
+
+def test_corner_scoring_needs_rank_and_suit_and_counts_phantoms() -> None:
+    labels = {"t.jpg": [LabelBox("QH", (10, 10, 30, 50)), LabelBox("QH", (170, 250, 190, 290)),
+                        LabelBox("7S", (300, 10, 320, 50)), LabelBox("joker", (500, 10, 520, 50))]}
+    predictions = {"t.jpg": [
+        Detection("QH", 0.9, (5, 5, 195, 295), sure=True),  # the whole queen covers both its corners
+        Detection("7C", 0.8, (298, 8, 322, 52)),            # rank right, suit wrong
+        Detection("KD", 0.3, (400, 300, 420, 340)),         # on no labelled corner
+    ]}
+    report = score_corners(labels, predictions)
+    assert (report.recall.right, report.recall.total) == (2, 4)
+    assert (report.rank_recall.right, report.rank_recall.total) == (3, 4)
+    assert (report.suit_right.right, report.suit_right.total) == (2, 3)  # the Joker has no suit
+    assert (report.precision.right, report.precision.total) == (1, 3)
+    assert report.missed == {"7S": 1, "joker": 1} and report.wrong == {"7C": 1, "KD": 1}
+    readings = report.confidence.readings
+    assert [(r.truth, r.read, r.right) for r in readings] == [
+        ("joker", "none", False), ("QH", "QH", True), ("7S", "7C", False), ("none", "KD", False)]
+    figures = report.confidence.to_dict()
+    assert figures["sure"] == {"right": 1, "total": 3, "rate": 1 / 3}
+    assert figures["sure_right"] == {"right": 1, "total": 1, "rate": 1.0}
 
 
 def test_colour_and_value() -> None:
@@ -108,7 +131,8 @@ def test_eval_command_on_a_tiny_folder(tmp_path, capsys) -> None:
     (uno / "labels.csv").write_text("image,card,x1,y1,x2,y2\nempty.png,none,,,,\nbroken.jpg,red-2,0,0,5,5\n")
     assert main(["eval", "--datasets", str(tmp_path), "--sets", "uno", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["uno"]["accuracy"] == {"right": 1, "total": 2, "rate": 0.5}
+    parts = [report[key]["accuracy"] for key in ("uno:tune", "uno:report") if key in report]
+    assert (sum(p["right"] for p in parts), sum(p["total"] for p in parts)) == (1, 2)
     assert len(report["unreadable"]) == 1 and "broken.jpg" in report["unreadable"][0]
     assert main(["eval", "--datasets", str(tmp_path), "--sets", "cards"]) == 2  # no cards-real-dev there
     assert main(["eval", "--sets", "nonsense"]) == 2

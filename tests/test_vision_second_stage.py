@@ -9,7 +9,7 @@ from referee.cards import ALL_CARD_IDS, UNO_COLORS
 from vision.card_classifier import (CLASSIFIER_CLASSES, CROP_SIZE, CardClassifier, ClassifierError, Reading,
                                     classifier_label, crop_for_classifier, default_classifier_path)
 from vision.card_merge import Detection
-from vision.detector import Detector, default_model_path, reread
+from vision.detector import Detector, default_model_path, named
 from vision_support import face_on_table as on_table
 from vision.sources import FrameSource
 from vision.uno_colour import HUE_PROTOTYPES, card_colour, hue_distance
@@ -90,34 +90,9 @@ def test_crops_are_cut_at_the_models_own_size() -> None:
     assert [r.label for r in readings] == [CLASSIFIER_CLASSES[0]] * 2
 
 
-@pytest.mark.parametrize("card, reading, expected", [
-    ("red-1", Reading("7", 0.9), "red-7"),  # a value keeps the card's colour
-    ("red-1", Reading("wild-draw4", 0.9), "wild-draw4"),  # a wild is a whole id
-    ("KC", Reading("QC", 0.85), "QC"),
-    ("red-1", Reading("7", 0.3), "red-1"),  # not sure enough: the detector's reading stands
-    ("red-1", Reading("7", 0.75), "red-7"),  # less sure than the detector (0.8): the reader still decides
-    ("uno-back", Reading("7", 0.99), "uno-back"),  # a back has no second reading
-    ("5S", Reading("0", 0.9), "5S"),  # an UNO value needs an UNO card's colour
-    ("red-1", Reading("not-a-card", 0.99), "red-1"),  # "no card here" renames nothing
-    ("wild", Reading("wild-custom", 0.9), "wild"),  # printed with the same corner index: the detector stands
-])
-def test_a_second_reading_renames_the_box(card: str, reading: Reading, expected: str) -> None:
-    image = np.zeros((100, 100, 3), np.uint8)
-    renamed = reread(image, Detection(card, 0.8, (10, 10, 50, 50)), reading)
-    assert renamed.card == expected and renamed.card in ALL_CARD_IDS
-    assert renamed.box == (10, 10, 50, 50)
-    assert renamed.conf == (reading.prob if expected != card else 0.8)  # a new name carries its own certainty
-
-
-def test_a_reading_that_agrees_keeps_the_surer_confidence() -> None:
-    image = np.zeros((100, 100, 3), np.uint8)
-    assert reread(image, Detection("red-7", 0.8, (10, 10, 50, 50)), Reading("7", 0.6)).conf == 0.8
-    assert reread(image, Detection("QH", 0.4, (10, 10, 50, 50)), Reading("QH", 0.9)).conf == 0.9
-
-
 def test_a_wild_is_never_read_as_a_coloured_value() -> None:
     frame, box = face_on_table("wild-draw4", "uno-2023", CASTS["warm"])  # its panels hold every colour
-    assert reread(frame, Detection("wild-draw4", 0.4, box), Reading("3", 0.9)).card == "wild-draw4"
+    assert named(Detection("wild-draw4", 0.4, box), Reading("3", 0.9)).card == "wild-draw4"
 
 
 def test_missing_classifier_is_a_clear_error(tmp_path) -> None:

@@ -77,6 +77,12 @@ def crops_to_blob(crops: Sequence[np.ndarray]) -> np.ndarray:
     return np.ascontiguousarray(batch[..., ::-1].transpose(0, 3, 1, 2))
 
 
+def family_classes(family: str) -> np.ndarray:
+    """Which of ``CLASSIFIER_CLASSES`` belong to ``family`` ("uno" or "standard"), ``NOT_A_CARD`` included."""
+    return np.array([label == NOT_A_CARD or ("uno" if label in UNO_LABELS else "standard") == family
+                     for label in CLASSIFIER_CLASSES])
+
+
 @dataclass(frozen=True)
 class Reading:
     """The classifier's reading of one box: its class and probability."""
@@ -110,21 +116,24 @@ class CardClassifier:
 
     def set_family(self, family: str | None) -> None:
         """Read only classes of ``family`` ("uno", "standard"; None: both), and ``NOT_A_CARD``."""
-        self._mask = None if family is None else np.array(
-            [label == NOT_A_CARD or ("uno" if label in UNO_LABELS else "standard") == family
-             for label in CLASSIFIER_CLASSES])
+        self._mask = None if family is None else family_classes(family)
 
-    def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Reading]:
-        """One :class:`Reading` per box of ``bgr``, in order."""
+    def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
+        """The class probabilities of each box of ``bgr`` (boxes x ``CLASSIFIER_CLASSES``), zero outside
+        the family set by :meth:`set_family`."""
         if not boxes:
-            return []
+            return np.zeros((0, len(CLASSIFIER_CLASSES)), np.float32)
         blob = crops_to_blob([crop_for_classifier(bgr, b, self.crop_size) for b in boxes])
         logits = self.session.run(None, {self.input_name: blob})[0]
         if self._mask is not None:
             logits = np.where(self._mask, logits, -np.inf)
         logits = logits - logits.max(axis=1, keepdims=True)
         probs = np.exp(logits)
-        probs /= probs.sum(axis=1, keepdims=True)
+        return probs / probs.sum(axis=1, keepdims=True)
+
+    def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Reading]:
+        """One :class:`Reading` (the likeliest class) per box of ``bgr``, in order."""
+        probs = self.probabilities(bgr, boxes)
         best = probs.argmax(axis=1)
         return [Reading(CLASSIFIER_CLASSES[i], float(probs[row, i])) for row, i in enumerate(best)]
 

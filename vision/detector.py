@@ -1,18 +1,22 @@
-"""The card detector at run time: an ONNX model (YOLO, exported by `tableref train`) run with ONNX
-Runtime, with letterboxing, box decoding and non-maximum suppression in NumPy/OpenCV.
+"""The card recogniser at run time: the detector finds, one reader reads, a calibration says how sure.
 
-``Detector.load()`` opens the committed model ``models/cards.onnx`` (or ``$TABLEREF_MODEL``);
-``detector.detect(bgr)`` returns :class:`Detection` objects in pixels of the given image.
+``Detector.load()`` opens the committed models (``models/cards.onnx``, the reader
+``models/card_classifier.onnx`` and ``models/calibration.json``; each overridable); ``detector.detect(bgr)``
+returns :class:`Detection` objects in pixels of the given image, their ``conf`` the calibrated probability
+that the card is right and ``sure`` set where that reaches the level at which 99 % of tune readings were.
 
-The network looks at every frame twice, as it was trained and zoomed out inside a grey border
-(``ZOOM_OUT``), so that a card held close to the camera is found too; the surer of two overlapping
-boxes of the two looks stands. After the network: a table plays one deck family, so ``family``
-("uno" or "standard") keeps only that family's classes; the second-stage classifier
-(:mod:`vision.card_classifier`, when its model is there) checks the faces the network is unsure of
-(below the confidence threshold, down to ``CONFIRM_FLOOR``) and reads each kept box again from its
-crop, leaving out a face it finds no card in (``unread``); and an UNO card's colour is decided from
-its own pixels referenced to the card's white (:mod:`vision.uno_colour`), which a webcam's cast does
-not fool.
+1. **Find** (the YOLO network, ONNX Runtime): card faces, corner indices and backs, looked for twice, as
+   trained and zoomed out inside a grey border (``ZOOM_OUT``), so that a card held close is found too;
+   ``family`` keeps one deck family's classes; faces the network is unsure of are kept where the reader
+   sees a card (``confirmed``); a card's corner boxes and whole box are grouped into one card
+   (:mod:`vision.card_merge`).
+2. **Read** (:mod:`vision.card_classifier`): every crop of a card (its box, the corners found inside it,
+   a standard card's index corners, also straightened upright from its outline) is read, and the readings
+   are fused into one (``fused_reading``); a face the reader sees no card in is left out where it can tell
+   (``unread``); an UNO card's colour comes from its own pixels referenced to the card's white
+   (:mod:`vision.uno_colour`).
+3. **Calibrate** (:mod:`vision.calibration`): the fused probability mapped to the share of readings that
+   were right at it on the tune photos.
 """
 from __future__ import annotations
 
@@ -27,7 +31,9 @@ import cv2
 import numpy as np
 
 from referee.cards import ALL_CARD_IDS, STANDARD_FACE_IDS, parse_card
-from vision.card_classifier import NOT_A_CARD, CardClassifier, ClassifierError, Reading, default_classifier_path
+from vision.calibration import Calibration, CalibrationError, default_calibration_path
+from vision.card_classifier import (CLASSIFIER_CLASSES, NOT_A_CARD, CardClassifier, ClassifierError, Reading,
+                                   default_classifier_path, family_classes)
 from vision.card_merge import Box, Detection, intersection_area, iou, is_part_of, merge_card_parts
 from vision.card_outline import card_outline, upright_card
 from vision.onnx_session import open_session
@@ -47,23 +53,15 @@ MAX_DETECTIONS = 100
 #: look; where both looks find a card, the surer stands (``surest_of_looks``).
 ZOOM_OUT = 0.55
 ZOOM_BORDER = 0.125
-#: The second stage replaces the detector's reading of a box when it is at least this sure, however sure
-#: the detector was: it is the dedicated reader (trained on crops of every card, real standard cards
-#: among them), while the detector's class score also rates the box.
+#: The reader names a card when its fused reading is at least this sure; below it the detector's naming
+#: stands (measured on the tune parts, ``models/MODEL_CARD.md``). A face the network is unsure of is kept
+#: when the reader reads a card face there at least this sure (``confirmed``).
 READ_CONFIDENCE = 0.5
-#: A card face is not reported when the second stage, reading each of its crops, names no card face surer
-#: than this (or reads ``NOT_A_CARD``): the detector saw a card in a book's cover, a picture or a printed
-#: box, where the dedicated reader sees none (``unread``).
-UNREAD_BELOW = 0.2
 #: The second stage's "no card here" is heeded only for boxes the detector is less sure of than ``SURE``
 #: and whose shorter side is at least ``MIN_READABLE_PIXELS``: it cannot tell of crops about as small as
 #: the smallest it learnt from (14 px), and a card the detector is sure of stays.
 SURE = 0.9
 MIN_READABLE_PIXELS = 20
-#: Groups of cards printed with the same corner index (the 2018 customizable wild carries the wild's,
-#: ``datasets.uno_faces``): the second stage, reading a corner, cannot tell them apart, so its reading
-#: of one as another of its group renames nothing; the detector saw the whole card around it.
-SAME_INDEX: tuple[frozenset[str], ...] = (frozenset({"wild", "wild-custom"}),)
 #: With a second stage, a card face the network scores between this and the confidence threshold is
 #: kept when the second stage, at least ``READ_CONFIDENCE`` sure, reads a card face there (not
 #: ``NOT_A_CARD``) and no surer box touches it: two readers agree that a card is there (``confirmed``).
@@ -184,9 +182,11 @@ class Detector:
 
     def __init__(self, session, class_names: tuple[str, ...], imgsz: int, stride: int,
                  conf_threshold: float = DEFAULT_CONF, iou_threshold: float = DEFAULT_IOU,
-                 family: str | None = None, classifier: CardClassifier | None = None) -> None:
+                 family: str | None = None, classifier: CardClassifier | None = None,
+                 calibration: Calibration | None = None) -> None:
         self.session = session
         self.classifier = classifier
+        self.calibration = calibration
         self.class_names = class_names
         self.imgsz = imgsz
         self.stride = stride
@@ -212,13 +212,16 @@ class Detector:
     def load(cls, path: str | Path | None = None, conf_threshold: float = DEFAULT_CONF,
              iou_threshold: float = DEFAULT_IOU, threads: int | None = None,
              family: str | None = None, imgsz: int | None = None,
-             classifier: str | Path | None = None, second_stage: bool = True) -> Detector:
+             classifier: str | Path | None = None, second_stage: bool = True,
+             calibration: str | Path | None = None, calibrated: bool = True) -> Detector:
         """Open the ONNX model at ``path`` (default: :func:`default_model_path`).
 
         ``family`` restricts the classes to one deck family; ``imgsz`` replaces the input size the
         model was exported with (the longest side after letterboxing; a multiple of its stride).
         ``classifier``: the second-stage model (default :func:`default_classifier_path`, used when
         the file exists; a path given must exist); ``second_stage=False`` runs the detector alone.
+        ``calibration``: the confidence calibration (default :func:`default_calibration_path`, used with
+        the second stage when the file exists); ``calibrated=False`` reports raw confidences, never sure.
 
         Raises :class:`DetectorError` when the file is missing, not a model, or its classes are not
         ``referee.cards.ALL_CARD_IDS`` in that order.
@@ -238,12 +241,19 @@ class Detector:
                 second = CardClassifier.load(classifier, threads=threads)
             except ClassifierError as exc:
                 raise DetectorError(str(exc)) from exc
-        detector = cls(session, names, imgsz, stride, conf_threshold, iou_threshold, family, second)
+        calibrating = None
+        if calibrated and second is not None and (calibration is not None or default_calibration_path().is_file()):
+            try:
+                calibrating = Calibration.load(Path(calibration) if calibration else default_calibration_path())
+            except CalibrationError as exc:
+                raise DetectorError(str(exc)) from exc
+        detector = cls(session, names, imgsz, stride, conf_threshold, iou_threshold, family, second, calibrating)
         detector.path = model_path
         return detector
 
     def detect(self, bgr: np.ndarray) -> list[Detection]:
-        """Find the cards in a BGR image; boxes are in pixels of ``bgr``, most confident first.
+        """Find the cards in a BGR image; boxes are in pixels of ``bgr``, most confident first; with a
+        calibration, each confidence is the calibrated probability that the card is right and ``sure`` is set.
 
         Raises :class:`InvalidImage` for None, empty, wrongly typed or shaped input.
         """
@@ -253,15 +263,12 @@ class Detector:
         side = max(self.stride, round(self.imgsz * ZOOM_OUT))
         zoomed = self._look(image, side, round(side * ZOOM_BORDER), floor)
         detections = surest_of_looks(native, zoomed, self.iou_threshold)
-        confirming: dict[Box, Reading] = {}
         if self.classifier is not None:
-            detections, confirming = confirmed(image, detections, self.classifier, self.conf_threshold)
-        # read and colour once per card, from its smallest kept box: a corner index wherever the card's
-        # parts agree, whose surroundings are the card itself rather than the hand or table around it;
-        # a whole card that won over its parts is read at those parts too; a box kept unsure is not read
-        # again, its confirming reading stands for it
-        return merge_card_parts(detections, identify=lambda card: self._identify(
-            image, card, inner_parts(card, detections), confirming.get(card.box)))
+            detections = confirmed(image, detections, self.classifier, self.conf_threshold)
+        # one reading per card, from all its crops: the merge asks once per card with its smallest kept box
+        cards = merge_card_parts(detections, identify=lambda card: self._identify(
+            image, card, inner_parts(card, detections)))
+        return cards if self.calibration is None else [self.calibration.apply(card) for card in cards]
 
     def _look(self, image: np.ndarray, side: int, border: int, floor: float) -> list[Detection]:
         """The network's card faces and backs scoring at least ``floor`` in ``image`` scaled to ``side``
@@ -276,33 +283,28 @@ class Detector:
         return [Detection(self.class_names[c], float(s), tuple(float(v) for v in b))
                 for b, s, c in zip(boxes, scores, classes) if b[2] > b[0] and b[3] > b[1]]
 
-    def _identify(self, image: np.ndarray, detection: Detection, parts: Sequence[Box] = (),
-                  box_reading: Reading | None = None) -> Detection | None:
-        """The second stage's reading (when sure enough: :func:`reread`) and the pixels' UNO colour for one
-        card; ``None`` when the second stage finds no card face in any of its crops (:func:`unread`). A
-        card reported by its whole-card box is also read at ``parts``, the boxes the detector found
-        inside it (its corner indices, dropped by the merge when named as another card:
-        :func:`inner_parts`). A standard card found only as a whole card is also read at its two index
-        corners, both those of its box (:func:`index_corners`) and those of the card itself straightened
-        upright when its outline is found (:func:`straightened_index_corners`, which also reads a card
-        turned on the table), all read together (:func:`combined_reading`): its small whole-card crop
-        hardly shows the index letter that tells a J from a Q or K, or an UNO 9 from a 6.
-        ``box_reading``: the second stage's reading of ``detection.box`` already made on this image (by
-        :func:`confirmed`), used instead of reading that crop again."""
-        if self.classifier is not None:
-            other_boxes = [*parts, *index_corners(detection)]
-            if box_reading is None:
-                readings = self.classifier.read(image, [detection.box, *other_boxes])
-            else:
-                readings = [box_reading, *self.classifier.read(image, other_boxes)]
-            straightened = straightened_index_corners(image, detection)
-            if straightened is not None:
-                readings += self.classifier.read(*straightened)
-            reading = combined_reading(readings)
-            if unread(detection, reading):
-                return None
-            detection = reread(image, detection, reading)
-        return recoloured(image, detection)
+    def _identify(self, image: np.ndarray, detection: Detection, parts: Sequence[Box] = ()) -> Detection | None:
+        """The card under ``detection`` as the reader reads it (:func:`fused_reading`) from every crop of it:
+        its box, ``parts`` (the boxes the detector found inside it: its corner indices, dropped by the merge
+        when named as another card, :func:`inner_parts`), and for a standard card found whole its two index
+        corners, both those of its box (:func:`index_corners`) and those of the card straightened upright
+        from its outline (:func:`straightened_index_corners`); its UNO colour from its pixels
+        (:func:`recoloured`). Where the fused reading is less than ``READ_CONFIDENCE`` sure, the detector's
+        naming stands. ``None`` when the reader finds no card face there and can tell (:func:`unread`).
+        Backs, which the reader does not read, keep the detector's name."""
+        card = parse_card(detection.card)
+        if self.classifier is None or card.is_back:
+            return recoloured(image, detection)
+        probs = [self.classifier.probabilities(image, [detection.box, *parts, *index_corners(detection)])]
+        straightened = straightened_index_corners(image, detection)
+        if straightened is not None:
+            probs.append(self.classifier.probabilities(*straightened))
+        reading = fused_reading(np.concatenate(probs), family_classes(card.family))
+        if reading.label == NOT_A_CARD:
+            return None if unread(detection, reading) else detection
+        if reading.prob < READ_CONFIDENCE:  # the reader is unsure: the detector's naming stands
+            return recoloured(image, detection)
+        return recoloured(image, named(detection, reading))
 
 
 def surest_of_looks(native: Sequence[Detection], zoomed: Sequence[Detection],
@@ -320,25 +322,22 @@ def surest_of_looks(native: Sequence[Detection], zoomed: Sequence[Detection],
 
 
 def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClassifier,
-              conf_threshold: float) -> tuple[list[Detection], dict[Box, Reading]]:
+              conf_threshold: float) -> list[Detection]:
     """``detections`` (most confident first) without the unsure ones (below ``conf_threshold``) that
-    ``classifier`` does not confirm, and the classifier's reading of each unsure box kept, by its box
-    (for the card's identification, which then need not read that crop again). An unsure face is kept
-    when the classifier reads a card face in its box (not ``NOT_A_CARD``), at least ``READ_CONFIDENCE``
-    sure, and it touches no box kept before it: unsure boxes fill in cards found nowhere else, never add
-    a second card on, under or beside a surer one (a half-covered card under the pile's top card must
-    not pass for a new play). Backs, which the classifier cannot read, are never kept unsure."""
+    ``classifier`` does not confirm. An unsure face is kept when the classifier reads a card face in its
+    box (not ``NOT_A_CARD``), at least ``READ_CONFIDENCE`` sure, and it touches no box kept before it:
+    unsure boxes fill in cards found nowhere else, never add a second card on, under or beside a surer
+    one (a half-covered card under the pile's top card must not pass for a new play). Backs, which the
+    classifier cannot read, are never kept unsure."""
     kept = [d for d in detections if d.conf >= conf_threshold]
     unsure = [d for d in detections if d.conf < conf_threshold and not parse_card(d.card).is_back]
-    readings: dict[Box, Reading] = {}
     for detection, reading in zip(unsure, classifier.read(bgr, [d.box for d in unsure])):
         if reading.label == NOT_A_CARD or reading.prob < READ_CONFIDENCE:
             continue
         if any(intersection_area(detection.box, other.box) > 0 for other in kept):
             continue
         kept.append(detection)
-        readings[detection.box] = reading
-    return kept, readings
+    return kept
 
 
 def inner_parts(card: Detection, detections: Sequence[Detection]) -> list[Box]:
@@ -402,61 +401,40 @@ def straightened_index_corners(bgr: np.ndarray, detection: Detection) -> tuple[n
     return (upright, corners) if corners else None
 
 
-def combined_reading(readings: Sequence[Reading]) -> Reading:
-    """One reading of a card from the second stage's readings of its whole box (first) and of its index
-    corners (the rest, possibly none): the whole-card reading, replaced by a corner reading of a card
-    face that is surer than both ``READ_CONFIDENCE`` and it; and where two or more of the readings name
-    the same standard rank, their joint reading (the surest of them, with the probability that not all
-    of them are wrong, taking the crops as independent readers) when that is surer still."""
-    best = readings[0]
-    for reading in readings[1:]:
-        if reading.label != NOT_A_CARD and reading.prob >= READ_CONFIDENCE and reading.prob > best.prob:
-            best = reading
-    by_rank: dict[str, list[Reading]] = {}
-    for reading in readings:
-        if reading.label in STANDARD_FACE_IDS:
-            by_rank.setdefault(parse_card(reading.label).value, []).append(reading)
-    for agreeing in by_rank.values():
-        if len(agreeing) < 2:
-            continue
-        joint = Reading(max(agreeing, key=lambda r: r.prob).label, 1 - math.prod(1 - r.prob for r in agreeing))
-        if joint.prob > best.prob:
-            best = joint
-    return best
+def fused_reading(probs: np.ndarray, allowed: np.ndarray) -> Reading:
+    """One reading of a card from the reader's class probabilities of its crops (rows), within the
+    ``allowed`` classes: the crops taken as independent looks at one card, their log-probabilities summed
+    (a crop that shows little is nearly flat and sways the sum little); the likeliest class and its share
+    of the fused probability. The calibration (:mod:`vision.calibration`) says what that share means."""
+    log = np.log(np.clip(probs[:, allowed], 1e-6, 1.0)).sum(axis=0)
+    fused = np.exp(log - log.max())
+    fused = fused / fused.sum()
+    labels = [label for label, keep in zip(CLASSIFIER_CLASSES, allowed) if keep]
+    best = int(fused.argmax())
+    return Reading(labels[best], float(fused[best]))
 
 
 def unread(detection: Detection, reading: Reading) -> bool:
-    """Whether the second stage, reading every crop of a detected card face (``reading``:
-    :func:`combined_reading`), found no card face where it can tell: it reads none (``NOT_A_CARD``) or
-    none surer than ``UNREAD_BELOW`` in a box at least ``MIN_READABLE_PIXELS`` on its shorter side that
-    the detector is less than ``SURE`` of. Backs, which it cannot read, are never unread."""
+    """Whether the reader's reading of a card face (``reading``: :func:`fused_reading`) is "no card here"
+    where it can tell: a box at least ``MIN_READABLE_PIXELS`` on its shorter side that the detector is less
+    than ``SURE`` of (the detector takes book covers, pictures and printed boxes for cards). Backs, which
+    the reader does not read, are never unread."""
     x1, y1, x2, y2 = detection.box
     if parse_card(detection.card).is_back or detection.conf >= SURE or min(x2 - x1, y2 - y1) < MIN_READABLE_PIXELS:
         return False
-    return reading.label == NOT_A_CARD or reading.prob < UNREAD_BELOW
+    return reading.label == NOT_A_CARD
 
 
-def reread(bgr: np.ndarray, detection: Detection, reading: Reading) -> Detection:
-    """``detection`` named (with its probability) as the second stage read it, when that reading is
-    at least ``READ_CONFIDENCE`` sure (however sure the detector was) and the box is a card face (backs have
-    no second reading; a ``NOT_A_CARD`` reading renames nothing). An UNO value keeps the detected
-    card's colour (re-decided from the pixels afterwards); a card the detector saw as a wild, or as a
-    standard card (with both families allowed), is never given an UNO value, having no UNO colour.
-    A reading that names the detector's own card keeps the surer of the two confidences; one that names a
-    card printed with the same corner index (``SAME_INDEX``) renames nothing."""
-    detected = parse_card(detection.card)
-    if reading.prob < READ_CONFIDENCE or reading.label == NOT_A_CARD or detected.is_back:
-        return detection
+def named(detection: Detection, reading: Reading) -> Detection:
+    """``detection`` named as the reader read it, with the reading's probability. An UNO value takes the
+    colour of the UNO card detected (re-decided from the pixels afterwards); on a card the detector saw as
+    a wild, whose coloured pixels are its four panels, an UNO value renames nothing."""
     label = reading.label
     if label not in ALL_CARD_IDS:  # an UNO value: it takes the colour of the UNO card detected
-        if detected.family != "uno" or detected.color is None:
-            # an UNO value needs the colour of an UNO card; a wild's coloured pixels are its four panels
+        colour = parse_card(detection.card).color
+        if colour is None:
             return detection
-        label = f"{detected.color}-{label}"
-    if label == detection.card:
-        return replace(detection, conf=max(detection.conf, reading.prob))
-    if any({label, detection.card} <= group for group in SAME_INDEX):
-        return detection
+        label = f"{colour}-{label}"
     return replace(detection, card=label, conf=reading.prob)
 
 

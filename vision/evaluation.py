@@ -5,11 +5,16 @@
 * Standard ranks (``cards-real-dev``, suits not labelled): a detection matches a labelled card when
   its rank is the label's and its box centre lies inside the labelled card box. Recall counts the
   labelled cards matched by at least one detection, precision the detections that match a card.
+* Standard corners (``cards-rf``, rank and suit of every printed corner index): a detection covers a
+  labelled corner when either box's centre lies inside the other. Recall counts the corners covered by a
+  detection naming their card (rank alone and suit alone too), precision the detections that cover a
+  corner of the card they name.
 * Synthetic (``tableref datasets render`` output with ``meta.jsonl``): the same matching as the
   standard ranks, with the full card id and the card's outline polygon.
 
-``cards-real-dev`` may be trained on, but only its ``train`` half (:func:`real_cards_half`, a fixed
-split by a hash of the file name): figures on its ``heldout`` half are the honest ones.
+Each scorer also returns its :class:`ScoredReading` list (what was read, with its confidence and sure
+mark, and whether it was right): the calibration is fitted on those of the tune parts
+(:mod:`vision.calibration`, :mod:`vision.splits`), and those of the report parts measure it.
 
 The ``score_*`` functions take plain predictions (image name -> detections) so they are tested
 without a model; ``evaluate_*`` run a detector over a folder.
@@ -17,7 +22,6 @@ without a model; ``evaluate_*`` run a detector over a folder.
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -29,8 +33,6 @@ from vision.card_merge import Box, Detection
 
 NO_CARD = "none"
 RANK_PREFIX = "rank:"
-#: The two halves of ``cards-real-dev``: the second-stage classifier may learn from ``train`` only.
-REAL_CARDS_HALVES: tuple[str, ...] = ("train", "heldout")
 
 Predictions = Mapping[str, Sequence[Detection]]
 DetectFile = Callable[[Path], Sequence[Detection]]
@@ -66,6 +68,52 @@ class Tally:
         return {"right": self.right, "total": self.total, "rate": self.rate}
 
 
+@dataclass(frozen=True)
+class ScoredReading:
+    """One reading the recogniser reported (or a labelled card it missed, ``read`` = ``none``): the truth,
+    what was read, its confidence and sure mark, and whether it was right."""
+
+    truth: str
+    read: str
+    conf: float
+    sure: bool
+    right: bool
+
+    @classmethod
+    def of(cls, truth: str, detection: Detection | None, right: bool) -> ScoredReading:
+        """The reading of ``detection`` (``None``: nothing read) for a labelled ``truth``."""
+        if detection is None:
+            return cls(truth, NO_CARD, 0.0, False, right)
+        return cls(truth, detection.card, float(detection.conf), bool(detection.sure), right)
+
+
+@dataclass
+class SureTally:
+    """How the confidence of the readings reported holds up: calibration error, share marked sure and
+    share right among them."""
+
+    readings: list[ScoredReading] = field(default_factory=list)
+
+    @property
+    def reported(self) -> list[ScoredReading]:
+        """The readings of something read (missed cards left out)."""
+        return [r for r in self.readings if r.read != NO_CARD]
+
+    def to_dict(self) -> dict:
+        """JSON form: ``ece``, ``sure`` (share of readings marked sure), ``sure_right``."""
+        from vision.calibration import expected_calibration_error
+
+        reported = self.reported
+        sure = Tally()
+        sure_right = Tally()
+        for reading in reported:
+            sure.add(reading.sure)
+            if reading.sure:
+                sure_right.add(reading.right)
+        return {"ece": expected_calibration_error([r.conf for r in reported], [r.right for r in reported]),
+                "sure": sure.to_dict(), "sure_right": sure_right.to_dict()}
+
+
 @dataclass
 class UnoReport:
     """UNO identity accuracy with its confusions."""
@@ -76,10 +124,12 @@ class UnoReport:
     confusions: Counter = field(default_factory=Counter)
     colour_right: Tally = field(default_factory=Tally)
     value_right: Tally = field(default_factory=Tally)
+    confidence: SureTally = field(default_factory=SureTally)
 
     def to_dict(self, top: int = 15) -> dict:
         """JSON form with the ``top`` most frequent confusions."""
         return {"accuracy": self.accuracy.to_dict(), "colour_right": self.colour_right.to_dict(),
+                "confidence": self.confidence.to_dict(),
                 "value_right": self.value_right.to_dict(),
                 "per_colour": {k: v.to_dict() for k, v in sorted(self.per_colour.items())},
                 "per_value": {k: v.to_dict() for k, v in sorted(self.per_value.items())},
@@ -95,10 +145,15 @@ class MatchReport:
     precision: Tally = field(default_factory=Tally)
     missed: Counter = field(default_factory=Counter)
     wrong: Counter = field(default_factory=Counter)
+    rank_recall: Tally = field(default_factory=Tally)
+    suit_right: Tally = field(default_factory=Tally)
+    confidence: SureTally = field(default_factory=SureTally)
 
     def to_dict(self, top: int = 10) -> dict:
         """JSON form with the ``top`` most often missed labels and wrong detections."""
         return {"recall": self.recall.to_dict(), "precision": self.precision.to_dict(),
+                "rank_recall": self.rank_recall.to_dict(), "suit_right": self.suit_right.to_dict(),
+                "confidence": self.confidence.to_dict(),
                 "missed": dict(self.missed.most_common(top)), "wrong": dict(self.wrong.most_common(top))}
 
 
@@ -122,6 +177,7 @@ def score_uno(labels: Mapping[str, Sequence[LabelBox]], predictions: Predictions
         found = max(predictions.get(image, ()), key=lambda d: d.conf, default=None)
         detected = found.card if found else NO_CARD
         report.accuracy.add(detected == truth)
+        report.confidence.readings.append(ScoredReading.of(truth, found, detected == truth))
         colour, value = uno_colour_and_value(truth)
         got_colour, got_value = uno_colour_and_value(detected)
         report.per_colour.setdefault(colour, Tally()).add(detected == truth)
@@ -161,6 +217,50 @@ def score_ranks(labels: Mapping[str, Sequence[LabelBox]], predictions: Predictio
         for detection, rank in zip(detections, ranks):
             hit = any(r == rank and centre_in_box(detection.box, box) for r, box in cards)
             report.precision.add(hit)
+            truth = next((RANK_PREFIX + r for r, box in cards if centre_in_box(detection.box, box)), NO_CARD)
+            report.confidence.readings.append(ScoredReading.of(truth, detection, hit))
+            if not hit:
+                report.wrong[detection.card] += 1
+    return report
+
+
+def covers(detection_box: Box, corner: Box) -> bool:
+    """Whether a detection and a labelled corner index lie on one another: either's centre in the other."""
+    return centre_in_box(detection_box, corner) or centre_in_box(corner, detection_box)
+
+
+def suit_of(card: str) -> str | None:
+    """The suit letter of a standard card id (``10H`` -> ``H``); ``None`` for Jokers, backs and UNO."""
+    parsed = parse_card(card)
+    return parsed.color if parsed.family == "standard" else None
+
+
+def score_corners(labels: Mapping[str, Sequence[LabelBox]], predictions: Predictions) -> MatchReport:
+    """Standard corner indices with rank and suit (see the module docstring): a labelled corner is read
+    when a detection covering it names its card; a detection is right when it covers a corner of its
+    card. Backs are scored like faces."""
+    report = MatchReport()
+    for image, boxes in labels.items():
+        corners = [(b.label, b.box) for b in boxes if b.label != NO_CARD and b.box]
+        detections = predictions.get(image, ())
+        for card, box in corners:
+            over = [d for d in detections if covers(d.box, box)]
+            hit = any(d.card == card for d in over)
+            report.recall.add(hit)
+            rank = card_rank(card)
+            report.rank_recall.add(any(d.card == card or (rank and card_rank(d.card) == rank) for d in over))
+            if not hit:
+                report.missed[card] += 1
+                if not over:
+                    report.confidence.readings.append(ScoredReading.of(card, None, False))
+            if suit_of(card) and over:
+                report.suit_right.add(suit_of(max(over, key=lambda d: d.conf).card) == suit_of(card))
+        for detection in detections:
+            under = [card for card, box in corners if covers(detection.box, box)]
+            hit = detection.card in under
+            report.precision.add(hit)
+            truth = detection.card if hit else (under[0] if under else NO_CARD)
+            report.confidence.readings.append(ScoredReading.of(truth, detection, hit))
             if not hit:
                 report.wrong[detection.card] += 1
     return report
@@ -200,15 +300,11 @@ def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Pre
         for detection, centre in zip(detections, centres):
             hit = any(o.card == detection.card and point_in_polygon(*centre, o.polygon) for o in outlines)
             report.precision.add(hit)
+            truth = next((o.card for o in outlines if point_in_polygon(*centre, o.polygon)), NO_CARD)
+            report.confidence.readings.append(ScoredReading.of(truth, detection, hit))
             if not hit:
                 report.wrong[detection.card] += 1
     return report
-
-
-def real_cards_half(image: str) -> str:
-    """The half of ``cards-real-dev`` a photo belongs to, ``train`` or ``heldout``: decided by the
-    first byte of the SHA-256 of its file name, so the split never changes and needs no list."""
-    return REAL_CARDS_HALVES[hashlib.sha256(image.encode("utf-8")).digest()[0] % 2]
 
 
 def read_labels_csv(path: Path) -> dict[str, list[LabelBox]]:

@@ -27,6 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     render.add_argument("--workers", type=int, default=1,
                         help="processes (default 1; 0 = one per CPU core); results do not depend on it")
     render.add_argument("--val-fraction", type=float, default=0.1, help="share of images in the val split")
+    render.add_argument("--kind", choices=("table", "closeup", "few", "empty"), default=None,
+                        help="one scene kind only (default: all, mixed)")
+    render.add_argument("--family", choices=("uno", "standard"), default=None,
+                        help="one deck family only (default: both, mixed)")
+    render.add_argument("--frame", choices=("square", "4:3"), default="square",
+                        help="keep the square render or its middle 4:3 band (640 x 480 for 640 px)")
     render.add_argument("--boxes", choices=("corners", "cards", "both"), default="both",
                         help="label corner indices, whole cards, or both (default)")
     render.set_defaults(_action=_render)
@@ -48,7 +54,8 @@ def _render(args: argparse.Namespace) -> int:
 
     workers = args.workers if args.workers > 0 else (os.cpu_count() or 1)
     job = RenderJob(out=args.out, n=args.n, seed=args.seed, imgsz=args.imgsz,
-                    val_fraction=args.val_fraction, boxes=args.boxes)
+                    val_fraction=args.val_fraction, boxes=args.boxes, kind=args.kind, family=args.family,
+                    frame=args.frame)
     try:
         job.validate()
     except ValueError as exc:

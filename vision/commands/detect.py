@@ -1,7 +1,9 @@
 """`tableref detect PATH... [--json]`: run the card detector on image files (or folders of them).
 
 With ``--json``, one line per image exactly as ../shared/spec/cards.md specifies:
-``{"image": "<path as given>", "detections": [{"card", "conf", "box": [x1, y1, x2, y2]}]}``;
+``{"image": "<path as given>", "detections": [{"card", "conf", "sure", "box": [x1, y1, x2, y2]}]}``
+(``conf`` calibrated, ``sure`` from the calibration's level); ``--family uno|standard`` keeps one deck
+family's cards, as a table plays one deck;
 an unreadable image gives ``{"image": ..., "error": "..."}`` and the run goes on.
 """
 from __future__ import annotations
@@ -22,6 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
     parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards.onnx)")
     parser.add_argument("--conf", type=float, default=None, help="confidence threshold (default 0.35)")
+    parser.add_argument("--family", choices=("uno", "standard"), default=None,
+                        help="report only this deck family's cards (default: both)")
 
 
 def expand_paths(paths: list[str]) -> list[str]:
@@ -46,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         print("tableref detect: --conf must be in (0, 1]", file=sys.stderr)
         return 2
     try:
-        detector = Detector.load(args.model, conf_threshold=conf)
+        detector = Detector.load(args.model, conf_threshold=conf, family=args.family)
     except DetectorError as exc:
         print(f"tableref detect: {exc}", file=sys.stderr)
         return 2
@@ -64,6 +68,6 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"image": path, "detections": [d.to_dict() for d in detections]}), flush=True)
         else:
-            found = ", ".join(f"{d.card} {d.conf:.2f}" for d in detections) or "no cards"
+            found = ", ".join(f"{d.card} {d.conf:.2f}{' sure' if d.sure else ''}" for d in detections) or "no cards"
             print(f"{path}: {found}", flush=True)
     return 1 if failures else 0

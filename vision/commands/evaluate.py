@@ -1,32 +1,49 @@
-"""`tableref eval`: measure the card detector on the real validation photos and on held-out renders.
+"""`tableref eval`: measure the card recogniser on the real photo sets, part by part, and on held-out renders.
 
-`tableref eval [--datasets DIR] [--sets uno,cards,cards-heldout,synthetic] [--synthetic RENDERED_DIR | --render N]
-[--seed S] [--model M] [--conf C] [--limit N] [--json]`
+`tableref eval [--datasets DIR] [--sets uno,cards,cards-rf,synthetic,table-uno,table-standard]
+[--synthetic RENDERED_DIR | --render N]
+[--seed S] [--model M] [--conf C] [--limit N] [--calibrate] [--readings-out FILE] [--json]`
 
-``cards-heldout`` scores only the half of cards-real-dev that the classifier is never trained on
-(``vision.evaluation.real_cards_half``); ``cards`` scores all of it.
+Every real set is scored part by part (:mod:`vision.splits`): the *tune* parts are where choices are
+made, the *report* parts (``report``, and ``heldout`` for cards-real-dev) are the figures to quote.
+Parts the reader was trained on (``train``) are not scored. ``--calibrate`` first fits the confidence
+calibration on the tune parts of uno-real-dev and cards-rf (:mod:`vision.calibration`), writes it
+(``models/calibration.json`` or ``$TABLEREF_CALIBRATION``), then scores with it. ``--readings-out``
+writes the report parts' readings as ``card,read,conf,sure`` (one row per reading or missed card).
 """
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-HELP = "Measure the card detector: real UNO identity, real standard ranks, held-out synthetic renders."
+HELP = "Measure the card recogniser on the real photo sets (tune and report parts) and on held-out renders."
 
-SETS = ("uno", "cards", "cards-heldout", "synthetic")
-#: The real sets: name -> (folder under the datasets dir, deck family, half of the photos or None for all).
-REAL_SETS: dict[str, tuple[str, str, str | None]] = {
-    "uno": ("uno-real-dev", "uno", None),
-    "cards": ("cards-real-dev", "standard", None),
-    "cards-heldout": ("cards-real-dev", "standard", "heldout"),
+SETS = ("uno", "cards", "cards-rf", "synthetic", "table-uno", "table-standard")
+#: The real sets: name -> (folder under the datasets dir, deck family, scorer name in vision.evaluation).
+REAL_SETS: dict[str, tuple[str, str, str]] = {
+    "uno": ("uno-real-dev", "uno", "score_uno"),
+    "cards": ("cards-real-dev", "standard", "score_ranks"),
+    "cards-rf": ("cards-rf", "standard", "score_corners"),
+}
+#: The real sets labelled with full card ids (cards-real-dev's labels name ranks only): the calibration is
+#: fitted on their tune parts, and ``--readings-out`` writes their report parts' readings.
+CARD_ID_SETS: tuple[str, ...] = ("uno", "cards-rf")
+#: The rendered sets: name -> (scene kind, deck family, frame) of ``datasets.render.RenderJob`` (None:
+#: mixed). ``table-*``: a table camera's 640 x 480 view of cards lying on a table, one family each.
+RENDERED_SETS: dict[str, tuple[str | None, str | None, str]] = {
+    "synthetic": (None, None, "square"),
+    "table-uno": ("table", "uno", "4:3"),
+    "table-standard": ("table", "standard", "4:3"),
 }
 DATASETS_ENV = "TABLEREF_DATASETS"
-HELD_OUT_SEED = 7  # the shipped model was trained on renders of seeds 1 and 2
+HELD_OUT_SEED = 7  # the shipped models never learnt from renders of this seed
 
 
 def default_datasets_dir() -> Path:
@@ -40,7 +57,7 @@ def default_datasets_dir() -> Path:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of `tableref eval`."""
     parser.add_argument("--datasets", type=Path, default=None,
-                        help=f"folder holding uno-real-dev/ and cards-real-dev/ (default ${DATASETS_ENV} "
+                        help=f"folder holding uno-real-dev/, cards-real-dev/ and cards-rf/ (default ${DATASETS_ENV} "
                              "or ../shared/datasets)")
     parser.add_argument("--sets", default=",".join(SETS), help=f"comma-separated subset of {','.join(SETS)}")
     parser.add_argument("--synthetic", type=Path, default=None,
@@ -54,55 +71,139 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--imgsz", type=int, default=None,
                         help="detector input size (default: the size the model was exported with)")
     parser.add_argument("--detector-only", action="store_true",
-                        help="run the detector network without the second-stage classifier")
+                        help="run the detector network without the second-stage reader")
+    parser.add_argument("--uncalibrated", action="store_true", help="report the raw confidences (never sure)")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="fit the confidence calibration on the tune parts first and save it")
+    parser.add_argument("--readings-out", type=Path, default=None, metavar="CSV",
+                        help="write the report parts' readings (card,read,conf,sure) to this file")
+    parser.add_argument("--part", choices=("tune", "report", "all"), default="all",
+                        help="score only the tune parts (to decide on), only the report parts, or both (default)")
     parser.add_argument("--any-family", action="store_true",
                         help="let the detector report both deck families on the real sets (by default it is "
                              "restricted to the set's family, as a table's rules restrict it to its deck)")
-    parser.add_argument("--limit", type=int, default=None, help="score only the first N photos of each set")
+    parser.add_argument("--limit", type=int, default=None, help="score only the first N photos of each part")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
 
 def _fraction(tally) -> str:
     rate = tally.rate
-    return f"{rate * 100:.1f}% ({tally.right}/{tally.total})" if rate is not None else "n/a (nothing counted)"
+    return f"{rate * 100:.1f}% ({tally.right}/{tally.total})" if rate is not None else "n/a"
 
 
-def _print_uno(report) -> None:
-    print(f"UNO identity (uno-real-dev): {_fraction(report.accuracy)}")
+def _print_confidence(report) -> None:
+    figures = report.confidence.to_dict()
+    sure, right = figures["sure"], figures["sure_right"]
+    print(f"  confidence: ECE {figures['ece']:.3f}; sure {_share(sure)} of readings, right {_share(right)} of sure")
+
+
+def _share(tally: dict) -> str:
+    return f"{tally['rate'] * 100:.1f}% ({tally['right']}/{tally['total']})" if tally["rate"] is not None else "n/a"
+
+
+def _print_uno(title: str, report) -> None:
+    print(f"{title}: identity {_fraction(report.accuracy)}")
     print(f"  colour right {_fraction(report.colour_right)}, value right {_fraction(report.value_right)}")
-    print("  per colour: " + ", ".join(f"{k} {_fraction(v)}" for k, v in sorted(report.per_colour.items())))
-    print("  per value:  " + ", ".join(f"{k} {v.right}/{v.total}" for k, v in sorted(report.per_value.items())))
-    print("  most frequent confusions (truth -> detected): " + ", ".join(
-        f"{t}->{d} x{n}" for (t, d), n in report.confusions.most_common(12)))
+    _print_confidence(report)
+    print("  most frequent confusions (truth -> read): " + ", ".join(
+        f"{t}->{d} x{n}" for (t, d), n in report.confusions.most_common(10)))
 
 
 def _print_match(title: str, report) -> None:
     print(f"{title}: recall {_fraction(report.recall)}, precision {_fraction(report.precision)}")
+    if report.rank_recall.total:
+        print(f"  rank alone {_fraction(report.rank_recall)}; suit right on {_fraction(report.suit_right)} "
+              "of the corners found")
+    _print_confidence(report)
     if report.missed:
         print("  most missed: " + ", ".join(f"{k} x{n}" for k, n in report.missed.most_common(8)))
     if report.wrong:
-        print("  most wrong detections: " + ", ".join(f"{k} x{n}" for k, n in report.wrong.most_common(8)))
+        print("  most wrong readings: " + ", ".join(f"{k} x{n}" for k, n in report.wrong.most_common(8)))
 
 
-def _limited(labels: dict, limit: int | None) -> dict:
-    return dict(list(labels.items())[:limit]) if limit else labels
-
-
-def _render_held_out(n: int, seed: int, out: Path) -> Path:
+def _render_held_out(name: str, n: int, seed: int, out: Path) -> Path:
     from vision.source_tree import load_source_package
 
     load_source_package("datasets")
     from tableref_datasets.render import RenderJob, render_dataset
 
-    render_dataset(RenderJob(out=out, n=n, seed=seed, imgsz=640, val_fraction=0.0), workers=min(2, os.cpu_count() or 1))
+    kind, family, frame = RENDERED_SETS[name]
+    render_dataset(RenderJob(out=out, n=n, seed=seed, imgsz=640, val_fraction=0.0, kind=kind, family=family,
+                             frame=frame), workers=min(2, os.cpu_count() or 1))
     return out
+
+
+def scored_parts(detector, datasets: Path, chosen: list[str], parts: Callable[[str], list[str]],
+                 limit: int | None, note_error) -> Iterator[tuple[str, str, str, object]]:
+    """Score the detector on each chosen real set, part by part: yields (set, folder, part, report)."""
+    from vision import evaluation, splits
+    from vision.detector import read_image
+
+    for name, (folder_name, family, scorer) in REAL_SETS.items():
+        if name not in chosen:
+            continue
+        detector.set_family(family)
+        folder = datasets / folder_name
+        labels = evaluation.read_labels_csv(folder / "labels.csv")
+        for part in parts(folder_name):
+            mine = {image: boxes for image, boxes in labels.items() if splits.part_of(folder_name, image) == part}
+            mine = dict(list(mine.items())[:limit]) if limit else mine
+            predictions = evaluation.predict_folder(mine, folder / "images",
+                                                    lambda path: detector.detect(read_image(path)), note_error)
+            yield name, folder_name, part, getattr(evaluation, scorer)(mine, predictions)
+
+
+def _scored_parts(which: str) -> Callable[[str], list[str]]:
+    """The parts of a set to score: all but the trained-on part, or only the tune or the report part."""
+    from vision.splits import PARTS, REPORT_PART
+
+    def parts(folder_name: str) -> list[str]:
+        scored = [part for part in dict.fromkeys(PARTS[folder_name]) if part != "train"]
+        if which == "all":
+            return scored
+        return [p for p in scored if (p == REPORT_PART[folder_name]) == (which == "report")]
+
+    return parts
+
+
+def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path) -> str:
+    """Fit the calibration on the tune parts with ``detector`` (raw confidences) and save it to ``out``;
+    returns a line describing it."""
+    from vision.calibration import Calibration, fit_family
+
+    by_family: dict[str, list] = {}
+    sources = []
+    for name, folder_name, part, report in scored_parts(detector, datasets, list(CARD_ID_SETS),
+                                                         lambda f: ["tune"], limit, note_error):
+        family = REAL_SETS[name][1]
+        by_family.setdefault(family, []).extend(report.confidence.reported)
+        sources.append(f"{folder_name} {part}")
+    families = {family: fit_family([r.conf for r in readings], [r.right for r in readings])
+                for family, readings in by_family.items()}
+    calibration = Calibration(families, "tune parts of " + ", ".join(sources))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    calibration.save(out)
+    return "; ".join(f"{family}: slope {c.slope:.3f}, offset {c.offset:.3f}, sure from {c.sure_at:.4f} "
+                     f"({c.readings} tune readings)" for family, c in sorted(families.items()))
+
+
+def write_readings(path: Path, readings) -> None:
+    """The readings as ``card,read,conf,sure`` rows (the input of `tableref bench table`)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["card", "read", "conf", "sure"])
+        for r in readings:
+            writer.writerow([r.truth, r.read, f"{r.conf:.4f}", "true" if r.sure else "false"])
 
 
 def run(args: argparse.Namespace) -> int:
     """Run `tableref eval`; exit status 2 on bad options or a missing model or data set."""
     from vision import evaluation
+    from vision.calibration import default_calibration_path
     from vision.detector import DEFAULT_CONF, Detector, DetectorError, read_image
     from vision.source_tree import SourceTreeMissing
+    from vision.splits import REPORT_PART
 
     chosen = [s.strip() for s in args.sets.split(",") if s.strip()]
     unknown = sorted(set(chosen) - set(SETS))
@@ -110,44 +211,50 @@ def run(args: argparse.Namespace) -> int:
         print(f"tableref eval: unknown set(s) {', '.join(unknown) or '(none given)'}; choose from {', '.join(SETS)}",
               file=sys.stderr)
         return 2
-    try:
-        detector = Detector.load(args.model, conf_threshold=DEFAULT_CONF if args.conf is None else args.conf,
-                                 imgsz=args.imgsz, second_stage=not args.detector_only)
-    except DetectorError as exc:
-        print(f"tableref eval: {exc}", file=sys.stderr)
-        return 2
     datasets = args.datasets or default_datasets_dir()
+    needed = [REAL_SETS[s][0] for s in chosen if s in REAL_SETS]
+    if args.calibrate:
+        needed += [REAL_SETS[s][0] for s in CARD_ID_SETS]
+    for folder_name in dict.fromkeys(needed):
+        if not (datasets / folder_name / "labels.csv").is_file():
+            print(f"tableref eval: {datasets / folder_name / 'labels.csv'} not found (use --datasets DIR)",
+                  file=sys.stderr)
+            return 2
+    conf = DEFAULT_CONF if args.conf is None else args.conf
     errors: list[str] = []
-
-    def detect_file(path: Path):
-        return detector.detect(read_image(path))
 
     def note_error(image: str, exc: Exception) -> None:
         errors.append(f"{image}: {exc}")
 
-    result: dict = {"model": str(detector.path), "conf": detector.conf_threshold, "imgsz": detector.imgsz,
-                    "family": "any" if args.any_family else "the set's own",
-                    "second_stage": detector.classifier is not None}
+    def load(calibrated: bool) -> Detector:
+        return Detector.load(args.model, conf_threshold=conf, imgsz=args.imgsz,
+                             second_stage=not args.detector_only, calibrated=calibrated)
+
     started = time.perf_counter()
-    for name, (folder_name, family, half) in REAL_SETS.items():
-        if name not in chosen:
-            continue
-        detector.set_family(None if args.any_family else family)
-        folder = datasets / folder_name
-        if not (folder / "labels.csv").is_file():
-            print(f"tableref eval: {folder / 'labels.csv'} not found (use --datasets DIR)", file=sys.stderr)
-            return 2
-        labels = evaluation.read_labels_csv(folder / "labels.csv")
-        if half is not None:
-            labels = {image: boxes for image, boxes in labels.items() if evaluation.real_cards_half(image) == half}
-        labels = _limited(labels, args.limit)
-        scorer = evaluation.score_uno if family == "uno" else evaluation.score_ranks
-        predictions = evaluation.predict_folder(labels, folder / "images", detect_file, note_error)
-        result[name] = scorer(labels, predictions)
-    if "synthetic" in chosen:
+    result: dict = {}
+    try:
+        if args.calibrate:
+            result["calibration"] = calibrate(load(False), datasets, args.limit, note_error,
+                                              default_calibration_path())
+        detector = load(not args.uncalibrated)
+    except DetectorError as exc:
+        print(f"tableref eval: {exc}", file=sys.stderr)
+        return 2
+    result.update({"model": str(detector.path), "conf": detector.conf_threshold, "imgsz": detector.imgsz,
+                   "second_stage": detector.classifier is not None,
+                   "calibrated": detector.calibration is not None})
+    reports: dict[str, object] = {}
+    report_readings = []
+    for name, folder_name, part, report in scored_parts(detector, datasets, chosen, _scored_parts(args.part),
+                                                         args.limit, note_error):
+        reports[f"{name}:{part}"] = report
+        if part == REPORT_PART[folder_name] and name in CARD_ID_SETS:
+            report_readings += report.confidence.readings
+    for name in [s for s in chosen if s in RENDERED_SETS]:
         with tempfile.TemporaryDirectory(prefix="tableref-eval-") as scratch:
+            given = args.synthetic if name == "synthetic" else None
             try:
-                folder = args.synthetic or _render_held_out(args.render, args.seed, Path(scratch))
+                folder = given or _render_held_out(name, args.render, args.seed, Path(scratch))
             except SourceTreeMissing as exc:
                 print(f"tableref eval: {exc}", file=sys.stderr)
                 return 2
@@ -156,27 +263,38 @@ def run(args: argparse.Namespace) -> int:
                       file=sys.stderr)
                 return 2
             has_val = any((folder / "images" / "val").glob("*.jpg"))
-            cards = _limited(evaluation.read_synthetic_meta(folder, "val" if has_val else None), args.limit)
-            detector.set_family(None)  # the renders mix both families
-            predictions = evaluation.predict_folder(cards, folder, detect_file, note_error)
-            result["synthetic"] = evaluation.score_synthetic(cards, predictions)
-            result["synthetic_source"] = str(args.synthetic) if args.synthetic else \
-                f"{args.render} held-out renders, seed {args.seed}, 640 px"
+            cards = evaluation.read_synthetic_meta(folder, "val" if has_val else None)
+            cards = dict(list(cards.items())[:args.limit]) if args.limit else cards
+            detector.set_family(RENDERED_SETS[name][1])
+            predictions = evaluation.predict_folder(cards, folder, lambda path: detector.detect(read_image(path)),
+                                                    note_error)
+            reports[name] = evaluation.score_synthetic(cards, predictions)
+            result[f"{name}_source"] = str(given) if given else \
+                f"{args.render} held-out renders, seed {args.seed}, {RENDERED_SETS[name][2]}"
+    if args.readings_out is not None:
+        write_readings(args.readings_out, report_readings)
     result["seconds"] = round(time.perf_counter() - started, 1)
     result["unreadable"] = errors
     if args.json:
-        print(json.dumps({k: v.to_dict() if hasattr(v, "to_dict") else v for k, v in result.items()}))
+        print(json.dumps({**result, **{key: report.to_dict() for key, report in reports.items()}}))
         return 0
+    if "calibration" in result:
+        print(f"calibration fitted: {result['calibration']}")
     print(f"model {result['model']} (confidence threshold {result['conf']}, input {result['imgsz']} px, "
-          f"classes: {result['family']} family, second-stage classifier: {'on' if result['second_stage'] else 'off'})")
-    if "uno" in result:
-        _print_uno(result["uno"])
-    if "cards" in result:
-        _print_match("Standard ranks (cards-real-dev)", result["cards"])
-    if "cards-heldout" in result:
-        _print_match("Standard ranks (cards-real-dev, held-out half: never trained on)", result["cards-heldout"])
-    if "synthetic" in result:
-        _print_match(f"Synthetic card ids ({result['synthetic_source']})", result["synthetic"])
+          f"second-stage reader: {'on' if result['second_stage'] else 'off'}, "
+          f"calibrated: {'yes' if result['calibrated'] else 'no'})")
+    for key, report in reports.items():
+        if key in RENDERED_SETS:
+            _print_match(f"{key}: card ids ({result[key + '_source']})", report)
+            continue
+        name, part = key.split(":")
+        folder_name = REAL_SETS[name][0]
+        role = "REPORT" if part == REPORT_PART[folder_name] else "tune"
+        title = f"{folder_name} [{part}: {role}]"
+        if name == "uno":
+            _print_uno(title, report)
+        else:
+            _print_match(title + (" ranks" if name == "cards" else " corners, rank and suit"), report)
     for error in errors:
         print(f"  unreadable: {error}")
     print(f"({result['seconds']} s)")

@@ -3,9 +3,9 @@
 `tableref train --data DIR/data.yaml [--recipe models/recipe.yaml] [--model yolo11n.yaml|own.pt]
 [--epochs N | --hours H] [--device 0|cpu] [--workers K] [--batch B] [--runs runs/]
 [--export models/cards.onnx | --no-export]`; `tableref train --export-from best.pt` only exports.
-`tableref train --classifier RENDER_DIR... [--real-cards ../shared/datasets/cards-real-dev] [--epochs N]
-[--crop-size S] [--export models/card_classifier.onnx]` trains the second-stage classifier (``models/classifier.py``) on
-the CPU instead, with the train half of the real standard-card photos when ``--real-cards`` is given.
+`tableref train --classifier RENDER_DIR... [--real ../shared/datasets] [--epochs N] [--crop-size S]
+[--export models/card_classifier.onnx]` trains the card reader (``models/classifier.py``) on the CPU instead,
+with the trainable parts of the real photo sets when ``--real`` is given.
 Needs the optional `train` extra (ultralytics, torch, onnx): `pip install -e '.[train]'`.
 """
 from __future__ import annotations
@@ -38,9 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--classifier", nargs="+", type=Path, default=None, metavar="RENDER_DIR",
                         help="train the second-stage card classifier from these `tableref datasets render` folders "
                              "instead of the detector (needs torch only)")
-    parser.add_argument("--real-cards", type=Path, default=None, metavar="CARDS_REAL_DEV",
-                        help="with --classifier: also learn from the train half of these real standard-card "
-                             "photos (the cards-real-dev folder; ranks only, read in place)")
+    parser.add_argument("--real", type=Path, default=None, metavar="DATASETS",
+                        help="with --classifier: also learn from the real photos of this folder (../shared/datasets: "
+                             "uno-cards-rf, cards-rf's train part, cards-real-dev's train half; read in place)")
     parser.add_argument("--crop-size", type=int, default=None, metavar="PIXELS",
                         help="with --classifier: the side of its square input crops (default: the recipe's, "
                              "vision.card_classifier.CROP_SIZE)")
@@ -103,10 +103,14 @@ def _train_classifier(args: argparse.Namespace) -> int:
         print(f"tableref train: {missing[0]} is not a `tableref datasets render` output (no meta.jsonl)",
               file=sys.stderr)
         return 2
-    if args.real_cards is not None and not (args.real_cards / "labels.csv").is_file():
-        print(f"tableref train: {args.real_cards} has no labels.csv (expected the cards-real-dev folder)",
-              file=sys.stderr)
-        return 2
+    if args.real is not None:
+        from tableref_models.classifier_data import REAL_SHARES
+
+        absent = [name for name in REAL_SHARES if not (args.real / name / "labels.csv").is_file()]
+        if absent:
+            print(f"tableref train: {args.real / absent[0]} has no labels.csv (expected ../shared/datasets)",
+                  file=sys.stderr)
+            return 2
     try:
         from tableref_models.classifier import train_and_export
     except ImportError as exc:
@@ -116,6 +120,6 @@ def _train_classifier(args: argparse.Namespace) -> int:
     from vision.card_classifier import CROP_SIZE, default_classifier_path
 
     history = train_and_export(args.classifier, args.export or default_classifier_path(), epochs=args.epochs or 10,
-                               real_cards=args.real_cards, size=args.crop_size or CROP_SIZE)
+                               real=args.real, size=args.crop_size or CROP_SIZE)
     print(f"held-out accuracy after the last epoch: {history[-1]:.3f}")
     return 0

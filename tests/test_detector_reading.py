@@ -1,0 +1,99 @@
+"""One reader for every card: its crops read together (``vision.detector.fused_reading``), named as read
+(``named``), and left out where the reader sees no card and can tell (``unread``)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from detector_support import ScriptedClassifier, StubSession, scripted_detector
+from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, Reading, family_classes
+from vision.card_merge import Detection
+from vision.detector import MIN_READABLE_PIXELS, SURE, fused_reading, named, unread
+
+STANDARD = family_classes("standard")
+UPRIGHT = (100.0, 50.0, 200.0, 190.0)  # 100 x 140: a standard card square to the camera
+
+
+def row(**probs: float) -> np.ndarray:
+    """Class probabilities: the given classes (``KS=0.6``; ``not_a_card``), the rest spread evenly."""
+    probs = {NOT_A_CARD if k == "not_a_card" else k.removeprefix("_"): v for k, v in probs.items()}
+    out = np.full(len(CLASSIFIER_CLASSES), (1 - sum(probs.values())) / (len(CLASSIFIER_CLASSES) - len(probs)))
+    for label, p in probs.items():
+        out[CLASSIFIER_CLASSES.index(label)] = p
+    return out
+
+
+def test_one_crop_is_read_as_it_is_within_the_family() -> None:
+    reading = fused_reading(row(KS=0.6, _7=0.3)[None], STANDARD)
+    assert reading.label == "KS" and 0.6 < reading.prob < 0.9  # the UNO 7 is no standard card
+
+
+def test_crops_agreeing_make_a_surer_reading_and_a_flat_crop_sways_little() -> None:
+    alone = fused_reading(np.stack([row(KS=0.6, QS=0.3)]), STANDARD)
+    agreeing = fused_reading(np.stack([row(KS=0.6, QS=0.3), row(KS=0.5, KC=0.3)]), STANDARD)
+    with_flat = fused_reading(np.stack([row(KS=0.6, QS=0.3), row()]), STANDARD)
+    assert agreeing.label == alone.label == with_flat.label == "KS"
+    assert agreeing.prob > alone.prob
+    assert with_flat.prob == pytest.approx(alone.prob, abs=0.02)
+
+
+def test_a_sure_corner_outweighs_an_unsure_whole_card() -> None:
+    reading = fused_reading(np.stack([row(JS=0.4, QS=0.35), row(QS=0.95)]), STANDARD)
+    assert reading.label == "QS"
+
+
+@pytest.mark.parametrize("card, reading, expected", [
+    ("red-1", Reading("7", 0.9), "red-7"),  # a value keeps the card's colour (the pixels decide it later)
+    ("red-1", Reading("wild-draw4", 0.9), "wild-draw4"),  # a wild is a whole id
+    ("KC", Reading("QC", 0.85), "QC"),
+    ("wild", Reading("3", 0.9), "wild"),  # an UNO value needs a colour, which a wild's panels do not give
+])
+def test_a_reading_names_the_card(card: str, reading: Reading, expected: str) -> None:
+    detection = named(Detection(card, 0.8, (10, 10, 50, 50)), reading)
+    assert detection.card == expected and detection.box == (10, 10, 50, 50)
+    assert detection.conf == (reading.prob if expected != card else 0.8)
+
+
+BOOK = (100.0, 100.0, 260.0, 300.0)  # a book's cover the detector takes for a queen
+
+
+def test_no_card_is_heeded_where_the_reader_can_tell() -> None:
+    nothing = Reading(NOT_A_CARD, 0.9)
+    assert unread(Detection("QC", 0.6, BOOK), nothing)
+    assert not unread(Detection("QC", 0.6, BOOK), Reading("QC", 0.9))
+    assert not unread(Detection("QC", SURE, BOOK), nothing)  # the detector is sure
+    assert not unread(Detection("QC", 0.6, (10.0, 10.0, 10.0 + MIN_READABLE_PIXELS - 1, 60.0)), nothing)  # tiny
+    assert not unread(Detection("card-back", 0.6, BOOK), nothing)  # backs are not read
+
+
+def test_a_whole_standard_card_is_read_at_its_corners_too() -> None:
+    classifier = ScriptedClassifier([Reading("JS", 0.45), Reading("KS", 0.8), Reading("KS", 0.7)])
+    read = scripted_detector(classifier, "standard")._identify(np.zeros((300, 300, 3), np.uint8),
+                                                              Detection("JS", 0.8, UPRIGHT))
+    assert len(classifier.asked) == 3 and classifier.asked[0] == UPRIGHT
+    assert read.card == "KS" and read.box == UPRIGHT
+
+
+def test_an_unsure_reading_leaves_the_detectors_naming() -> None:
+    classifier = ScriptedClassifier([Reading("QS", 0.3)])
+    corner = (100.0, 50.0, 120.0, 90.0)
+    read = scripted_detector(classifier, "standard")._identify(np.zeros((300, 300, 3), np.uint8),
+                                                              Detection("JS", 0.6, corner))
+    assert classifier.asked == [corner] and (read.card, read.conf) == ("JS", 0.6)
+
+
+def test_backs_are_not_read_and_a_face_with_no_card_is_left_out() -> None:
+    classifier = ScriptedClassifier({BOOK[0]: Reading(NOT_A_CARD, 0.95)})
+    detector = scripted_detector(classifier, "standard")
+    image = np.zeros((400, 400, 3), np.uint8)
+    assert detector._identify(image, Detection("card-back", 0.6, BOOK)).card == "card-back"
+    assert classifier.asked == []
+    assert detector._identify(image, Detection("QC", 0.6, BOOK)) is None
+
+
+@pytest.mark.parametrize("conf, reported", [(0.6, False), (0.95, True)])
+def test_detect_leaves_out_a_face_the_reader_finds_no_card_in(conf: float, reported: bool) -> None:
+    session = StubSession([("QC", conf, BOOK), ("9H", 0.8, (300.0, 40.0, 360.0, 120.0))])
+    classifier = ScriptedClassifier({BOOK[0]: Reading(NOT_A_CARD, 0.8), 300.0: Reading("9H", 0.9)})
+    found = scripted_detector(classifier, "standard", session).detect(np.zeros((480, 480, 3), np.uint8))
+    assert sorted(d.card for d in found) == (["9H", "QC"] if reported else ["9H"])

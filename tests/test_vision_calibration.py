@@ -1,0 +1,86 @@
+"""Confidence calibration: Platt scaling, the sure level, the calibration error, and its file."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.calibration import (
+    Calibration,
+    CalibrationError,
+    FamilyCalibration,
+    expected_calibration_error,
+    fit_family,
+    fit_platt,
+    sure_level,
+)
+from vision.card_merge import Detection
+
+
+def test_platt_scaling_pulls_an_overconfident_reader_down_to_its_share_right() -> None:
+    rng = np.random.default_rng(0)
+    raw = rng.uniform(0.9, 0.999, 4000)
+    right = rng.random(4000) < 0.8  # 80 % right whatever the raw confidence says
+    slope, offset = fit_platt(raw, right)
+    calibrated = np.array([FamilyCalibration(slope, offset, 2.0).probability(r) for r in raw])
+    assert abs(calibrated.mean() - 0.8) < 0.02
+    assert expected_calibration_error(calibrated, right) < expected_calibration_error(raw, right)
+
+
+def test_platt_scaling_keeps_order_and_learns_a_real_slope() -> None:
+    rng = np.random.default_rng(1)
+    raw = rng.uniform(0.05, 0.999, 3000)
+    right = rng.random(3000) < raw ** 3  # right less often than the raw confidence says
+    slope, offset = fit_platt(raw, right)
+    assert slope > 0
+    family = FamilyCalibration(slope, offset, 2.0)
+    assert family.probability(0.5) < family.probability(0.9) < family.probability(0.99)
+
+
+def test_with_no_wrong_reading_the_fit_is_the_identity() -> None:
+    assert fit_platt([0.7, 0.9], [True, True]) == (1.0, 0.0)
+    assert fit_platt([], []) == (1.0, 0.0)
+
+
+def test_the_sure_level_is_where_99_percent_of_readings_at_or_above_it_are_right() -> None:
+    conf = [0.99] * 200 + [0.9] * 100 + [0.5] * 100
+    right = [True] * 199 + [False] + [True] * 99 + [False] + [True] * 50 + [False] * 50
+    assert sure_level(conf, right) == pytest.approx(0.9)  # 298 / 300 right from 0.9 up
+    assert sure_level([0.8, 0.7], [False, True]) == 2.0  # the surest reading is wrong: never sure
+
+
+def test_a_tie_at_the_level_counts_whole() -> None:
+    conf = [0.99] * 50 + [0.9, 0.9]
+    right = [True] * 50 + [True, False]
+    assert sure_level(conf, right) == pytest.approx(0.99)  # at 0.9 both tied readings come in: 51/52
+
+
+def test_expected_calibration_error_of_a_perfect_and_a_wrong_reader() -> None:
+    assert expected_calibration_error([1.0] * 10, [True] * 10) == pytest.approx(0.0)
+    assert expected_calibration_error([0.95] * 10, [False] * 10) == pytest.approx(0.95)
+    assert expected_calibration_error([], []) == 0.0
+
+
+def test_applied_per_family_and_never_sure_without_one(tmp_path) -> None:
+    uno = fit_family([0.99] * 300 + [0.6] * 100, [True] * 300 + [True] * 50 + [False] * 50)
+    calibration = Calibration({"uno": uno}, "a test")
+    sure_card = calibration.apply(Detection("red-7", 0.99, (0, 0, 10, 10)))
+    unsure_card = calibration.apply(Detection("red-7", 0.6, (0, 0, 10, 10)))
+    standard = calibration.apply(Detection("QH", 0.99, (0, 0, 10, 10), sure=True))
+    assert sure_card.sure and not unsure_card.sure and sure_card.conf > unsure_card.conf
+    assert 0.4 < unsure_card.conf < 0.6
+    assert standard.conf == 0.99 and not standard.sure
+    path = tmp_path / "calibration.json"
+    calibration.save(path)
+    assert Calibration.load(path) == calibration
+
+
+def test_a_broken_file_is_a_clear_error(tmp_path) -> None:
+    path = tmp_path / "calibration.json"
+    path.write_text("{")
+    with pytest.raises(CalibrationError, match="not a calibration file"):
+        Calibration.load(path)
+    path.write_text(json.dumps({"families": {"uno": {"slope": -1.0, "offset": 0.0, "sure_at": 0.9}}}))
+    with pytest.raises(CalibrationError, match="not increasing"):
+        Calibration.load(path)

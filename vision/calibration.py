@@ -1,0 +1,168 @@
+"""Calibrated confidence: what the recogniser's raw confidence means as a probability of being right.
+
+The pipeline's raw confidence (the reader's softmax, or the detector's score where the reader does not
+decide) is over-confident on photos unlike its training data: wrong readings came out 0.97-0.99. A
+calibration maps it, per deck family, to the share of readings that were right at that confidence on the
+*tune* parts of the real photo sets (:mod:`vision.splits`), by Platt scaling (a logistic fit on the
+raw confidence's log-odds), and marks a reading ``sure`` from the level at which at least
+``SURE_PRECISION`` of the tune readings were right. Fitted by ``tableref eval --calibrate`` and stored
+beside the models (``models/calibration.json``); the report parts measure it (expected calibration
+error, share right among sure readings).
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from referee.cards import parse_card
+from vision.card_merge import Detection
+from vision.source_tree import repo_root
+
+CALIBRATION_ENV = "TABLEREF_CALIBRATION"
+#: A reading is sure when, on the tune photos, at least this share of readings at its calibrated
+#: confidence or above were right.
+SURE_PRECISION = 0.99
+#: Raw confidences are clipped this far from 0 and 1 before taking their log-odds.
+EPSILON = 1e-6
+#: The least slope of a calibration: the map stays increasing even where the raw confidence tells little.
+MIN_SLOPE = 0.01
+
+
+class CalibrationError(ValueError):
+    """A calibration file that is missing fields or holds impossible values."""
+
+
+def default_calibration_path() -> Path:
+    """``$TABLEREF_CALIBRATION`` if set, else the committed ``models/calibration.json``."""
+    override = os.environ.get(CALIBRATION_ENV)
+    return Path(override) if override else repo_root() / "models" / "calibration.json"
+
+
+def log_odds(p: np.ndarray | float) -> np.ndarray:
+    """The log-odds of probabilities, clipped to ``EPSILON`` from 0 and 1."""
+    p = np.clip(np.asarray(p, dtype=np.float64), EPSILON, 1 - EPSILON)
+    return np.log(p / (1 - p))
+
+
+@dataclass(frozen=True)
+class FamilyCalibration:
+    """Platt scaling for one deck family: ``P(right) = 1 / (1 + exp(-(slope * logit(raw) + offset)))``,
+    and the calibrated confidence from which a reading is sure (above 1: never)."""
+
+    slope: float
+    offset: float
+    sure_at: float
+    readings: int = 0  # how many tune readings it was fitted on
+
+    def probability(self, raw: float) -> float:
+        """The calibrated probability that a reading of raw confidence ``raw`` is right."""
+        return float(0.5 * (1 + math.tanh(0.5 * (self.slope * float(log_odds(raw)) + self.offset))))
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Per-family calibrations and a line saying what they were fitted on."""
+
+    families: dict[str, FamilyCalibration]
+    fitted_on: str = ""
+
+    def apply(self, detection: Detection) -> Detection:
+        """``detection`` with its confidence calibrated and its ``sure`` mark set; a family with no
+        calibration keeps its raw confidence and is never sure."""
+        family = self.families.get(parse_card(detection.card).family)
+        if family is None:
+            return replace(detection, sure=False)
+        conf = family.probability(detection.conf)
+        return replace(detection, conf=conf, sure=conf >= family.sure_at)
+
+    def save(self, path: Path) -> None:
+        """Write as JSON."""
+        path.write_text(json.dumps({"fitted_on": self.fitted_on,
+                                    "families": {k: asdict(v) for k, v in sorted(self.families.items())}},
+                                   indent=2) + "\n")
+
+    @classmethod
+    def load(cls, path: Path) -> Calibration:
+        """Read a file written by :meth:`save`; :class:`CalibrationError` when it is not one."""
+        try:
+            data = json.loads(Path(path).read_text())
+            families = {name: FamilyCalibration(**fields) for name, fields in data["families"].items()}
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise CalibrationError(f"{path}: not a calibration file ({exc})") from exc
+        for name, family in families.items():
+            if not (math.isfinite(family.slope) and math.isfinite(family.offset) and family.slope > 0):
+                raise CalibrationError(f"{path}: the {name} calibration is not increasing in the raw confidence")
+        return cls(families, str(data.get("fitted_on", "")))
+
+
+def fit_platt(raw: Sequence[float], right: Sequence[bool], iterations: int = 100) -> tuple[float, float]:
+    """Slope and offset of the logistic fit of ``right`` on the log-odds of ``raw`` (Newton's method with
+    step halving, a little ridge against separable data), the slope kept at least ``MIN_SLOPE`` so that a
+    surer raw reading is never less sure once calibrated; (1, 0), the identity, when the readings are all
+    right or all wrong."""
+    x, y = log_odds(raw), np.asarray(right, dtype=np.float64)
+    if len(x) == 0 or y.min() == y.max():
+        return 1.0, 0.0
+    design = np.stack([x, np.ones_like(x)], axis=1)
+    ridge = np.diag([1e-3, 1e-6])
+
+    def loss(weights: np.ndarray) -> float:
+        z = design @ weights
+        return float(np.sum(np.logaddexp(0, z) - y * z) + 0.5 * weights @ ridge @ weights)
+
+    weights = np.array([1.0, 0.0])
+    for _ in range(iterations):
+        p = 0.5 * (1 + np.tanh(0.5 * (design @ weights)))  # the logistic, without overflow
+        gradient = design.T @ (p - y) + ridge @ weights
+        hessian = design.T @ (design * (p * (1 - p))[:, None]) + ridge
+        step = np.linalg.solve(hessian, gradient)
+        before = loss(weights)
+        while loss(weights - step) > before and np.abs(step).max() > 1e-12:
+            step = step / 2
+        weights = weights - step
+        if np.abs(step).max() < 1e-9:
+            break
+    return max(float(weights[0]), MIN_SLOPE), float(weights[1])
+
+
+def sure_level(conf: Sequence[float], right: Sequence[bool], precision: float = SURE_PRECISION) -> float:
+    """The lowest confidence from which at least ``precision`` of the readings at it or above are right,
+    counting from the surest down (2.0, never sure, when not even the surest reading is right)."""
+    order = np.argsort(-np.asarray(conf, dtype=np.float64), kind="stable")
+    conf_sorted = np.asarray(conf, dtype=np.float64)[order]
+    right_sorted = np.asarray(right, dtype=np.float64)[order]
+    share = np.cumsum(right_sorted) / np.arange(1, len(order) + 1)
+    # a threshold takes all the readings tied at its confidence: only the last of a tie may end a run
+    ends_tie = np.append(conf_sorted[1:] < conf_sorted[:-1], True)
+    holding = np.flatnonzero((share >= precision) & ends_tie)
+    if len(holding) == 0:
+        return 2.0
+    return float(conf_sorted[holding[-1]])
+
+
+def fit_family(raw: Sequence[float], right: Sequence[bool]) -> FamilyCalibration:
+    """The calibration of one family from its tune readings (raw confidence, whether it was right)."""
+    slope, offset = fit_platt(raw, right)
+    calibrated = 0.5 * (1 + np.tanh(0.5 * (slope * log_odds(raw) + offset)))
+    return FamilyCalibration(slope, offset, sure_level(calibrated, right), len(raw))
+
+
+def expected_calibration_error(conf: Sequence[float], right: Sequence[bool], bins: int = 10) -> float:
+    """The mean gap between confidence and share right over ``bins`` equal-width bins, weighted by
+    their readings (0 with no readings)."""
+    conf, right = np.asarray(conf, dtype=np.float64), np.asarray(right, dtype=np.float64)
+    if len(conf) == 0:
+        return 0.0
+    index = np.minimum((conf * bins).astype(int), bins - 1)
+    gap = 0.0
+    for b in range(bins):
+        members = index == b
+        if members.any():
+            gap += members.sum() * abs(conf[members].mean() - right[members].mean())
+    return float(gap / len(conf))
