@@ -2,6 +2,8 @@
 
 Order for every event: check it, store it (committed), apply it, store its verdict, tell the pages.
 Undo marks the last event undone and rebuilds the referee from the remaining stored events.
+Whoever must follow the game (the camera's watcher) hears every change through :meth:`Tables.listen`,
+in the order the referee saw them, whichever way the event came (page, API, demo, camera).
 """
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
 from web.describe import event_text, flag_text, flag_title
 from web.sse import EventHub
@@ -55,6 +57,23 @@ class LiveGame:
     lock: threading.RLock = field(default_factory=threading.RLock)
 
 
+@dataclass(frozen=True)
+class Applied:
+    """One change of a game, as its listeners hear it: an event and the referee's verdict on it.
+
+    ``source`` is where the event came from (``camera``, ``api``, ``demo``, ``correction``), or
+    ``undo``: then ``event`` is the event taken back and ``verdict`` carries the rebuilt game's state.
+    """
+
+    game_id: int
+    event: dict[str, Any]
+    verdict: dict[str, Any]
+    source: str
+
+
+Listener = Callable[[Applied], None]
+
+
 def log_entry(stored: StoredEvent) -> dict[str, Any]:
     """An event as the page's log shows it: words, flags in words, and whether it was accepted."""
     verdict = stored.verdict or {}
@@ -89,6 +108,19 @@ class Tables:
         self._new_referee = Referee
         self._live: dict[int, LiveGame] = {}
         self._registry_lock = threading.Lock()
+        self._listeners: list[Listener] = []
+
+    def listen(self, listener: Listener) -> None:
+        """Call ``listener`` with every applied event, undo and correction of every game, in the order the
+        referee saw them (it is called under the game's lock: it must be quick and must not post events)."""
+        self._listeners.append(listener)
+
+    def _tell(self, change: Applied) -> None:
+        for listener in self._listeners:
+            try:
+                listener(change)
+            except Exception:  # a listener's failure must not fail the event, which is stored and applied
+                log.exception("a listener failed on %r", change)
 
     # -- creating and loading ------------------------------------------------------------------
     def create_game(self, setup: Any, name: Any = None) -> int:
@@ -173,6 +205,7 @@ class Tables:
         entry["verdict"] = verdict
         self.hub.publish(game.game_id, {"kind": "event", "seq": seq, "entry": entry,
                                         "snapshot": self._snapshot(game)})
+        self._tell(Applied(game.game_id, event, verdict, source))
         return entry
 
     def undo(self, game_id: int) -> dict[str, Any]:
@@ -183,9 +216,27 @@ class Tables:
                 raise InvalidInput("nothing to undo: the game has no events yet")
             last = active[-1]
             self.store.set_undone(game_id, last.seq)
-            self._replace_live(game_id)
+            game = self._replace_live(game_id)
             self._announce_reset(game_id, f"undone: {event_text(last.event)}")
+            rebuilt = {"accepted": True, "flags": [], "state": game.referee.state()}
+            self._tell(Applied(game_id, last.event, rebuilt, "undo"))
             return log_entry(self.store.event_at(game_id, last.seq))
+
+    def current(self, game_id: int) -> Applied:
+        """The game as it stands, for a listener that starts following it: its last event in force and a
+        verdict carrying its state (source ``sync``)."""
+        with self._locked(game_id) as game:
+            state = {"accepted": True, "flags": [], "state": game.referee.state()}
+            return Applied(game_id, game.last_event, state, "sync")
+
+    def restart(self, game_id: int, text: str) -> None:
+        """Start a game over from its setup: every event after the ``new_game`` is deleted (the bundled demo
+        played again in the same game); the pages are told ``text``."""
+        with self._locked(game_id):
+            self.store.clear_events(game_id)
+            game = self._replace_live(game_id)
+            self._announce_reset(game_id, text)
+            self._tell(Applied(game_id, game.setup, game.last_verdict, "restart"))
 
     def correct_player(self, game_id: int, player: Any) -> dict[str, Any]:
         """"Who played this": undo the last play and post it again as played by ``player``."""

@@ -113,6 +113,8 @@ def check_event(event: Any, game: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(event, dict):
         raise InvalidInput("an event must be a JSON object with a \"type\"")
     kind = event.get("type")
+    if not isinstance(kind, str):
+        raise InvalidInput(f"type: expected an event type as text ({', '.join(EVENT_FIELDS)})")
     if kind == "new_game":
         raise InvalidInput("new_game starts a new game: create one instead (POST /api/games)")
     if kind not in EVENT_FIELDS:
@@ -188,7 +190,7 @@ def check_new_game(event: Any, presets: Mapping[str, Any], options: Mapping[str,
     if unknown:
         raise InvalidInput(f"new_game: unknown field(s) {', '.join(unknown)}")
     rules = event.get("rules")
-    if rules not in presets:
+    if not isinstance(rules, str) or rules not in presets:
         raise InvalidInput(f"rules: {rules!r} is not a preset ({', '.join(presets)})")
     players = event.get("players")
     if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
