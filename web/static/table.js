@@ -216,8 +216,10 @@
     const box = $("wild-colors");
     box.replaceChildren();
     for (const colour of palette(state)) {
-      box.append(el("button", { className: "big c-" + (UNO_COLORS.includes(colour) ? colour : "suit-" + colour),
-        onclick: () => sendEvent({ type: "choose_color", player: awaiting.player, color: colour }) }, colorWords(colour)));
+      const button = el("button", { className: "big c-" + (UNO_COLORS.includes(colour) ? colour : "suit-" + colour),
+        onclick: () => sendEvent({ type: "choose_color", player: awaiting.player, color: colour }) }, colorWords(colour));
+      button.dataset.color = colour;
+      box.append(button);
     }
   }
 
