@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from web.describe import event_text, flag_text, flag_title
+from web.describe import event_text, page_flag
 from web.sse import EventHub
 from web.store import StoredEvent, Store
 from web.validation import InvalidInput, check_event, check_name, check_new_game
@@ -54,6 +54,8 @@ class LiveGame:
     next_seq: int
     last_verdict: dict[str, Any]
     last_event: dict[str, Any]
+    #: the last play in force: "who played this" may give it to another player until the next play
+    last_play: dict[str, Any] | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
 
 
@@ -87,7 +89,7 @@ def log_entry(stored: StoredEvent) -> dict[str, Any]:
         "accepted": verdict.get("accepted"),
         "pending": stored.verdict is None,
         "undone": stored.undone,
-        "flags": [{**f, "text": flag_text(f)} for f in flags],
+        "flags": [page_flag(f) for f in flags],
         "penalty": any((f.get("draw") or 0) > 0 for f in flags),
     }
 
@@ -156,7 +158,7 @@ class Tables:
         setup = events[0].event
         referee = self._new_referee()
         verdict: dict[str, Any] = {}
-        last_event = setup
+        last_event, last_play = setup, None
         for stored in events:
             if stored.undone:
                 continue
@@ -167,11 +169,12 @@ class Tables:
             verdict = judged
             if verdict.get("accepted"):
                 last_event = stored.event
+                last_play = stored.event if stored.event.get("type") == "play" else last_play
             if stored.verdict != verdict:
                 self.store.record_verdict(game_id, stored.seq, verdict)
         summary = self.store.game(game_id)
         return LiveGame(game_id, summary.name if summary else "", setup, referee, events[-1].seq + 1, verdict,
-                        last_event)
+                        last_event, last_play)
 
     # -- events ----------------------------------------------------------------------------------
     @contextmanager
@@ -200,6 +203,7 @@ class Tables:
         game.last_verdict = verdict
         if verdict.get("accepted"):
             game.last_event = event
+            game.last_play = event if event.get("type") == "play" else game.last_play
         self.store.record_verdict(game.game_id, seq, verdict)
         entry = log_entry(replace(stored, verdict=verdict))
         entry["verdict"] = verdict
@@ -239,17 +243,28 @@ class Tables:
             self._tell(Applied(game_id, game.setup, game.last_verdict, "restart"))
 
     def correct_player(self, game_id: int, player: Any) -> dict[str, Any]:
-        """"Who played this": undo the last play and post it again as played by ``player``."""
+        """"Who played this": the last play is given to ``player`` (until the next play). It is taken back with
+        every event after it; then it is posted again as ``player``'s, and so are the events after it, a colour
+        chosen by the player first credited now chosen by ``player``. Returns the corrected play's log entry."""
         with self._locked(game_id) as game:
             active = [e for e in self.store.events(game_id) if not e.undone and e.seq > 0]
-            if not active or active[-1].event.get("type") != "play":
-                raise InvalidInput("the last event is not a play: only a play can be given to another player")
-            last = active[-1]
+            plays = [e for e in active if e.event.get("type") == "play" and (e.verdict or {}).get("accepted")]
+            if not plays:
+                raise InvalidInput("there is no play to give to another player")
+            last = plays[-1]
             corrected = check_event({**last.event, "player": player}, game.setup)
             if corrected["player"] == last.event["player"]:
                 raise InvalidInput(f"that play is already {corrected['player']}'s")
-            self.store.set_undone(game_id, last.seq)
-            entry = self._apply(self._replace_live(game_id), corrected, "correction")
+            later = [e for e in active if e.seq > last.seq]
+            for stored in [last, *later]:
+                self.store.set_undone(game_id, stored.seq)
+            game = self._replace_live(game_id)
+            entry = self._apply(game, corrected, "correction")
+            for stored in later:
+                again = stored.event
+                if again.get("type") == "choose_color" and again.get("player") == last.event["player"]:
+                    again = {**again, "player": corrected["player"]}
+                self._apply(game, again, stored.source)
             self._announce_reset(game_id, f"{event_text(last.event)} → given to {corrected['player']}")
             return entry
 
@@ -277,9 +292,8 @@ class Tables:
             "seq": game.next_seq - 1,
             "viewers": self.hub.viewers(game.game_id),
             "state": state,
-            "last_flags": [{**f, "text": flag_text(f), "title": flag_title(str(f.get("kind", "")))}
-                           for f in game.last_verdict.get("flags", []) if isinstance(f, dict)],
-            "last_play": game.last_event if game.last_event.get("type") == "play" else None,
+            "last_flags": [page_flag(f) for f in game.last_verdict.get("flags", []) if isinstance(f, dict)],
+            "last_play": game.last_play,
         }
 
     def snapshot(self, game_id: int) -> dict[str, Any]:
