@@ -295,3 +295,66 @@ def test_zones_are_calibrated_by_dragging_on_the_camera_view(server: tuple[str, 
         assert camera.tables.store.camera_zones("still table") is None
     finally:
         camera.stop()
+
+
+def test_the_page_finishes_loading_while_the_camera_streams(server: tuple[str, TableClient], page: object,
+                                                           tmp_path: Path) -> None:
+    from web_support import still_camera, table_picture
+
+    base, api = server
+    camera = api.http.application.extensions["tableref.camera"]
+    table_picture(tmp_path / "table")
+    camera.opener = still_camera(tmp_path / "table")
+    assert camera.start_source("still table") is True
+    try:
+        game_id = api.new_game()
+        page.goto(f"{base}/games/{game_id}", wait_until="load")  # an endless MJPEG used to hold "load" back
+        page.wait_for_function("document.getElementById('camera-view').naturalWidth > 0")
+        page.click("#jump-camera")  # the camera view in one tap
+        page.wait_for_function("location.hash === '#camera'")
+    finally:
+        camera.stop()
+
+
+PHONE_NARROW = {"width": 360, "height": 740}
+OVERFLOWING = """() => [...document.querySelectorAll('.card-tile, .pick, button, .value, .banner, .outcome')]
+    .filter((e) => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1).map((e) => e.id || e.textContent.slice(0, 30))"""
+
+
+def test_on_a_phone_the_outcome_shows_next_to_the_button_and_flags_stay_until_ok(
+        server: tuple[str, TableClient], page: object, tmp_path: Path) -> None:
+    base, api = server
+    game_id = api.new_game()
+    api.event(game_id, {"type": "start_round", "dealer": "ann", "starter": "red-5"})
+    page.set_viewport_size(PHONE_NARROW)
+    page.goto(f"{base}/games/{game_id}")
+    page.wait_for_selector("#live-state:text('live')")
+    page.select_option("#actor", "ben")
+    page.fill("#card-input", "blue-7")
+    page.click("#btn-play")  # far down the page: the flag shows right below the button, in words
+    outcome = page.wait_for_selector("#outcome:not([hidden])")
+    assert "◆ Blue 7 does not match ■ Red 5" in outcome.inner_text()
+    assert "Next: ▶ ben" in page.inner_text("#outcome-next")
+    box, button = outcome.bounding_box(), page.locator("#btn-play").bounding_box()
+    assert 0 <= box["y"] < PHONE_NARROW["height"] and box["y"] > button["y"]  # on screen, below the button
+    _viewport_shot(page, tmp_path, "outcome-flag-360")
+
+    page.select_option("#actor", "ben")
+    page.fill("#card-input", "wild-draw4")
+    page.click("#btn-play")  # the colour chooser comes to the same place
+    page.wait_for_selector("#outcome #wild-chooser:not([hidden])")
+    assert page.locator("#outcome").bounding_box()["y"] < PHONE_NARROW["height"]
+    assert page.evaluate(OVERFLOWING) == []  # "Wild Draw Four" fits its tile at 360 px
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_NARROW["width"]
+    _viewport_shot(page, tmp_path, "outcome-chooser-360")
+    page.click("#wild-colors button[data-color=green]")
+    page.wait_for_selector("#outcome-text:text('ben chooses ▲ Green')")
+
+    flagged = page.locator(".banner.flag, .banner.penalty").filter(has_text="Illegal card")
+    assert flagged.count() == 1  # the first flag is still up after two more events
+    flagged.locator("button.ok").click()
+    page.wait_for_function("![...document.querySelectorAll('.banner')].some((b) => b.textContent.includes('Illegal card'))")
+    page.reload()
+    page.wait_for_selector("#live-state:text('live')")
+    assert "Illegal card" not in page.inner_text("#banners")  # acknowledged stays acknowledged
+    assert page.evaluate(SMALL_TARGETS) == []
