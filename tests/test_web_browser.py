@@ -309,9 +309,14 @@ def test_the_page_finishes_loading_while_the_camera_streams(server: tuple[str, T
     try:
         game_id = api.new_game()
         page.goto(f"{base}/games/{game_id}", wait_until="load")  # an endless MJPEG used to hold "load" back
-        page.wait_for_function("document.getElementById('camera-view').naturalWidth > 0")
+        page.wait_for_selector("#camera-view[src]")  # the view starts once the page has loaded
+        for _ in range(100):  # polled from here: the page's CSP forbids the in-page polling of wait_for_function
+            if page.evaluate("document.getElementById('camera-view').naturalWidth") > 0:
+                break
+            page.wait_for_timeout(100)
+        assert page.evaluate("document.getElementById('camera-view').naturalWidth") > 0
         page.click("#jump-camera")  # the camera view in one tap
-        page.wait_for_function("location.hash === '#camera'")
+        page.wait_for_url("**/games/*#camera")
     finally:
         camera.stop()
 
@@ -353,7 +358,7 @@ def test_on_a_phone_the_outcome_shows_next_to_the_button_and_flags_stay_until_ok
     flagged = page.locator(".banner.flag, .banner.penalty").filter(has_text="Illegal card")
     assert flagged.count() == 1  # the first flag is still up after two more events
     flagged.locator("button.ok").click()
-    page.wait_for_function("![...document.querySelectorAll('.banner')].some((b) => b.textContent.includes('Illegal card'))")
+    flagged.wait_for(state="detached")
     page.reload()
     page.wait_for_selector("#live-state:text('live')")
     assert "Illegal card" not in page.inner_text("#banners")  # acknowledged stays acknowledged
