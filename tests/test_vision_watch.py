@@ -115,3 +115,21 @@ def test_a_source_with_no_usable_frame_exits_with_status_1(tmp_path: Path) -> No
     done = tableref("watch", str(tmp_path), *SETUP)
     assert done.returncode == 1
     assert "3 unreadable frames" in done.stderr and "no usable frame could be read" in done.stderr
+
+
+def test_bench_detector_times_a_demo_frame_in_a_plain_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the datasets/ folder or Pillow (a plain `pip install -e .`) the detector is timed on a frame of the
+    bundled demo recording instead of a rendered scene."""
+    import argparse
+
+    import vision.source_tree
+    from vision.benchmarks import detector as bench
+    from vision.source_tree import SourceTreeMissing
+
+    def missing(_name: str) -> None:
+        raise SourceTreeMissing("no datasets/ folder")
+
+    monkeypatch.setattr(vision.source_tree, "load_source_package", missing)
+    frame, what = bench._frame(argparse.Namespace(image=None), 64, 48)
+    assert frame.shape == (48, 64, 3) and frame.std() > 10  # a real picture, not a blank one
+    assert what == "the demo recording at 46 s"
