@@ -363,3 +363,39 @@ def test_on_a_phone_the_outcome_shows_next_to_the_button_and_flags_stay_until_ok
     page.wait_for_selector("#live-state:text('live')")
     assert "Illegal card" not in page.inner_text("#banners")  # acknowledged stays acknowledged
     assert page.evaluate(SMALL_TARGETS) == []
+
+
+def test_a_hand_is_scored_by_tapping_its_cards(server: tuple[str, TableClient], page: object, tmp_path: Path) -> None:
+    base, api = server
+    game_id = api.new_game(options={"hand_size": 3})
+    api.event(game_id, {"type": "start_round", "dealer": "ann", "starter": "red-5"})  # counts only: no hands known
+    for event in [{"type": "play", "player": "ben", "card": "red-7"}, {"type": "play", "player": "cat", "card": "red-9"},
+                  {"type": "draw", "player": "ann", "count": 1}, {"type": "pass", "player": "ann"},
+                  {"type": "play", "player": "ben", "card": "red-8"}, {"type": "uno", "player": "ben"},
+                  {"type": "play", "player": "cat", "card": "red-2"}, {"type": "draw", "player": "ann", "count": 1},
+                  {"type": "pass", "player": "ann"}, {"type": "play", "player": "ben", "card": "red-6"}]:
+        assert api.event(game_id, event)["accepted"], event
+    page.set_viewport_size(PHONE)
+    page.goto(f"{base}/games/{game_id}")
+    page.wait_for_selector("#live-state:text('live')")
+    assert page.input_value("#actor") == "ann"  # the first hand the referee waits for
+    page.click(".picker .tab:text('Red')")
+    page.click(".picker .pick[data-card=red-3]")
+    page.click(".picker .pick[data-card=red-3]")
+    page.click(".picker .tab:text('Wild')")
+    page.click(".picker .pick[data-card=wild]")
+    page.click(".picker .pick[data-card=wild]")
+    page.click("#reveal-tray button:text('Wild')")  # one too many: tapped out again
+    assert page.inner_text("#reveal-tray").split("\n") == ["■ Red 3 ×2 ✕", "Wild ✕"]
+    assert page.inner_text("#btn-reveal") == "Show ann's hand (3 of 5 cards)"
+    page.click(".picker .pick[data-card=wild-draw4]")
+    page.click(".picker .tab:text('Blue')")
+    page.click(".picker .pick[data-card=blue-1]")
+    page.click("#btn-reveal")
+    page.wait_for_selector("#outcome-text:text('ann shows')")
+    page.wait_for_selector("#btn-reveal:text(\"Show cat's hand (0 of 1 cards)\")")  # the next hand awaited
+    page.click(".picker .pick[data-card=blue-5]")
+    page.click("#btn-reveal")
+    page.wait_for_selector("#outcome-text:text('cat shows')")
+    assert api.state(game_id)["round_scores"][0]["points"]["ben"] == 3 + 3 + 50 + 50 + 1 + 5
+    _viewport_shot(page, tmp_path, "scored-by-tapping")

@@ -321,10 +321,17 @@
     if ([...select.options].some((o) => o.value === previous)) select.value = previous;
   }
 
+  // A hand to show (a challenge, or scoring): tapping a card lists it, with counts.
+  const revealAwaited = (state) => !!state.awaiting && state.awaiting.kind === "reveal";
+  const tapping = () => revealAwaited(snapshot.state || {}) || $("btn-tap-mode").getAttribute("aria-pressed") === "true";
+
   function renderSelects(state, players) {
     const actor = $("actor");
     fillSelect(actor, players);
-    if (state.turn && !actor.dataset.touched) actor.value = state.turn;
+    const shower = revealAwaited(state) ? state.awaiting.player || (state.awaiting.players || [])[0] : null;
+    if (!actor.dataset.touched && (shower || state.turn)) actor.value = shower || state.turn;
+    $("btn-tap-mode").setAttribute("aria-pressed", String(tapping()));
+    renderTray();
     fillSelect($("dealer"), players);
     fillSelect($("swap-target"), players, [el("option", { value: "" }, "—")]);
     $("round-controls").hidden = !!state.game_over;
@@ -364,7 +371,7 @@
       const short = standard ? (id === "joker" ? "Joker" : id.slice(0, -1)) : pickerColor === "wild" ? WILD_SHORT[id]
         : VALUE_SHORT[id.split("-")[1]] || id.split("-")[1];
       const b = el("button", { className: "pick " + (standard ? "c-suit-" + pickerColor : "c-" + pickerColor),
-        title: cardWords(id), onclick: () => choose(id) }, short);
+        title: cardWords(id), onclick: () => { choose(id); if (tapping()) { revealTray.push(id); renderTray(); } } }, short);
       b.dataset.card = id;
       b.setAttribute("aria-label", cardWords(id));
       grid.append(b);
@@ -458,6 +465,11 @@
         if (entry && entry.accepted !== false) { delete $("actor").dataset.touched; revealTray = []; renderTray(); }
       });
     };
+    $("btn-tap-mode").onclick = () => {
+      const on = $("btn-tap-mode").getAttribute("aria-pressed") !== "true";
+      $("btn-tap-mode").setAttribute("aria-pressed", String(on));
+    };
+    $("actor").addEventListener("change", renderTray);
     $("btn-pass").onclick = () => sendEvent({ type: "pass", player: $("actor").value }, $("btn-pass"));
     $("btn-add-reveal").onclick = () => {
       const card = cardFromInputs();
@@ -502,10 +514,14 @@
   }
 
   function renderTray() {
-    const tray = $("reveal-tray");
-    tray.replaceChildren(...revealTray.map((id, i) => el("button", { className: "chip", title: "remove",
-      onclick: () => { revealTray.splice(i, 1); renderTray(); } }, cardWords(id) + " ✕")));
-    $("btn-reveal").textContent = "Show hand (" + revealTray.length + " cards)";
+    const counts = new Map();
+    for (const id of revealTray) counts.set(id, (counts.get(id) || 0) + 1);
+    $("reveal-tray").replaceChildren(...[...counts].map(([id, n]) => el("button", { className: "chip", title: "take one out",
+      onclick: () => { revealTray.splice(revealTray.indexOf(id), 1); renderTray(); } }, cardWords(id) + (n > 1 ? " ×" + n : "") + " ✕")));
+    const who = $("actor").value;
+    const held = ((snapshot.state || {}).hand_counts || {})[who];
+    $("btn-reveal").textContent = "Show " + (who ? who + "'s " : "") + "hand (" + revealTray.length
+      + (held != null ? " of " + held : "") + " cards)";
     $("tray-count").textContent = revealTray.length ? " (draw uses these " + revealTray.length + " cards)" : "";
   }
 
