@@ -222,6 +222,17 @@ def _viewport_shot(page: object, tmp_path: Path, name: str) -> None:
         shutil.copy(path, Path(folder) / path.name)
 
 
+def _wait_for_the_camera_view(page: object) -> None:
+    """Until the camera view shows a frame (it starts once the page has loaded). Polled from here: the page's
+    CSP forbids the in-page polling of ``wait_for_function``."""
+    page.wait_for_selector("#camera-view[src]")
+    for _ in range(100):
+        if page.evaluate("document.getElementById('camera-view').naturalWidth") > 0:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the camera view shows no frame")
+
+
 def _drag(page: object, start: tuple[float, float], end: tuple[float, float], touch: bool = False) -> None:
     """Drag over the camera view from ``start`` to ``end`` (fractions of the picture), by mouse or by finger."""
     box = page.locator("#camera-view").bounding_box()
@@ -258,7 +269,7 @@ def test_zones_are_calibrated_by_dragging_on_the_camera_view(server: tuple[str, 
         page.set_viewport_size(PHONE)
         page.goto(f"{base}/games/{game_id}")
         page.wait_for_selector("#zones-state:text('usual layout')")
-        page.wait_for_function("document.getElementById('camera-view').naturalWidth > 0")
+        _wait_for_the_camera_view(page)
         page.click("#btn-calibrate")
         page.wait_for_selector("#calibration:not([hidden])")
         assert page.locator("#zone-shapes polygon").count() == 3  # the zones in force, to redraw
@@ -309,12 +320,7 @@ def test_the_page_finishes_loading_while_the_camera_streams(server: tuple[str, T
     try:
         game_id = api.new_game()
         page.goto(f"{base}/games/{game_id}", wait_until="load")  # an endless MJPEG used to hold "load" back
-        page.wait_for_selector("#camera-view[src]")  # the view starts once the page has loaded
-        for _ in range(100):  # polled from here: the page's CSP forbids the in-page polling of wait_for_function
-            if page.evaluate("document.getElementById('camera-view').naturalWidth") > 0:
-                break
-            page.wait_for_timeout(100)
-        assert page.evaluate("document.getElementById('camera-view').naturalWidth") > 0
+        _wait_for_the_camera_view(page)
         page.click("#jump-camera")  # the camera view in one tap
         page.wait_for_url("**/games/*#camera")
     finally:
