@@ -139,6 +139,7 @@ def test_manual_entry_and_wild_colour_choice(server: tuple[str, TableClient], pa
     assert "not a card id" in toast.inner_text()
     _shot(page, tmp_path, "manual-error")
     page.select_option("#actor", "cat")
+    page.click("#more-entry summary")  # folded away: a penalty, a hand shown, a new starter
     page.select_option("#penalty-kind", "other")
     page.fill("#penalty-draw", "3")
     page.click("#btn-penalty")

@@ -85,6 +85,7 @@ class Camera:
         self._message = "no camera is running"
         self._frame_hook: Callable[[float], None] | None = None
         self._feeding = False  # a watcher is (being) started: changes are queued for it
+        self._starts = 0  # watchers started so far: a page reconnects its live view when this changes
         #: changes of the followed game not yet handed to the watcher: (event, verdict), in order
         self._changes: deque[tuple[dict[str, Any], dict[str, Any]]] = deque()
         tables.listen(self._heard)
@@ -185,6 +186,7 @@ class Camera:
             log.warning("%s", self._message)
             return False
         self._watcher, self._spec = watcher, spec
+        self._starts += 1
         self._mode, self._message = "camera", f"watching {shown_spec(spec)}"
         return True
 
@@ -289,7 +291,8 @@ class Camera:
         return watcher.latest_jpeg() if watcher is not None else None
 
     def status(self) -> dict[str, Any]:
-        """Mode (off, camera, demo, unavailable), a label and message in words, and the watcher's own status."""
+        """Mode (off, camera, demo, unavailable), a label and message in words, how many watchers have started
+        (the demo starts one per playing), and the watcher's own status."""
         labels = {"off": "off", "camera": "on", "demo": "demo", "unavailable": "unavailable"}
         watcher_status: dict[str, Any] = {}
         if self._watcher is not None:
@@ -298,4 +301,4 @@ class Camera:
             except Exception as exc:  # a broken status must not break the page
                 watcher_status = {"error": str(exc)}
         return {"mode": self._mode, "label": labels[self._mode], "message": self._message,
-                "running": self.running(), "game_id": self.game_id, "watcher": watcher_status}
+                "running": self.running(), "starts": self._starts, "game_id": self.game_id, "watcher": watcher_status}

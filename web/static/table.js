@@ -331,6 +331,7 @@
     const shower = revealAwaited(state) ? state.awaiting.player || (state.awaiting.players || [])[0] : null;
     if (!actor.dataset.touched && (shower || state.turn)) actor.value = shower || state.turn;
     $("btn-tap-mode").setAttribute("aria-pressed", String(tapping()));
+    if (revealAwaited(state) || (state.awaiting && state.awaiting.kind === "starter")) $("more-entry").open = true;
     renderTray();
     fillSelect($("dealer"), players);
     fillSelect($("swap-target"), players, [el("option", { value: "" }, "—")]);
@@ -537,11 +538,18 @@
     return parts.join(" · ");
   }
 
+  let cameraStarts = null;
+
   async function pollCamera() {
     try {
       const response = await fetch("/api/camera");
       if (!response.ok) return;
       const status = await response.json();
+      const view = $("camera-view");
+      if (view && view.src && status.starts !== cameraStarts) {  // a new watcher (the demo again): a new stream
+        if (cameraStarts !== null) view.src = view.dataset.src + "?start=" + status.starts;
+        cameraStarts = status.starts;
+      }
       $("camera-state").textContent = cameraSummary(status);
       $("camera-state").title = Object.entries(status.watcher || {}).filter(([, v]) => typeof v !== "object")
         .map(([k, v]) => k.replace(/_/g, " ") + ": " + v).join("\n");
