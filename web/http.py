@@ -95,7 +95,9 @@ def json_body() -> dict[str, Any]:
     raw = request.get_data(cache=True)
     try:
         body = json.loads(raw)
-    except (ValueError, RecursionError):
+    except RecursionError:
+        raise InvalidInput(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels") from None
+    except ValueError:
         body = None
     if not isinstance(body, dict):
         raise InvalidInput("expected a JSON object as the request body (Content-Type: application/json)")
