@@ -406,3 +406,31 @@ def test_a_hand_is_scored_by_tapping_its_cards(server: tuple[str, TableClient], 
     page.wait_for_selector("#outcome-text:text('cat shows')")
     assert api.state(game_id)["round_scores"][0]["points"]["ben"] == 3 + 3 + 50 + 50 + 1 + 5
     _viewport_shot(page, tmp_path, "scored-by-tapping")
+
+
+def test_with_sound_on_a_penalty_vibrates_twice_and_a_lone_card_without_uno_once(
+        server: tuple[str, TableClient], page: object) -> None:
+    base, api = server
+    game_id = api.new_game(options={"hand_size": 2})
+    api.event(game_id, {"type": "start_round", "dealer": "ann", "starter": "red-5"})
+    page.add_init_script("navigator.vibrate = (pattern) => { window.buzzes = (window.buzzes || []).concat([pattern]); return true; };")
+    page.goto(f"{base}/games/{game_id}")
+    page.wait_for_selector("#live-state:text('live')")
+    page.check("#sound")  # off by default; this tap also allows the page to beep
+
+    def buzzes(count: int) -> list:
+        """The vibrations so far, once there are ``count`` of them (or after 5 s)."""
+        for _ in range(50):
+            found = page.evaluate("window.buzzes || []")
+            if len(found) >= count:
+                return found
+            page.wait_for_timeout(100)
+        return page.evaluate("window.buzzes || []")
+
+    assert buzzes(1) == [[150]]  # the switch answers with one buzz
+    api.event(game_id, {"type": "play", "player": "ben", "card": "red-7"})  # ben is on one card, no UNO
+    assert buzzes(2) == [[150], [150]]
+    page.evaluate("window.buzzes = []")
+    api.event(game_id, {"type": "catch", "player": "cat", "target": "ben"})
+    assert buzzes(1) == [[200, 100, 200]]  # a penalty: twice
+    assert page.evaluate("localStorage.getItem('tableref-sound')") == "on"
