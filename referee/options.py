@@ -1,7 +1,8 @@
 """The one registry of rule options: every variant, house rule and penalty as a named option.
 
-Each :class:`Option` carries the rule text line it comes from (``source`` is the file name in
-``/work/shared/rules``, ``text`` the line). Presets set values; ``new_game`` ``options`` override them.
+Each :class:`Option` carries the rule text line it comes from: ``source`` is the file name of the rule
+text (``OFFICIAL``, ``TWO``, ``ENA``, ``VARIANTS``, ``TWIST`` below), ``text`` the line. Presets set values;
+``new_game`` ``options`` override them.
 """
 from __future__ import annotations
 

@@ -103,6 +103,9 @@ def test_a_damaged_video_skips_bad_frames_and_ends_early_at_a_decoder_error(tmp_
     assert [(f.index, f.t) for f in frames] == [(0, 0.0)]
     assert source.stats.frames_skipped == 3  # None, too small, wrong type
     assert source.stats.state == "ended" and "decoder fell over" in source.stats.last_error
+    ended_early, skipped = source.problems()  # what `tableref watch` tells at the end
+    assert ended_early.startswith("the video ended early: 4 of 10 frames decoded (0.4 s of 1.0 s)")
+    assert skipped == f"3 unreadable frames of {tmp_path / 'match.mp4'} skipped"
 
 
 class DeadCamera:

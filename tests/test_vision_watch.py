@@ -95,3 +95,41 @@ def test_every_listed_command_and_benchmark_imports() -> None:
     assert parser.parse_args(["watch", "0", "--players", "a,b"]).command == "watch"
     for name in BENCHMARKS:
         assert parser.parse_args(["bench", name]).benchmark == name
+
+
+def test_a_damaged_video_is_reported_in_words_without_the_decoders_noise(tmp_path: Path) -> None:
+    data = bytearray(recording_path().read_bytes())
+    for position in range(len(data) // 10, len(data) * 9 // 10, 50):  # every 50th byte of the middle
+        data[position] ^= 0x5A
+    damaged = tmp_path / "damaged.mp4"
+    damaged.write_bytes(bytes(data))
+    done = tableref("watch", str(damaged), *SETUP, "--fast", "--fps", "5")
+    assert done.returncode == 0, done.stderr  # some frames were read and refereed
+    assert "tableref watch: the video ended early:" in done.stderr
+    assert "@ 0x" not in done.stderr and done.stderr.count("\n") <= 2  # no FFmpeg decoder lines
+
+
+def test_a_source_with_no_usable_frame_exits_with_status_1(tmp_path: Path) -> None:
+    for index in range(3):
+        (tmp_path / f"{index}.png").write_bytes(b"not a picture")
+    done = tableref("watch", str(tmp_path), *SETUP)
+    assert done.returncode == 1
+    assert "3 unreadable frames" in done.stderr and "no usable frame could be read" in done.stderr
+
+
+def test_bench_detector_times_a_demo_frame_in_a_plain_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the datasets/ folder or Pillow (a plain `pip install -e .`) the detector is timed on a frame of the
+    bundled demo recording instead of a rendered scene."""
+    import argparse
+
+    import vision.source_tree
+    from vision.benchmarks import detector as bench
+    from vision.source_tree import SourceTreeMissing
+
+    def missing(_name: str) -> None:
+        raise SourceTreeMissing("no datasets/ folder")
+
+    monkeypatch.setattr(vision.source_tree, "load_source_package", missing)
+    frame, what = bench._frame(argparse.Namespace(image=None), 64, 48)
+    assert frame.shape == (48, 64, 3) and frame.std() > 10  # a real picture, not a blank one
+    assert what == "the demo recording at 46 s"

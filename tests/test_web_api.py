@@ -192,3 +192,23 @@ def test_only_loopback_addresses_go_without_a_pin() -> None:
     assert all(is_loopback(host) for host in ("127.0.0.1", "localhost", "::1", "127.0.1.1"))
     assert not any(is_loopback(host) for host in ("0.0.0.0", "::", "192.168.1.20", "tableref.local"))
     assert new_pin().isdigit() and len(new_pin()) == 6
+
+
+def test_who_played_this_fixes_a_wild_after_its_colour_was_chosen(tmp_path: Path) -> None:
+    client = TableClient(make_app(tmp_path))
+    game_id = client.new_game()
+    client.event(game_id, {"type": "start_round", "dealer": "cat", "starter": "red-5"})
+    client.event(game_id, {"type": "play", "player": "ben", "card": "wild"})  # the camera credited ben
+    client.event(game_id, {"type": "choose_color", "player": "ben", "color": "green"})
+    client.event(game_id, {"type": "uno", "player": "cat"})
+    assert client.get(f"/api/games/{game_id}").get_json()["last_play"]["player"] == "ben"  # still offered
+    answer = client.post(f"/api/games/{game_id}/correct", {"player": "ann"})
+    assert answer.status_code == 200 and answer.get_json()["event"]["player"] == "ann"
+    in_force = [e["event"] for e in client.get(f"/api/games/{game_id}/events").get_json()["events"] if not e["undone"]]
+    assert in_force[1:] == [{"type": "start_round", "dealer": "cat", "starter": "red-5"},
+                            {"type": "play", "player": "ann", "card": "wild"},
+                            {"type": "choose_color", "player": "ann", "color": "green"},
+                            {"type": "uno", "player": "cat"}]
+    state = client.state(game_id)
+    assert state["color"] == "green" and state["turn"] == "ben"
+    assert client.get(f"/api/games/{game_id}").get_json()["last_play"]["player"] == "ann"

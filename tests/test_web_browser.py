@@ -139,6 +139,7 @@ def test_manual_entry_and_wild_colour_choice(server: tuple[str, TableClient], pa
     assert "not a card id" in toast.inner_text()
     _shot(page, tmp_path, "manual-error")
     page.select_option("#actor", "cat")
+    page.click("#more-entry summary")  # folded away: a penalty, a hand shown, a new starter
     page.select_option("#penalty-kind", "other")
     page.fill("#penalty-draw", "3")
     page.click("#btn-penalty")
@@ -222,6 +223,17 @@ def _viewport_shot(page: object, tmp_path: Path, name: str) -> None:
         shutil.copy(path, Path(folder) / path.name)
 
 
+def _wait_for_the_camera_view(page: object) -> None:
+    """Until the camera view shows a frame (it starts once the page has loaded). Polled from here: the page's
+    CSP forbids the in-page polling of ``wait_for_function``."""
+    page.wait_for_selector("#camera-view[src]")
+    for _ in range(100):
+        if page.evaluate("document.getElementById('camera-view').naturalWidth") > 0:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the camera view shows no frame")
+
+
 def _drag(page: object, start: tuple[float, float], end: tuple[float, float], touch: bool = False) -> None:
     """Drag over the camera view from ``start`` to ``end`` (fractions of the picture), by mouse or by finger."""
     box = page.locator("#camera-view").bounding_box()
@@ -258,7 +270,7 @@ def test_zones_are_calibrated_by_dragging_on_the_camera_view(server: tuple[str, 
         page.set_viewport_size(PHONE)
         page.goto(f"{base}/games/{game_id}")
         page.wait_for_selector("#zones-state:text('usual layout')")
-        page.wait_for_function("document.getElementById('camera-view').naturalWidth > 0")
+        _wait_for_the_camera_view(page)
         page.click("#btn-calibrate")
         page.wait_for_selector("#calibration:not([hidden])")
         assert page.locator("#zone-shapes polygon").count() == 3  # the zones in force, to redraw
@@ -295,3 +307,130 @@ def test_zones_are_calibrated_by_dragging_on_the_camera_view(server: tuple[str, 
         assert camera.tables.store.camera_zones("still table") is None
     finally:
         camera.stop()
+
+
+def test_the_page_finishes_loading_while_the_camera_streams(server: tuple[str, TableClient], page: object,
+                                                           tmp_path: Path) -> None:
+    from web_support import still_camera, table_picture
+
+    base, api = server
+    camera = api.http.application.extensions["tableref.camera"]
+    table_picture(tmp_path / "table")
+    camera.opener = still_camera(tmp_path / "table")
+    assert camera.start_source("still table") is True
+    try:
+        game_id = api.new_game()
+        page.goto(f"{base}/games/{game_id}", wait_until="load")  # an endless MJPEG used to hold "load" back
+        _wait_for_the_camera_view(page)
+        page.click("#jump-camera")  # the camera view in one tap
+        page.wait_for_url("**/games/*#camera")
+    finally:
+        camera.stop()
+
+
+PHONE_NARROW = {"width": 360, "height": 740}
+OVERFLOWING = """() => [...document.querySelectorAll('.card-tile, .pick, button, .value, .banner, .outcome')]
+    .filter((e) => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1).map((e) => e.id || e.textContent.slice(0, 30))"""
+
+
+def test_on_a_phone_the_outcome_shows_next_to_the_button_and_flags_stay_until_ok(
+        server: tuple[str, TableClient], page: object, tmp_path: Path) -> None:
+    base, api = server
+    game_id = api.new_game()
+    api.event(game_id, {"type": "start_round", "dealer": "ann", "starter": "red-5"})
+    page.set_viewport_size(PHONE_NARROW)
+    page.goto(f"{base}/games/{game_id}")
+    page.wait_for_selector("#live-state:text('live')")
+    page.select_option("#actor", "ben")
+    page.fill("#card-input", "blue-7")
+    page.click("#btn-play")  # far down the page: the flag shows right below the button, in words
+    outcome = page.wait_for_selector("#outcome:not([hidden])")
+    assert "◆ Blue 7 does not match ■ Red 5" in outcome.inner_text()
+    assert "Next: ▶ ben" in page.inner_text("#outcome-next")
+    box, button = outcome.bounding_box(), page.locator("#btn-play").bounding_box()
+    assert 0 <= box["y"] < PHONE_NARROW["height"] and box["y"] > button["y"]  # on screen, below the button
+    _viewport_shot(page, tmp_path, "outcome-flag-360")
+
+    page.select_option("#actor", "ben")
+    page.fill("#card-input", "wild-draw4")
+    page.click("#btn-play")  # the colour chooser comes to the same place
+    page.wait_for_selector("#outcome #wild-chooser:not([hidden])")
+    assert page.locator("#outcome").bounding_box()["y"] < PHONE_NARROW["height"]
+    assert page.evaluate(OVERFLOWING) == []  # "Wild Draw Four" fits its tile at 360 px
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_NARROW["width"]
+    _viewport_shot(page, tmp_path, "outcome-chooser-360")
+    page.click("#wild-colors button[data-color=green]")
+    page.wait_for_selector("#outcome-text:text('ben chooses ▲ Green')")
+
+    flagged = page.locator(".banner.flag, .banner.penalty").filter(has_text="Illegal card")
+    assert flagged.count() == 1  # the first flag is still up after two more events
+    flagged.locator("button.ok").click()
+    flagged.wait_for(state="detached")
+    page.reload()
+    page.wait_for_selector("#live-state:text('live')")
+    assert "Illegal card" not in page.inner_text("#banners")  # acknowledged stays acknowledged
+    assert page.evaluate(SMALL_TARGETS) == []
+
+
+def test_a_hand_is_scored_by_tapping_its_cards(server: tuple[str, TableClient], page: object, tmp_path: Path) -> None:
+    base, api = server
+    game_id = api.new_game(options={"hand_size": 3})
+    api.event(game_id, {"type": "start_round", "dealer": "ann", "starter": "red-5"})  # counts only: no hands known
+    for event in [{"type": "play", "player": "ben", "card": "red-7"}, {"type": "play", "player": "cat", "card": "red-9"},
+                  {"type": "draw", "player": "ann", "count": 1}, {"type": "pass", "player": "ann"},
+                  {"type": "play", "player": "ben", "card": "red-8"}, {"type": "uno", "player": "ben"},
+                  {"type": "play", "player": "cat", "card": "red-2"}, {"type": "draw", "player": "ann", "count": 1},
+                  {"type": "pass", "player": "ann"}, {"type": "play", "player": "ben", "card": "red-6"}]:
+        assert api.event(game_id, event)["accepted"], event
+    page.set_viewport_size(PHONE)
+    page.goto(f"{base}/games/{game_id}")
+    page.wait_for_selector("#live-state:text('live')")
+    assert page.input_value("#actor") == "ann"  # the first hand the referee waits for
+    page.click(".picker .tab:text('Red')")
+    page.click(".picker .pick[data-card=red-3]")
+    page.click(".picker .pick[data-card=red-3]")
+    page.click(".picker .tab:text('Wild')")
+    page.click(".picker .pick[data-card=wild]")
+    page.click(".picker .pick[data-card=wild]")
+    page.click("#reveal-tray button:text('Wild')")  # one too many: tapped out again
+    assert page.inner_text("#reveal-tray").split("\n") == ["■ Red 3 ×2 ✕", "Wild ✕"]
+    assert page.inner_text("#btn-reveal") == "Show ann's hand (3 of 5 cards)"
+    page.click(".picker .pick[data-card=wild-draw4]")
+    page.click(".picker .tab:text('Blue')")
+    page.click(".picker .pick[data-card=blue-1]")
+    page.click("#btn-reveal")
+    page.wait_for_selector("#outcome-text:text('ann shows')")
+    page.wait_for_selector("#btn-reveal:text(\"Show cat's hand (0 of 1 cards)\")")  # the next hand awaited
+    page.click(".picker .pick[data-card=blue-5]")
+    page.click("#btn-reveal")
+    page.wait_for_selector("#outcome-text:text('cat shows')")
+    assert api.state(game_id)["round_scores"][0]["points"]["ben"] == 3 + 3 + 50 + 50 + 1 + 5
+    _viewport_shot(page, tmp_path, "scored-by-tapping")
+
+
+def test_with_sound_on_a_penalty_vibrates_twice_and_a_lone_card_without_uno_once(
+        server: tuple[str, TableClient], page: object) -> None:
+    base, api = server
+    game_id = api.new_game(options={"hand_size": 2})
+    api.event(game_id, {"type": "start_round", "dealer": "ann", "starter": "red-5"})
+    page.add_init_script("navigator.vibrate = (pattern) => { window.buzzes = (window.buzzes || []).concat([pattern]); return true; };")
+    page.goto(f"{base}/games/{game_id}")
+    page.wait_for_selector("#live-state:text('live')")
+    page.check("#sound")  # off by default; this tap also allows the page to beep
+
+    def buzzes(count: int) -> list:
+        """The vibrations so far, once there are ``count`` of them (or after 5 s)."""
+        for _ in range(50):
+            found = page.evaluate("window.buzzes || []")
+            if len(found) >= count:
+                return found
+            page.wait_for_timeout(100)
+        return page.evaluate("window.buzzes || []")
+
+    assert buzzes(1) == [[150]]  # the switch answers with one buzz
+    api.event(game_id, {"type": "play", "player": "ben", "card": "red-7"})  # ben is on one card, no UNO
+    assert buzzes(2) == [[150], [150]]
+    page.evaluate("window.buzzes = []")
+    api.event(game_id, {"type": "catch", "player": "cat", "target": "ben"})
+    assert buzzes(1) == [[200, 100, 200]]  # a penalty: twice
+    assert page.evaluate("localStorage.getItem('tableref-sound')") == "on"

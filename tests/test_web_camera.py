@@ -74,7 +74,7 @@ def test_the_demo_posts_every_scripted_event_when_no_camera_runs(client: TableCl
     ])
     demo = DemoRun.load(client.http.application.extensions["tableref.tables"], _camera(client), folder)
     assert demo.recording is None
-    demo.start(camera_running=False)
+    assert demo.start() is False  # no recording: every scripted event is posted by the clock
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and len(client.get(f"/api/games/{demo.game_id}/events").get_json()["events"]) < 4:
         time.sleep(0.05)
@@ -166,3 +166,84 @@ def test_an_unopenable_stream_is_reported_without_its_password(client: TableClie
     assert camera.start_source("rtsp://admin:secret@127.0.0.1:9/none") is False
     message = client.get("/api/camera").get_json()["message"]
     assert "secret" not in message and "rtsp://***@127.0.0.1:9/none" in message
+
+
+class _Listening(_Watcher):
+    """A watcher that keeps what it is told through ``note_verdict``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.noted: list[tuple[dict, dict]] = []
+
+    def note_verdict(self, event: dict, verdict: dict) -> None:
+        self.noted.append((event, verdict))
+
+
+def _listening_camera(client: TableClient, game_id: int) -> tuple[Camera, _Listening]:
+    camera = _camera(client)
+    camera.follow(game_id)
+    watcher = _Listening()
+    camera.opener = lambda _spec, _zones, _on_event, _before_frame: watcher
+    assert camera.start_source("table") is True
+    return camera, watcher
+
+
+def _next_frame(camera: Camera) -> None:
+    """What the watcher's thread does before each frame."""
+    from vision.sources import Frame
+
+    camera._before_frame(Frame(None, 0.0, 0))
+
+
+def test_the_watcher_hears_every_event_the_page_posts_in_order(client: TableClient) -> None:
+    game_id = short_game(client)
+    camera, watcher = _listening_camera(client, game_id)
+    _next_frame(camera)
+    assert [e["type"] for e, _ in watcher.noted] == ["start_round"]  # the game as it stood
+    assert watcher.noted[0][1]["state"]["turn"] == "ben"
+    watcher.noted.clear()
+    camera.on_event({"type": "play", "card": "red-7"})  # the camera's own event
+    client.event(game_id, {"type": "catch", "player": "cat", "target": "ben"})  # a button
+    assert watcher.noted == []  # nothing handed over outside the watcher's thread
+    _next_frame(camera)
+    assert [(e["type"], v["state"]["owed"]) for e, v in watcher.noted] == [("play", {}), ("catch", {"ben": 2})]
+    camera.stop()
+
+
+def test_the_watcher_hears_an_undo_and_a_who_played_this(client: TableClient) -> None:
+    game_id = client.new_game()
+    client.event(game_id, {"type": "start_round", "dealer": "ann", "starter": "red-5"})
+    camera, watcher = _listening_camera(client, game_id)
+    client.event(game_id, {"type": "play", "player": "ben", "card": "red-7"})
+    _next_frame(camera)
+    watcher.noted.clear()
+    assert client.post(f"/api/games/{game_id}/correct", {"player": "cat"}).status_code == 200
+    client.post(f"/api/games/{game_id}/undo")
+    _next_frame(camera)
+    (corrected, after), (undone, rebuilt) = watcher.noted
+    assert corrected == {"type": "play", "player": "cat", "card": "red-7"}
+    assert [f["kind"] for f in after["flags"]] == ["out_of_turn"]
+    assert undone == corrected and rebuilt["state"] == client.state(game_id)  # the deal, ben to play
+    camera.stop()
+
+
+def test_the_demo_plays_again_in_the_same_game(client: TableClient, tmp_path: Path) -> None:
+    new_game = {"type": "new_game", "rules": "official", "players": PLAYERS, "options": SHORT_OPTIONS}
+    folder = _script(tmp_path, [{"t": 0.0, "event": new_game}, {"t": 0.05, "event": SHORT_DEAL}])
+    tables = client.http.application.extensions["tableref.tables"]
+    camera = _camera(client)
+    first = DemoRun.load(tables, camera, folder)
+    first.pause_s = 0.2
+    first.start()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and first.plays < 3:
+        time.sleep(0.05)
+    first.stop()
+    assert first.plays >= 3 and "demo" in camera.status()["message"]
+    second = DemoRun.load(tables, camera, folder)  # the server restarted: the same game again
+    second.start()
+    second.stop()
+    assert second.game_id == first.game_id
+    assert [g.name for g in tables.store.games()] == ["Demo game"]
+    events = client.get(f"/api/games/{first.game_id}/events").get_json()["events"]
+    assert [e["event"]["type"] for e in events] in (["new_game"], ["new_game", "start_round"])

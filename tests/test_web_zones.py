@@ -51,7 +51,7 @@ def _camera(client: TableClient) -> Camera:
 
 def _fake_opener(camera: Camera, started: list[FakeWatcher]) -> Any:
     """An opener for ``camera`` that starts a :class:`FakeWatcher` and keeps it in ``started``."""
-    def opener(spec: str, zones: Any, _on_event: Any) -> FakeWatcher:
+    def opener(spec: str, zones: Any, _on_event: Any, _before_frame: Any) -> FakeWatcher:
         started.append(FakeWatcher(zones, camera.tables.store, spec))
         return started[-1]
 

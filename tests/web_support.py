@@ -108,8 +108,9 @@ def still_camera(folder: Path, fps: float = 5.0) -> Any:
     from vision.sources import open_source
     from vision.watcher import TableWatcher
 
-    def opener(_spec: str, zones: Any, on_event: Any) -> Any:
-        watcher = TableWatcher(open_source(folder, realtime=True, loop=True, fps=fps), NoCards(), zones, on_event)
+    def opener(_spec: str, zones: Any, on_event: Any, before_frame: Any) -> Any:
+        watcher = TableWatcher(open_source(folder, realtime=True, loop=True, fps=fps), NoCards(), zones, on_event,
+                               before_frame=before_frame)
         watcher.start()
         return watcher
 

@@ -8,6 +8,7 @@ skipped and counted in :class:`SourceStats`.
 """
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import asdict, dataclass
@@ -27,6 +28,10 @@ DEFAULT_FOLDER_FPS = 15.0
 # OpenCV's own warnings (a webcam index that does not open, a backend it lacks) would reach the
 # terminal before the clear SourceError said here; only its errors still do.
 cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+# FFmpeg's decoder lines ("cbpy damaged at 28 15", dozens for one damaged file) neither: what a damaged
+# video did is counted and told once, in words (``FrameSource.problems``). Read when OpenCV first opens a
+# file with FFmpeg; set OPENCV_FFMPEG_LOGLEVEL yourself to see them again.
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 
 class SourceError(RuntimeError):
@@ -112,6 +117,11 @@ class FrameSource:
         if self._capture is not None:
             self._capture.release()
             self._capture = None
+
+    def problems(self) -> list[str]:
+        """What went wrong while reading, in words (unreadable frames skipped), for a report at the end."""
+        skipped = self.stats.frames_skipped
+        return [f"{skipped} unreadable frame{'s' if skipped != 1 else ''} of {self.name} skipped"] if skipped else []
 
     def _wait(self, seconds: float) -> bool:
         """Sleep up to ``seconds``; False when the source was closed meanwhile."""
@@ -240,6 +250,19 @@ class VideoFileSource(PacedSource):
         super().__init__(str(path), fps if 1 <= fps <= 240 else DEFAULT_FOLDER_FPS, realtime, loop)
         self._capture = capture
         self._frames_this_pass = 0
+        #: the frame count the file's header announces (0: unknown)
+        self.expected_frames = max(0, int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0))
+
+    def problems(self) -> list[str]:
+        """As :meth:`FrameSource.problems`, and whether the file ended before the frames its header announces
+        (a truncated or damaged file)."""
+        found = super().problems()
+        passed = self._frames_this_pass
+        if self.stats.state == "ended" and self.expected_frames and passed < self.expected_frames - max(2, self.expected_frames // 50):
+            found.insert(0, f"the video ended early: {passed} of {self.expected_frames} frames decoded "
+                            f"({passed / self.fps:.1f} s of {self.expected_frames / self.fps:.1f} s); "
+                            f"the file is truncated or damaged")
+        return found
 
     def read(self) -> Frame | None:
         """The next frame in file order; at the end, the first again with ``loop``, else None and ``ended``."""
@@ -319,6 +342,10 @@ class SampledSource(FrameSource):
             if self._last_t is None or frame.t < self._last_t or frame.t - self._last_t >= self.period - 1e-6:
                 self._last_t = frame.t
                 return frame
+
+    def problems(self) -> list[str]:
+        """The wrapped source's problems."""
+        return self.source.problems()
 
     def close(self) -> None:
         """Close the wrapped source."""

@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, stream_with_context
 
+from web.http import json_body
 from web.rules_info import rules_catalog
 from web.security import check_pin, controls, csrf_token, has_control, pin_required
 from web.validation import InvalidInput
@@ -20,13 +21,6 @@ def _tables() -> Any:
     return current_app.extensions["tableref.tables"]
 
 
-def _json_body() -> dict[str, Any]:
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise InvalidInput("expected a JSON object as the request body (Content-Type: application/json)")
-    return body
-
-
 @api.get("/session")
 def session_info() -> Response:
     """The CSRF token for this browser session, and whether the controls need the table's PIN."""
@@ -36,10 +30,12 @@ def session_info() -> Response:
 @api.post("/unlock")
 def unlock() -> Response:
     """Enter the table's PIN for this session: ``{"pin": "123456"}``."""
-    body = _json_body()
-    if not current_app.extensions["tableref.pin_throttle"].allow(request.remote_addr or "?"):
-        abort(429, description="too many PIN attempts: wait a minute")
+    body = json_body()
+    throttle, address = current_app.extensions["tableref.pin_throttle"], request.remote_addr or "?"
+    if throttle.locked(address):
+        abort(429, description="too many wrong PINs from this device: wait a minute")
     if not check_pin(body.get("pin")):
+        throttle.failed(address)
         abort(403, description="wrong PIN")
     return jsonify(control=True)
 
@@ -64,7 +60,7 @@ def games() -> Response:
 @controls
 def create_game() -> tuple[Response, int]:
     """Create a game from ``{"name", "rules", "players", "teams", "options"}``."""
-    body = _json_body()
+    body = json_body()
     setup = {k: v for k, v in body.items() if k != "name"}
     setup.setdefault("type", "new_game")
     if setup["type"] != "new_game":
@@ -90,7 +86,7 @@ def game_events(game_id: int) -> Response:
 @controls
 def post_event(game_id: int) -> Response:
     """Apply one protocol event; answers its log entry with the referee's ``verdict``."""
-    return jsonify(_tables().post(game_id, _json_body(), source="api"))
+    return jsonify(_tables().post(game_id, json_body(), source="api"))
 
 
 @api.post("/games/<int:game_id>/undo")
@@ -104,7 +100,7 @@ def undo(game_id: int) -> Response:
 @controls
 def correct(game_id: int) -> Response:
     """"Who played this": ``{"player": name}`` takes the last play back and gives it to that player."""
-    return jsonify(_tables().correct_player(game_id, _json_body().get("player")))
+    return jsonify(_tables().correct_player(game_id, json_body().get("player")))
 
 
 @api.post("/games/<int:game_id>/camera")
@@ -166,7 +162,7 @@ def camera_zones() -> Response:
 def calibrate_zones() -> Response:
     """Calibrate by hand: ``{"discard", "draw", "reveal"}``, each a list of 3+ ``[x, y]`` fractions of the
     picture; stored for this camera, then used by it. Answers as ``GET``."""
-    return jsonify(current_app.extensions["tableref.camera"].calibrate(_json_body()))
+    return jsonify(current_app.extensions["tableref.camera"].calibrate(json_body()))
 
 
 @api.delete("/camera/zones")

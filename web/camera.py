@@ -4,18 +4,26 @@ Whatever fails here (no webcam, no model, no vision package) leaves the page wor
 events, and :meth:`Camera.status` says why in words. Table zones calibrated by hand on the page are
 stored per camera (its source spec) before the running watcher uses them, and given to the watcher
 again whenever that camera starts.
+
+One game state for camera and buttons: every change of the followed game (an event from the page, the
+API, the demo or the camera, an undo, a "who played this") reaches the watcher as the camera's own
+events' verdicts do, through ``note_verdict``, in the order the referee saw them. The changes are queued
+as they happen and handed over in the watcher's own thread before its next frame (``before_frame``), so
+that the watcher credits its next event to the right player and never reads a half-updated state.
 """
 from __future__ import annotations
 
 import logging
 import threading
+from collections import deque
 from urllib.parse import urlsplit, urlunsplit
 from typing import TYPE_CHECKING, Any, Callable
 
-from web.tables import GameNotFound, Tables
+from web.tables import Applied, GameNotFound, Tables
 from web.validation import InvalidInput, check_zones
 
 if TYPE_CHECKING:
+    from vision.sources import Frame
     from vision.zones import Zones
 
 log = logging.getLogger(__name__)
@@ -25,8 +33,10 @@ log = logging.getLogger(__name__)
 TURN_EVENTS = frozenset({"play", "draw", "pass"})
 
 EventCallback = Callable[[dict[str, Any]], "dict[str, Any] | None"]
-#: Opens a source and starts a watcher on it: ``(spec, zones or None, on_event) -> started watcher``.
-WatcherOpener = Callable[[str, "Zones | None", EventCallback], Any]
+FrameCallback = Callable[["Frame"], None]
+#: Opens a source and starts a watcher on it:
+#: ``(spec, zones or None, on_event, before_frame) -> started watcher``.
+WatcherOpener = Callable[[str, "Zones | None", EventCallback, FrameCallback], Any]
 
 
 class NoCamera(LookupError):
@@ -41,16 +51,17 @@ def shown_spec(spec: str) -> str:
     return urlunsplit(parts._replace(netloc="***@" + parts.netloc.rsplit("@", 1)[1]))
 
 
-def open_watcher(spec: str, zones: Zones | None, on_event: EventCallback) -> Any:
+def open_watcher(spec: str, zones: Zones | None, on_event: EventCallback, before_frame: FrameCallback) -> Any:
     """Open the source ``spec`` with the card detector and start a :class:`vision.watcher.TableWatcher`
-    on it (``zones`` None: located automatically); raises whatever opening the source or the model raises."""
+    on it (``zones`` None: located automatically; ``before_frame`` called in its thread before each frame);
+    raises whatever opening the source or the model raises."""
     from vision.detector import Detector
     from vision.sources import open_source
     from vision.watcher import TableWatcher
 
     source = open_source(spec)
     try:
-        watcher = TableWatcher(source, Detector.load(), zones, on_event)
+        watcher = TableWatcher(source, Detector.load(), zones, on_event, before_frame=before_frame)
         watcher.start()
     except Exception:
         source.close()
@@ -72,12 +83,20 @@ class Camera:
         self._game_id: int | None = None
         self._mode = "off"
         self._message = "no camera is running"
+        self._frame_hook: Callable[[float], None] | None = None
+        self._feeding = False  # a watcher is (being) started: changes are queued for it
+        self._starts = 0  # watchers started so far: a page reconnects its live view when this changes
+        #: changes of the followed game not yet handed to the watcher: (event, verdict), in order
+        self._changes: deque[tuple[dict[str, Any], dict[str, Any]]] = deque()
+        tables.listen(self._heard)
 
     # -- which game the camera referees --------------------------------------------------------------
     def follow(self, game_id: int) -> None:
-        """Send the camera's events to this game from now on."""
+        """Send the camera's events to this game from now on (the watcher learns its state first)."""
         with self._lock:
-            self._game_id = game_id
+            changed, self._game_id = self._game_id != game_id, game_id
+        if changed:
+            self._catch_up_with(game_id)
 
     @property
     def game_id(self) -> int | None:
@@ -88,6 +107,34 @@ class Camera:
                 return self._game_id
         running = [g for g in self.tables.store.games(limit=20) if not g.game_over]
         return running[0].id if running else None
+
+    def _catch_up_with(self, game_id: int | None) -> None:
+        """Forget the changes queued so far; queue the state ``game_id`` is in now."""
+        self._changes.clear()
+        if game_id is None:
+            return
+        try:
+            current = self.tables.current(game_id)
+        except GameNotFound:
+            return
+        self._changes.append((current.event, current.verdict))
+
+    def _heard(self, change: Applied) -> None:
+        """A change of some game (called by :class:`Tables`, under that game's lock, in order): queued for
+        the watcher when it is the followed game's."""
+        if self._feeding and change.game_id == self.game_id:
+            self._changes.append((change.event, change.verdict))
+
+    def _before_frame(self, frame: Frame) -> None:
+        """Called in the watcher's thread before each frame: the demo's scripted events due by the frame's
+        time, then every queued change handed to the watcher in order."""
+        hook = self._frame_hook
+        if hook is not None:
+            hook(frame.t)
+        watcher = self._watcher
+        while watcher is not None and self._changes:
+            event, verdict = self._changes.popleft()
+            watcher.note_verdict(event, verdict)
 
     def on_event(self, event: dict[str, Any]) -> dict[str, Any] | None:
         """The watcher's callback: store the event in the followed game, apply it, return the verdict.
@@ -113,18 +160,33 @@ class Camera:
         """No camera, on purpose; ``message`` says so on the page."""
         self._mode, self._message = "off", message
 
-    def start_source(self, spec: str) -> bool:
-        """Open a camera source with the detector and start watching, with the zones calibrated for it
-        (if any); False (with the reason shown on the page) when the source, the model or the vision
-        package is not available."""
+    def say(self, message: str) -> None:
+        """Show ``message`` as the camera's status on the page (the demo says when its recording ended)."""
+        self._message = message
+
+    def watching(self) -> bool:
+        """True while the watcher's thread runs (False once a recording has ended)."""
+        watcher = self._watcher
+        return watcher is not None and bool(getattr(watcher, "running", True))
+
+    def start_source(self, spec: str, before_frame: Callable[[float], None] | None = None) -> bool:
+        """Open a camera source with the detector and start watching (instead of any watcher before), with
+        the zones calibrated for it (if any) and the followed game's state; ``before_frame(t)`` is called
+        in the watcher's thread before each frame. False (with the reason shown on the page) when the
+        source, the model or the vision package is not available."""
+        self._stop_watcher()
+        self._frame_hook, self._feeding = before_frame, True
+        self._catch_up_with(self.game_id)
         try:
-            watcher = self.opener(spec, self._stored_zones(spec), self.on_event)
+            watcher = self.opener(spec, self._stored_zones(spec), self.on_event, self._before_frame)
         except Exception as exc:  # any failure of an optional part: the page works without it
+            self._feeding = False
             reason = str(exc).replace(spec, shown_spec(spec))  # the source's own words may repeat the spec
             self._mode, self._message = "unavailable", f"camera {shown_spec(spec)!r} unavailable: {reason}"
             log.warning("%s", self._message)
             return False
         self._watcher, self._spec = watcher, spec
+        self._starts += 1
         self._mode, self._message = "camera", f"watching {shown_spec(spec)}"
         return True
 
@@ -139,17 +201,13 @@ class Camera:
             self._mode, self._message = "unavailable", f"{prefix}the bundled demo cannot start: {exc}"
             return False
         self._demo = demo
-        if demo.recording is None:
-            watching, why = False, "no demo recording found"
-        else:
-            watching = self.start_source(str(demo.recording))
-            why = self._message
         try:
-            demo.start(camera_running=watching)
+            watching = demo.start()
         except InvalidInput as exc:
             self.stop()
             self._mode, self._message = "unavailable", f"{prefix}the demo script's game is refused: {exc}"
             return False
+        why = "no demo recording found" if demo.recording is None else self._message
         self._mode = "demo"
         self._message = prefix + ("playing the bundled demo recording" if watching
                                   else f"playing the bundled demo game without its camera view ({why})")
@@ -159,6 +217,10 @@ class Camera:
         """Stop the watcher and the demo."""
         if self._demo is not None:
             self._demo.stop()
+        self._stop_watcher()
+
+    def _stop_watcher(self) -> None:
+        self._feeding = False
         if self._watcher is not None:
             try:
                 self._watcher.stop()
@@ -229,7 +291,8 @@ class Camera:
         return watcher.latest_jpeg() if watcher is not None else None
 
     def status(self) -> dict[str, Any]:
-        """Mode (off, camera, demo, unavailable), a label and message in words, and the watcher's own status."""
+        """Mode (off, camera, demo, unavailable), a label and message in words, how many watchers have started
+        (the demo starts one per playing), and the watcher's own status."""
         labels = {"off": "off", "camera": "on", "demo": "demo", "unavailable": "unavailable"}
         watcher_status: dict[str, Any] = {}
         if self._watcher is not None:
@@ -238,4 +301,4 @@ class Camera:
             except Exception as exc:  # a broken status must not break the page
                 watcher_status = {"error": str(exc)}
         return {"mode": self._mode, "label": labels[self._mode], "message": self._message,
-                "running": self.running(), "game_id": self.game_id, "watcher": watcher_status}
+                "running": self.running(), "starts": self._starts, "game_id": self.game_id, "watcher": watcher_status}

@@ -1,31 +1,45 @@
-"""The bundled demo: a game created from ``vision/demo/script.jsonl``, with the scripted events no
-camera can see (UNO calls, catches, challenges, the deal) posted at their times while the demo
-recording plays through the watcher. Without a working camera pipeline every scripted event is posted.
+"""The bundled demo: a game created from ``vision/demo/script.jsonl`` (or the one created by an earlier run,
+reused), played again and again. The demo recording plays through the camera's watcher, and the scripted
+events no camera can see (UNO calls, catches, challenges, the deal) are posted when the recording reaches
+their time, from the watcher's own thread, exactly as `tableref watch demo` applies them. Without a
+working camera pipeline every scripted event is posted at its time by the clock. When the recording
+ends the page says so, and after a pause the same game starts over.
 """
 from __future__ import annotations
 
 import logging
 import threading
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from vision.demo import DEMO_DIR, RECORDING_NAME, SCRIPT_NAME, ScriptLine, load_script
+from vision.demo import DEMO_DIR, RECORDING_NAME, SCRIPT_NAME, ScriptLine, UnseenEvents, load_script
 from web.tables import Tables
 from web.validation import InvalidInput
 
 log = logging.getLogger(__name__)
 
+DEMO_NAME = "Demo game"
+#: Seconds between the end of the recording and the demo playing again.
+REPLAY_PAUSE_S = 10.0
+#: How often the demo looks whether the recording has ended.
+POLL_S = 0.25
+
 
 class DemoRun:
-    """One playing of the demo, in its own thread; stops by itself at the script's end."""
+    """The demo, played in its own thread until stopped (see the module doc)."""
 
-    def __init__(self, tables: Tables, camera: Any, script: list[ScriptLine], recording: Path | None) -> None:
+    def __init__(self, tables: Tables, camera: Any, script: list[ScriptLine], recording: Path | None,
+                 pause_s: float = REPLAY_PAUSE_S) -> None:
         self.tables = tables
         self.camera = camera
         self.script = script
         self.recording = recording
+        self.pause_s = pause_s
         self.game_id: int | None = None
+        self.plays = 0
+        self._unseen = UnseenEvents([], self._post)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -38,26 +52,73 @@ class DemoRun:
         recording = demo_dir / RECORDING_NAME
         return cls(tables, camera, script, recording if recording.is_file() else None)
 
-    def start(self, camera_running: bool) -> None:
-        """Create the demo game and post the scripted events at their times (all of them when no
-        camera runs, else only those a camera cannot see)."""
-        setup = dict(self.script[0].event)
-        self.game_id = self.tables.create_game(setup, "Demo game")
+    def start(self) -> bool:
+        """Take the demo game (the stored one with this script's setup, started over, else a new one), follow
+        it with the camera and play it; True when the recording plays through the camera's watcher, False
+        when the game is played from the script alone. Raises ``InvalidInput`` when the referee refuses
+        the script's game."""
+        self.game_id = self._demo_game()
         self.camera.follow(self.game_id)
-        to_post = [line for line in self.script[1:] if not (camera_running and line.camera)]
-        self._thread = threading.Thread(target=self._play, args=(to_post,), name="tableref-demo", daemon=True)
+        watching = self._open()
+        self._thread = threading.Thread(target=self._loop, args=(watching,), name="tableref-demo", daemon=True)
         self._thread.start()
-
-    def _play(self, lines: list[ScriptLine]) -> None:
-        started = time.monotonic()
-        for line in lines:
-            if self._stop.wait(max(0.0, started + line.t - time.monotonic())):
-                return
-            try:
-                self.tables.post(self.game_id, line.event, source="demo")
-            except InvalidInput as exc:
-                log.warning("demo: scripted event refused: %s", exc)
+        return watching
 
     def stop(self) -> None:
-        """Stop posting scripted events."""
+        """Stop playing (the camera stops its watcher)."""
         self._stop.set()
+
+    def before_frame(self, t: float) -> None:
+        """The watcher reached frame time ``t``: post the scripted events due by then."""
+        self._unseen.due(t)
+
+    # -- one game, played again and again -------------------------------------------------------------
+    def _demo_game(self) -> int:
+        setup = dict(self.script[0].event)
+        for game in self.tables.store.games(limit=1000):
+            if game.name == DEMO_NAME and self.tables.store.event_at(game.id, 0).event == setup:
+                self.tables.restart(game.id, "the demo starts again")
+                return game.id
+        return self.tables.create_game(setup, DEMO_NAME)
+
+    def _open(self) -> bool:
+        """Start one playing: the recording through a new watcher, True; False without one."""
+        self.plays += 1
+        self._unseen = UnseenEvents(self.script[1:], self._post)
+        return self.recording is not None and self.camera.start_source(str(self.recording),
+                                                                       before_frame=self.before_frame)
+
+    def _loop(self, watching: bool) -> None:
+        while not self._stop.is_set():
+            if watching:
+                while not self._stop.wait(POLL_S) and self.camera.watching():
+                    pass
+                if self._stop.is_set():
+                    return
+                self._unseen.rest()  # what the recording did not reach
+            elif not self._play_by_clock():
+                return
+            ended = datetime.now(timezone.utc).astimezone().strftime("%H:%M:%S")
+            self.camera.say(f"the demo recording ended at {ended}; it plays again in {self.pause_s:.0f} s"
+                            if watching else f"the demo game ended at {ended}; it plays again in {self.pause_s:.0f} s")
+            if self._stop.wait(self.pause_s):
+                return
+            self.tables.restart(self.game_id, "the demo plays again")
+            watching = self._open()
+            self.camera.say(f"playing the bundled demo recording (time {self.plays})" if watching
+                            else f"playing the bundled demo game without its camera view (time {self.plays})")
+
+    def _play_by_clock(self) -> bool:
+        """Post every scripted event at its time from now; False when stopped first."""
+        started = time.monotonic()
+        for line in self.script[1:]:
+            if self._stop.wait(max(0.0, started + line.t - time.monotonic())):
+                return False
+            self._post(dict(line.event))
+        return True
+
+    def _post(self, event: dict[str, Any]) -> None:
+        try:
+            self.tables.post(self.game_id, event, source="demo")
+        except InvalidInput as exc:
+            log.warning("demo: scripted event refused: %s", exc)

@@ -4,9 +4,10 @@ Colours always come with a name and a symbol, never as a colour alone (colour-bl
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from referee.cards import parse_card
+from referee.cards import is_card_id, parse_card
 
 #: colour or suit -> (name, symbol). UNO colours get shapes; suits their own signs.
 COLOR_NAMES: dict[str, tuple[str, str]] = {
@@ -87,6 +88,24 @@ def card_label(card_id: str | None) -> str:
     return f"{symbol} {name} {value}"
 
 
+#: a word that may be a card id (``red-7``, ``wild-draw4``, ``10H``), checked with ``is_card_id``
+_CARD_WORD = re.compile(r"(?<![\w-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?![\w-])")
+#: a colour or suit named after "colour" / "matching" in the referee's reasons
+_COLOR_WORD = re.compile(r"\b(colou?r|matching) (red|yellow|green|blue|[SHDC])\b")
+
+
+def reason_text(reason: str) -> str:
+    """The referee's reason with card ids and colours in words: ``"blue-5 does not match red-9 (colour red, …)"``
+    reads ``"◆ Blue 5 does not match ■ Red 9 (colour ■ Red, …)"``."""
+    named = _COLOR_WORD.sub(lambda m: f"{m.group(1)} {color_label(m.group(2))}", reason)
+    def card_words(match: re.Match[str]) -> str:
+        word = match.group(0)
+        plain = word.isalpha() and word.islower()  # "wild" and "joker" stay words of the sentence
+        return card_label(word) if is_card_id(word) and not plain else word
+
+    return _CARD_WORD.sub(card_words, named)
+
+
 def flag_title(kind: str) -> str:
     """A flag kind as a heading (unknown kinds are shown as they are named)."""
     return FLAG_TITLES.get(kind, kind.replace("_", " ").capitalize())
@@ -131,6 +150,12 @@ def event_text(event: dict[str, Any]) -> str:
         return str(event.get("type", "event"))
 
 
+def page_flag(flag: dict[str, Any]) -> dict[str, Any]:
+    """A verdict's flag as the page shows it: ``text`` (one line), ``title`` and ``words`` (the reason in words)."""
+    return {**flag, "text": flag_text(flag), "title": flag_title(str(flag.get("kind", ""))),
+            "words": reason_text(str(flag.get("reason") or ""))}
+
+
 def flag_text(flag: dict[str, Any]) -> str:
     """One line for a flag: title, who, how many cards, and the referee's reason."""
     parts = [flag_title(str(flag.get("kind", "")))]
@@ -139,4 +164,4 @@ def flag_text(flag: dict[str, Any]) -> str:
     if flag.get("draw"):
         parts.append(f"draws {flag['draw']}")
     text = " — ".join(parts)
-    return f"{text}: {flag['reason']}" if flag.get("reason") else text
+    return f"{text}: {reason_text(str(flag['reason']))}" if flag.get("reason") else text

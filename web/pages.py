@@ -141,13 +141,15 @@ def unlock() -> Any:
     """Enter the table's PIN to use the controls from this browser."""
     error = None
     if request.method == "POST":
-        if not current_app.extensions["tableref.pin_throttle"].allow(request.remote_addr or "?"):
-            error = "Too many attempts: wait a minute."
+        throttle, address = current_app.extensions["tableref.pin_throttle"], request.remote_addr or "?"
+        if throttle.locked(address):
+            error = "Too many wrong PINs from this device: wait a minute."
         elif check_pin(request.form.get("pin")):
             target = request.args.get("next", "")
             return redirect(target if target.startswith("/") and not target.startswith("//") else url_for("pages.home"),
                             code=303)
         else:
+            throttle.failed(address)
             error = "Wrong PIN."
     return render_template("unlock.html", error=error), (403 if error else 200)
 

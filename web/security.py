@@ -1,5 +1,5 @@
-"""Who may change a game: a CSRF token on every state-changing request, and the table's PIN when the
-server listens beyond this computer.
+"""Who may change a game: a CSRF token on every state-changing request, and the table's PIN whenever one is
+set (``--pin``, or a random one when the server listens beyond this computer).
 
 A page gets its CSRF token in a ``<meta>`` tag and sends it back as the ``X-CSRF-Token`` header
 (or the ``csrf_token`` form field). Outside clients read it from ``GET /api/session`` with a cookie jar.
@@ -15,7 +15,8 @@ from typing import Any, Callable
 
 from flask import Flask, abort, current_app, redirect, request, session, url_for
 
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+from web.http import SAFE_METHODS
+
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 PIN_ATTEMPTS_PER_MINUTE = 5
 #: Only this server's own scripts, styles and images (the camera view included); no framing.
@@ -43,7 +44,7 @@ def csrf_token() -> str:
 
 
 def pin_required() -> bool:
-    """True when controls need the table's PIN (the server listens beyond this computer)."""
+    """True when controls need the table's PIN (one was set)."""
     return bool(current_app.config.get("TABLE_PIN"))
 
 
@@ -53,22 +54,30 @@ def has_control() -> bool:
 
 
 class PinThrottle:
-    """At most a few PIN attempts per minute per client address, so the PIN cannot be guessed."""
+    """Wrong PINs are counted per client address: after ``PIN_ATTEMPTS_PER_MINUTE`` wrong ones within a minute
+    that address is refused until the minute has passed. Only wrong PINs count, and only against the address
+    that sent them: a guesser never locks the right PIN out for the other phones at the table."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._attempts: dict[str, list[float]] = {}
+        self._failures: dict[str, list[float]] = {}
 
-    def allow(self, address: str) -> bool:
-        """Count one attempt; False when this address has used up its attempts for the minute."""
+    def _recent(self, address: str, now: float) -> list[float]:
+        for other in [a for a, times in self._failures.items() if now - times[-1] >= 60]:
+            del self._failures[other]  # forget addresses that stopped guessing
+        return self._failures.get(address, [])
+
+    def locked(self, address: str) -> bool:
+        """True while ``address`` has used up its wrong PINs for the minute."""
         now = time.monotonic()
         with self._lock:
-            recent = [t for t in self._attempts.get(address, []) if now - t < 60]
-            allowed = len(recent) < PIN_ATTEMPTS_PER_MINUTE
-            if allowed:
-                recent.append(now)
-            self._attempts[address] = recent
-            return allowed
+            return len([t for t in self._recent(address, now) if now - t < 60]) >= PIN_ATTEMPTS_PER_MINUTE
+
+    def failed(self, address: str) -> None:
+        """Count one wrong PIN from ``address``."""
+        now = time.monotonic()
+        with self._lock:
+            self._failures[address] = [t for t in self._recent(address, now) if now - t < 60] + [now]
 
 
 def check_pin(given: Any) -> bool:

@@ -224,6 +224,16 @@ class Store:
             session.execute(update(EventRow).where(EventRow.game_id == game_id, EventRow.seq == seq)
                             .values(undone=True))
 
+    def clear_events(self, game_id: int) -> None:
+        """Delete every event of a game but its ``new_game`` and reset its summary (a demo played again)."""
+        with self._sessions.begin() as session:
+            session.execute(delete(EventRow).where(EventRow.game_id == game_id, EventRow.seq > 0))
+            setup = session.scalars(select(EventRow).where(EventRow.game_id == game_id, EventRow.seq == 0)).first()
+            verdict = json.loads(setup.verdict) if setup is not None and setup.verdict else {}
+            state = verdict.get("state") if isinstance(verdict.get("state"), dict) else {}
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(
+                scores=state.get("scores") or {}, game_over=False, winner=None, updated_at=utcnow()))
+
     def game(self, game_id: int) -> GameSummary | None:
         """The game with this id, or None."""
         with self._sessions() as session:

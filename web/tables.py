@@ -2,6 +2,8 @@
 
 Order for every event: check it, store it (committed), apply it, store its verdict, tell the pages.
 Undo marks the last event undone and rebuilds the referee from the remaining stored events.
+Whoever must follow the game (the camera's watcher) hears every change through :meth:`Tables.listen`,
+in the order the referee saw them, whichever way the event came (page, API, demo, camera).
 """
 from __future__ import annotations
 
@@ -10,9 +12,9 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
-from web.describe import event_text, flag_text, flag_title
+from web.describe import event_text, page_flag
 from web.sse import EventHub
 from web.store import StoredEvent, Store
 from web.validation import InvalidInput, check_event, check_name, check_new_game
@@ -52,7 +54,26 @@ class LiveGame:
     next_seq: int
     last_verdict: dict[str, Any]
     last_event: dict[str, Any]
+    #: the last play in force: "who played this" may give it to another player until the next play
+    last_play: dict[str, Any] | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One change of a game, as its listeners hear it: an event and the referee's verdict on it.
+
+    ``source`` is where the event came from (``camera``, ``api``, ``demo``, ``correction``), or
+    ``undo``: then ``event`` is the event taken back and ``verdict`` carries the rebuilt game's state.
+    """
+
+    game_id: int
+    event: dict[str, Any]
+    verdict: dict[str, Any]
+    source: str
+
+
+Listener = Callable[[Applied], None]
 
 
 def log_entry(stored: StoredEvent) -> dict[str, Any]:
@@ -68,7 +89,7 @@ def log_entry(stored: StoredEvent) -> dict[str, Any]:
         "accepted": verdict.get("accepted"),
         "pending": stored.verdict is None,
         "undone": stored.undone,
-        "flags": [{**f, "text": flag_text(f)} for f in flags],
+        "flags": [page_flag(f) for f in flags],
         "penalty": any((f.get("draw") or 0) > 0 for f in flags),
     }
 
@@ -89,6 +110,19 @@ class Tables:
         self._new_referee = Referee
         self._live: dict[int, LiveGame] = {}
         self._registry_lock = threading.Lock()
+        self._listeners: list[Listener] = []
+
+    def listen(self, listener: Listener) -> None:
+        """Call ``listener`` with every applied event, undo and correction of every game, in the order the
+        referee saw them (it is called under the game's lock: it must be quick and must not post events)."""
+        self._listeners.append(listener)
+
+    def _tell(self, change: Applied) -> None:
+        for listener in self._listeners:
+            try:
+                listener(change)
+            except Exception:  # a listener's failure must not fail the event, which is stored and applied
+                log.exception("a listener failed on %r", change)
 
     # -- creating and loading ------------------------------------------------------------------
     def create_game(self, setup: Any, name: Any = None) -> int:
@@ -124,7 +158,7 @@ class Tables:
         setup = events[0].event
         referee = self._new_referee()
         verdict: dict[str, Any] = {}
-        last_event = setup
+        last_event, last_play = setup, None
         for stored in events:
             if stored.undone:
                 continue
@@ -135,11 +169,12 @@ class Tables:
             verdict = judged
             if verdict.get("accepted"):
                 last_event = stored.event
+                last_play = stored.event if stored.event.get("type") == "play" else last_play
             if stored.verdict != verdict:
                 self.store.record_verdict(game_id, stored.seq, verdict)
         summary = self.store.game(game_id)
         return LiveGame(game_id, summary.name if summary else "", setup, referee, events[-1].seq + 1, verdict,
-                        last_event)
+                        last_event, last_play)
 
     # -- events ----------------------------------------------------------------------------------
     @contextmanager
@@ -168,11 +203,13 @@ class Tables:
         game.last_verdict = verdict
         if verdict.get("accepted"):
             game.last_event = event
+            game.last_play = event if event.get("type") == "play" else game.last_play
         self.store.record_verdict(game.game_id, seq, verdict)
         entry = log_entry(replace(stored, verdict=verdict))
         entry["verdict"] = verdict
         self.hub.publish(game.game_id, {"kind": "event", "seq": seq, "entry": entry,
                                         "snapshot": self._snapshot(game)})
+        self._tell(Applied(game.game_id, event, verdict, source))
         return entry
 
     def undo(self, game_id: int) -> dict[str, Any]:
@@ -183,22 +220,51 @@ class Tables:
                 raise InvalidInput("nothing to undo: the game has no events yet")
             last = active[-1]
             self.store.set_undone(game_id, last.seq)
-            self._replace_live(game_id)
+            game = self._replace_live(game_id)
             self._announce_reset(game_id, f"undone: {event_text(last.event)}")
+            rebuilt = {"accepted": True, "flags": [], "state": game.referee.state()}
+            self._tell(Applied(game_id, last.event, rebuilt, "undo"))
             return log_entry(self.store.event_at(game_id, last.seq))
 
+    def current(self, game_id: int) -> Applied:
+        """The game as it stands, for a listener that starts following it: its last event in force and a
+        verdict carrying its state (source ``sync``)."""
+        with self._locked(game_id) as game:
+            state = {"accepted": True, "flags": [], "state": game.referee.state()}
+            return Applied(game_id, game.last_event, state, "sync")
+
+    def restart(self, game_id: int, text: str) -> None:
+        """Start a game over from its setup: every event after the ``new_game`` is deleted (the bundled demo
+        played again in the same game); the pages are told ``text``."""
+        with self._locked(game_id):
+            self.store.clear_events(game_id)
+            game = self._replace_live(game_id)
+            self._announce_reset(game_id, text)
+            self._tell(Applied(game_id, game.setup, game.last_verdict, "restart"))
+
     def correct_player(self, game_id: int, player: Any) -> dict[str, Any]:
-        """"Who played this": undo the last play and post it again as played by ``player``."""
+        """"Who played this": the last play is given to ``player`` (until the next play). It is taken back with
+        every event after it; then it is posted again as ``player``'s, and so are the events after it, a colour
+        chosen by the player first credited now chosen by ``player``. Returns the corrected play's log entry."""
         with self._locked(game_id) as game:
             active = [e for e in self.store.events(game_id) if not e.undone and e.seq > 0]
-            if not active or active[-1].event.get("type") != "play":
-                raise InvalidInput("the last event is not a play: only a play can be given to another player")
-            last = active[-1]
+            plays = [e for e in active if e.event.get("type") == "play" and (e.verdict or {}).get("accepted")]
+            if not plays:
+                raise InvalidInput("there is no play to give to another player")
+            last = plays[-1]
             corrected = check_event({**last.event, "player": player}, game.setup)
             if corrected["player"] == last.event["player"]:
                 raise InvalidInput(f"that play is already {corrected['player']}'s")
-            self.store.set_undone(game_id, last.seq)
-            entry = self._apply(self._replace_live(game_id), corrected, "correction")
+            later = [e for e in active if e.seq > last.seq]
+            for stored in [last, *later]:
+                self.store.set_undone(game_id, stored.seq)
+            game = self._replace_live(game_id)
+            entry = self._apply(game, corrected, "correction")
+            for stored in later:
+                again = stored.event
+                if again.get("type") == "choose_color" and again.get("player") == last.event["player"]:
+                    again = {**again, "player": corrected["player"]}
+                self._apply(game, again, stored.source)
             self._announce_reset(game_id, f"{event_text(last.event)} → given to {corrected['player']}")
             return entry
 
@@ -226,9 +292,8 @@ class Tables:
             "seq": game.next_seq - 1,
             "viewers": self.hub.viewers(game.game_id),
             "state": state,
-            "last_flags": [{**f, "text": flag_text(f), "title": flag_title(str(f.get("kind", "")))}
-                           for f in game.last_verdict.get("flags", []) if isinstance(f, dict)],
-            "last_play": game.last_event if game.last_event.get("type") == "play" else None,
+            "last_flags": [page_flag(f) for f in game.last_verdict.get("flags", []) if isinstance(f, dict)],
+            "last_play": game.last_play,
         }
 
     def snapshot(self, game_id: int) -> dict[str, Any]:

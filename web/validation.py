@@ -115,7 +115,7 @@ def check_event(event: Any, game: Mapping[str, Any]) -> dict[str, Any]:
     kind = event.get("type")
     if kind == "new_game":
         raise InvalidInput("new_game starts a new game: create one instead (POST /api/games)")
-    if kind not in EVENT_FIELDS:
+    if not isinstance(kind, str) or kind not in EVENT_FIELDS:
         raise InvalidInput(f"type: {kind!r} is not an event type ({', '.join(EVENT_FIELDS)})")
     required, optional = EVENT_FIELDS[kind]
     unknown = sorted(set(event) - {"type"} - set(required) - set(optional))
@@ -188,7 +188,7 @@ def check_new_game(event: Any, presets: Mapping[str, Any], options: Mapping[str,
     if unknown:
         raise InvalidInput(f"new_game: unknown field(s) {', '.join(unknown)}")
     rules = event.get("rules")
-    if rules not in presets:
+    if not isinstance(rules, str) or rules not in presets:
         raise InvalidInput(f"rules: {rules!r} is not a preset ({', '.join(presets)})")
     players = event.get("players")
     if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:

@@ -10,7 +10,8 @@ time in the recording, so the whole demo game is refereed.
 Standard output: one JSON line per event, flushed:
 ``{"event": {...}, "verdict": {...}, "source": "setup" | "camera" | "script", "t": frame time}``.
 A source or model that cannot be opened, or a setup the referee refuses, gives exit status 2 and
-one line on standard error.
+one line on standard error. A video that ends before the frames its header announces, or has unreadable
+frames, is reported on standard error at the end; one of which no frame could be read gives exit status 1.
 """
 from __future__ import annotations
 
@@ -74,7 +75,8 @@ def _print_doubt(doubt: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run `tableref watch`; 0 when the source ended (or the output was closed), 2 on bad setup."""
+    """Run `tableref watch`; 0 when the source ended (or the output was closed), 1 when no frame could be read
+    (or the output failed), 2 on bad setup."""
     from vision.detector import Detector, DetectorError
     from vision.headless import HeadlessTable, SetupRefused
     from vision.sources import SampledSource, SourceError, open_source
@@ -114,14 +116,20 @@ def run(args: argparse.Namespace) -> int:
     try:
         table.start()
         table.run()
+        problems, decoded = source.problems(), source.stats.frames_read  # before closing: the end as it came
     except SetupRefused as exc:
         print(f"{PROG}: the referee refused the game setup: {exc}", file=sys.stderr)
         return 2
     finally:
         source.close()
+    for problem in problems:
+        print(f"{PROG}: {problem}", file=sys.stderr)
     if isinstance(table.output_error, BrokenPipeError):  # the reader went away (e.g. `| head`): a normal end
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     elif table.output_error is not None:
         print(f"{PROG}: output failed: {table.output_error}", file=sys.stderr)
+        return 1
+    if not decoded:
+        print(f"{PROG}: no usable frame could be read from {spec}: nothing was refereed", file=sys.stderr)
         return 1
     return 0

@@ -12,7 +12,7 @@ HELP = "serve the table page (live camera view, referee, flags, scores) on http:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--host``, ``--port``, ``--camera``, ``--demo``, ``--no-camera``, ``--db``, ``--pin``."""
+    """``--host``, ``--port``, ``--camera``, ``--demo``, ``--no-camera``, ``--db``, ``--pin``, ``--allow-host``."""
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this computer only; any other "
                              "address makes the controls need the table's PIN)")
@@ -26,8 +26,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="URL",
                         help="SQLAlchemy database URL (default: $DATABASE_URL, else an SQLite file in "
                              "the user's data directory)")
-    parser.add_argument("--pin", help="the table's PIN when listening beyond this computer "
-                                      "(default: $TABLEREF_PIN, else a random one, printed at start)")
+    parser.add_argument("--pin", help="the table's PIN: the controls need it, wherever the server listens "
+                                      "(default: $TABLEREF_PIN; beyond this computer a random one, printed at start)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="also answer to this host name (e.g. mylaptop.local); loopback names, the --host "
+                             "address and, with --host 0.0.0.0, any IP address are always answered (repeatable)")
 
 
 def start_camera(camera: Any, args: argparse.Namespace) -> None:
@@ -42,6 +45,14 @@ def start_camera(camera: Any, args: argparse.Namespace) -> None:
         camera.start_demo(reason="no webcam opened")
 
 
+def table_pin(args: argparse.Namespace) -> str | None:
+    """The PIN the controls need: ``--pin`` or ``$TABLEREF_PIN`` wherever the server listens; else, beyond
+    this computer, a random one; else none."""
+    from web.security import is_loopback, new_pin
+
+    return args.pin or os.environ.get("TABLEREF_PIN") or (None if is_loopback(args.host) else new_pin())
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted (Ctrl-C or SIGTERM)."""
     from sqlalchemy.exc import SQLAlchemyError
@@ -49,18 +60,15 @@ def run(args: argparse.Namespace) -> int:
 
     import referee.engine  # noqa: F401  (the referee is needed; fail here, plainly, if it is missing)
     from web.app import create_app
-    from web.security import is_loopback, new_pin
 
     logging.basicConfig(level=logging.INFO, format="tableref: %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request (SSE and MJPEG included)
     if not 0 < args.port < 65536:
         print(f"tableref serve: --port {args.port} is not a port number (1-65535)", file=sys.stderr)
         return 2
-    pin = None
-    if not is_loopback(args.host):
-        pin = args.pin or os.environ.get("TABLEREF_PIN") or new_pin()
+    pin = table_pin(args)
     try:
-        app = create_app(args.db, pin=pin)
+        app = create_app(args.db, pin=pin, listen=args.host, allowed_hosts=args.allow_host)
     except (SQLAlchemyError, ImportError, OSError) as exc:  # bad --db URL, missing driver, unreachable database
         hint = " (for PostgreSQL: pip install 'psycopg[binary]')" if isinstance(exc, ImportError) else ""
         print(f"tableref serve: cannot open the database: {exc}{hint}", file=sys.stderr)
@@ -76,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"tableref: the table page is on http://{shown_host}:{args.port}/", flush=True)
     print(f"tableref: camera: {camera.status()['label']} — {camera.status()['message']}", flush=True)
     if pin:
-        print(f"tableref: listening beyond this computer: the controls need the table PIN {pin}", flush=True)
+        print(f"tableref: the controls need the table PIN {pin}", flush=True)
     shown_url = app.extensions["tableref.store"].engine.url.render_as_string(hide_password=True)
     print(f"tableref: games are kept in {shown_url}", flush=True)
 

@@ -102,16 +102,34 @@ def format_report(data: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def play(args: argparse.Namespace):
+    """Play the games as ``referee.simulate.simulate`` does (game ``i`` seeded by (seed, i)), with a progress
+    bar on a terminal; returns the tally."""
+    import random
+
+    from referee.simulate import MAX_EVENTS_PER_GAME, Tally, play_one_game, player_names
+    from web.progress import Progress
+
+    names = player_names(args.players)
+    teams = [names[t::args.teams] for t in range(args.teams)] if args.teams else None
+    tally = Tally()
+    with Progress(args.games, "games") as progress:
+        for index in range(args.games):
+            play_one_game(args.rules, names, random.Random(f"{args.seed}:{index}"), args.mistakes, teams,
+                          args.options, MAX_EVENTS_PER_GAME, tally)
+            tally.games += 1
+            progress.update(tally.games)
+    return tally
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the games and print the report; 1 when anything failed, 2 for bad arguments."""
     problem = check_arguments(args)
     if problem:
         print(f"tableref simulate: {problem}", file=sys.stderr)
         return 2
-    from referee.simulate import simulate
-
     start = time.perf_counter()
-    tally = simulate(args.rules, args.players, args.games, args.seed, args.mistakes, args.teams, args.options)
+    tally = play(args)
     data = report(args, tally, max(time.perf_counter() - start, 1e-9))
     sys.stdout.write(json.dumps(data, indent=2) + "\n" if args.json else format_report(data))
     return 0 if data["ok"] else 1

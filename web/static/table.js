@@ -54,13 +54,43 @@
     return data;
   }
 
-  function sendEvent(event) {
+  // Post an event; its outcome (flags, what is awaited, whose turn) is shown next to ``from``, the control used.
+  function sendEvent(event, from) {
     return post("/events", event).then((entry) => {
-      if (entry && entry.accepted === false) {
-        toast("Rejected: " + entry.flags.map((f) => f.reason || f.text).join("; "));
-      }
+      if (entry) showOutcome(from, entry);
       return entry;
     });
+  }
+
+  // ---- the outcome of an action, where the eyes are -------------------------------------------------
+  let outcome = null;  // the last action's log entry shown in #outcome
+
+  function showOutcome(from, entry) {
+    const box = $("outcome");
+    const spot = from && from.closest ? from.closest("[data-outcome-spot]") : null;
+    if (spot) spot.after(box);
+    outcome = entry;
+    renderOutcome();
+    box.scrollIntoView({ block: "nearest" });
+  }
+
+  function renderOutcome() {
+    const box = $("outcome");
+    box.hidden = !outcome;
+    const chooser = $("wild-chooser");
+    if (!outcome) { $("awaiting").after(chooser); return; }
+    const state = snapshot.state || {};
+    const rejected = outcome.accepted === false;
+    const flagged = (outcome.flags || []).some((f) => f.kind !== "invalid_event");
+    box.className = "panel outcome" + (rejected ? " rejected" : outcome.penalty ? " penalty" : flagged ? " flagged" : "");
+    $("outcome-text").textContent = (rejected ? "✗ Not taken: " : "✓ ") + outcome.text;
+    $("outcome-flags").replaceChildren(...(outcome.flags || []).map((f) => el("p", { className: "flag" + (f.draw ? " flag-draw" : "") },
+      (f.kind === "invalid_event" ? "" : (f.draw ? "⚠ " : "⚑ ") + (f.title || f.kind) + (f.player ? " — " + f.player : "")
+        + (f.draw ? " draws " + f.draw : "") + ": ") + (f.words || f.reason || ""))));
+    const waiting = awaitingText(state.awaiting);
+    $("outcome-next").textContent = (state.turn ? "Next: ▶ " + state.turn : "") + (waiting ? (state.turn ? " · " : "") + "Waiting for: " + waiting : "");
+    if (state.awaiting && state.awaiting.kind === "color") box.append(chooser);
+    else $("awaiting").after(chooser);
   }
 
   function toast(message, kind) {
@@ -70,6 +100,51 @@
     box.hidden = false;
     clearTimeout(toast.timer);
     toast.timer = setTimeout(() => { box.hidden = true; }, 6000);
+  }
+
+  // ---- flags stay until someone taps OK; sound and vibration if wanted --------------------------------
+  const ackKey = "tableref-acked-" + gameId;
+  let shownFlags = [];  // {seq, flag}, oldest first
+
+  const ackedSeqs = () => JSON.parse(localStorage.getItem(ackKey) || "[]");
+
+  function addFlags(seq, flags, fresh) {
+    const kept = (flags || []).filter((f) => f.kind !== "invalid_event");
+    if (!kept.length || ackedSeqs().includes(seq) || shownFlags.some((item) => item.seq === seq)) return;
+    for (const flag of kept) shownFlags.push({ seq: seq, flag: flag });
+    if (fresh) alertPeople(kept.some((f) => (f.draw || 0) > 0 || f.kind === "missed_uno") ? 2 : 1);
+  }
+
+  function acknowledge(seq) {
+    shownFlags = shownFlags.filter((item) => item.seq !== seq);
+    localStorage.setItem(ackKey, JSON.stringify(ackedSeqs().concat([seq]).slice(-100)));
+    renderBanners(snapshot.state || {});
+  }
+
+  let audio = null;
+  const soundOn = () => localStorage.getItem("tableref-sound") === "on";
+
+  function alertPeople(times) {
+    if (!soundOn()) return;
+    if (navigator.vibrate) navigator.vibrate(times > 1 ? [200, 100, 200] : [150]);
+    if (!audio) return;
+    for (let i = 0; i < times; i++) {
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = 880;
+      gain.gain.value = 0.2;
+      tone.connect(gain).connect(audio.destination);
+      tone.start(audio.currentTime + i * 0.3);
+      tone.stop(audio.currentTime + i * 0.3 + 0.18);
+    }
+  }
+
+  // Players on one card who have not called UNO: a catch may be due (told once per player and card count).
+  let unoWarned = "";
+  function warnMissedUno(state) {
+    const open = (state.one_card || []).filter((p) => !(state.uno_called || []).includes(p)).join(",");
+    if (open && open !== unoWarned) alertPeople(1);
+    unoWarned = open;
   }
 
   // ---- rendering ------------------------------------------------------------------------------
@@ -108,6 +183,8 @@
     renderWildChooser(state);
     renderCorrection(players);
     renderSelects(state, players);
+    renderOutcome();
+    warnMissedUno(state);
   }
 
   const AWAITING = {
@@ -140,13 +217,14 @@
     } else if (state.round_over) {
       box.append(el("div", { className: "banner info" }, "Round over — show the hands for scoring, then deal the next round."));
     }
-    for (const flag of snapshot.last_flags || []) {
-      if (flag.kind === "invalid_event") continue;
+    for (const item of shownFlags) {
+      const flag = item.flag;
       const penalty = (flag.draw || 0) > 0;
       const who = flag.player ? flag.player + (penalty ? " draws " + flag.draw : "") + " — " : "";
-      box.append(el("div", { className: "banner " + (penalty ? "penalty" : "flag") },
+      const ok = el("button", { className: "ok", onclick: () => acknowledge(item.seq) }, "OK");
+      box.append(el("div", { className: "banner " + (penalty ? "penalty" : "flag") }, ok,
         (penalty ? "⚠ PENALTY: " : "⚑ ") + who + (flag.title || flag.text),
-        el("span", { className: "reason" }, flag.reason || "")));
+        el("span", { className: "reason" }, flag.words || flag.reason || "")));
     }
     for (const [player, cards] of Object.entries(state.owed || {})) {
       if (cards > 0) box.append(el("div", { className: "banner penalty owed" },
@@ -177,10 +255,11 @@
       if (badges.childElementCount) tile.append(badges);
       if (scores[name] != null) tile.append(el("p", { className: "muted" }, scores[name] + " pts"));
       const row = el("div", { className: "button-row" });
-      row.append(el("button", { className: "uno", onclick: () => sendEvent({ type: "uno", player: name }) }, "UNO!"));
+      row.append(el("button", { className: "uno", onclick: (e) => sendEvent({ type: "uno", player: name }, e.currentTarget) }, "UNO!"));
       row.append(el("button", { className: "catch", onclick: () => askCatcher(name) }, "Catch"));
       if (wd4Challenge && state.turn === name) {
-        row.append(el("button", { className: "challenge", onclick: () => sendEvent({ type: "challenge", player: name }) }, "Challenge +4"));
+        row.append(el("button", { className: "challenge",
+          onclick: (e) => sendEvent({ type: "challenge", player: name }, e.currentTarget) }, "Challenge +4"));
       }
       tile.append(row);
       box.append(tile);
@@ -196,7 +275,7 @@
       if (name === target) continue;
       row.append(el("button", { type: "button", className: "big", onclick: () => {
         dialog.close();
-        sendEvent({ type: "catch", player: name, target: target });
+        sendEvent({ type: "catch", player: name, target: target }, $("players"));
       } }, name));
     }
     dialog.showModal();
@@ -216,8 +295,10 @@
     const box = $("wild-colors");
     box.replaceChildren();
     for (const colour of palette(state)) {
-      box.append(el("button", { className: "big c-" + (UNO_COLORS.includes(colour) ? colour : "suit-" + colour),
-        onclick: () => sendEvent({ type: "choose_color", player: awaiting.player, color: colour }) }, colorWords(colour)));
+      const button = el("button", { className: "big c-" + (UNO_COLORS.includes(colour) ? colour : "suit-" + colour),
+        onclick: () => sendEvent({ type: "choose_color", player: awaiting.player, color: colour }, $("outcome").hidden ? null : $("outcome")) }, colorWords(colour));
+      button.dataset.color = colour;
+      box.append(button);
     }
   }
 
@@ -230,7 +311,7 @@
     row.replaceChildren();
     for (const name of players) {
       if (name === play.player) continue;
-      row.append(el("button", { onclick: () => post("/correct", { player: name }) }, name));
+      row.append(el("button", { onclick: () => post("/correct", { player: name }).then((entry) => { if (entry) showOutcome(null, entry); }) }, name));
     }
   }
 
@@ -240,10 +321,18 @@
     if ([...select.options].some((o) => o.value === previous)) select.value = previous;
   }
 
+  // A hand to show (a challenge, or scoring): tapping a card lists it, with counts.
+  const revealAwaited = (state) => !!state.awaiting && state.awaiting.kind === "reveal";
+  const tapping = () => revealAwaited(snapshot.state || {}) || $("btn-tap-mode").getAttribute("aria-pressed") === "true";
+
   function renderSelects(state, players) {
     const actor = $("actor");
     fillSelect(actor, players);
-    if (state.turn && !actor.dataset.touched) actor.value = state.turn;
+    const shower = revealAwaited(state) ? state.awaiting.player || (state.awaiting.players || [])[0] : null;
+    if (!actor.dataset.touched && (shower || state.turn)) actor.value = shower || state.turn;
+    $("btn-tap-mode").setAttribute("aria-pressed", String(tapping()));
+    if (revealAwaited(state) || (state.awaiting && state.awaiting.kind === "starter")) $("more-entry").open = true;
+    renderTray();
     fillSelect($("dealer"), players);
     fillSelect($("swap-target"), players, [el("option", { value: "" }, "—")]);
     $("round-controls").hidden = !!state.game_over;
@@ -283,7 +372,7 @@
       const short = standard ? (id === "joker" ? "Joker" : id.slice(0, -1)) : pickerColor === "wild" ? WILD_SHORT[id]
         : VALUE_SHORT[id.split("-")[1]] || id.split("-")[1];
       const b = el("button", { className: "pick " + (standard ? "c-suit-" + pickerColor : "c-" + pickerColor),
-        title: cardWords(id), onclick: () => choose(id) }, short);
+        title: cardWords(id), onclick: () => { choose(id); if (tapping()) { revealTray.push(id); renderTray(); } } }, short);
       b.dataset.card = id;
       b.setAttribute("aria-label", cardWords(id));
       grid.append(b);
@@ -321,6 +410,11 @@
     if (!response.ok) return;
     const data = await response.json();
     $("log").replaceChildren(...data.events.slice().reverse().map(logItem));
+    const undone = new Set(data.events.filter((e) => e.undone).map((e) => e.seq));
+    if (shownFlags.some((item) => undone.has(item.seq))) {  // an undone event's flags go with it
+      shownFlags = shownFlags.filter((item) => !undone.has(item.seq));
+      renderBanners(snapshot.state || {});
+    }
   }
 
   // ---- live updates ---------------------------------------------------------------------------
@@ -330,12 +424,15 @@
       const data = JSON.parse(message.data);
       if (data.kind === "snapshot") {
         const behind = data.seq !== lastSeq;
-        snapshot = data; lastSeq = data.seq; render(); renderPicker();
+        snapshot = data; lastSeq = data.seq;
+        addFlags(data.seq, data.last_flags, false);
+        render(); renderPicker();
         if (behind) loadLog();
         return;
       }
       if (data.kind === "event" && data.seq <= lastSeq) return;
       snapshot = data.snapshot; lastSeq = data.snapshot.seq;
+      if (data.kind === "event") addFlags(data.seq, data.entry.flags, true);
       render();
       if (data.kind === "event") {
         $("log").prepend(logItem(data.entry));
@@ -359,55 +456,73 @@
       const event = { type: "play", player: $("actor").value, card: card };
       const target = $("swap-target").value;
       if (!$("target-label").hidden && target) event.target = target;
-      sendEvent(event).then((entry) => { if (entry) { $("card-input").value = ""; delete $("actor").dataset.touched; } });
+      sendEvent(event, $("btn-play")).then((entry) => { if (entry) { $("card-input").value = ""; delete $("actor").dataset.touched; } });
     };
     $("btn-draw").onclick = (e) => {
       if (e.target.id === "draw-count") return;
       const event = { type: "draw", player: $("actor").value, count: parseInt($("draw-count").value, 10) };
       if (revealTray.length) { event.cards = revealTray.slice(); event.count = revealTray.length; }
-      sendEvent(event).then((entry) => {
+      sendEvent(event, $("btn-draw")).then((entry) => {
         if (entry && entry.accepted !== false) { delete $("actor").dataset.touched; revealTray = []; renderTray(); }
       });
     };
-    $("btn-pass").onclick = () => sendEvent({ type: "pass", player: $("actor").value });
+    $("btn-tap-mode").onclick = () => {
+      const on = $("btn-tap-mode").getAttribute("aria-pressed") !== "true";
+      $("btn-tap-mode").setAttribute("aria-pressed", String(on));
+    };
+    $("actor").addEventListener("change", renderTray);
+    $("btn-pass").onclick = () => sendEvent({ type: "pass", player: $("actor").value }, $("btn-pass"));
     $("btn-add-reveal").onclick = () => {
       const card = cardFromInputs();
       if (!card) { toast("Choose a card first."); return; }
       revealTray.push(card); renderTray();
     };
     $("btn-reveal").onclick = () => {
-      sendEvent({ type: "reveal", player: $("actor").value, cards: revealTray }).then((entry) => {
+      sendEvent({ type: "reveal", player: $("actor").value, cards: revealTray }, $("btn-reveal")).then((entry) => {
         if (entry && entry.accepted !== false) { revealTray = []; renderTray(); }
       });
     };
     $("btn-deal").onclick = () => {
       const card = cardFromInputs();
       if (!card) { toast("Choose the card turned up first."); return; }
-      sendEvent({ type: "start_round", dealer: $("dealer").value, starter: card });
+      sendEvent({ type: "start_round", dealer: $("dealer").value, starter: card }, $("btn-deal"));
     };
-    $("btn-undo").onclick = () => post("/undo", {});
-    if ($("btn-time-up")) $("btn-time-up").onclick = () => sendEvent({ type: "time_up" });
+    $("btn-undo").onclick = () => post("/undo", {}).then((answer) => {
+      if (answer) showOutcome($("btn-undo"), { text: "Undone: " + answer.undone.text, flags: [] });
+    });
+    if ($("btn-time-up")) $("btn-time-up").onclick = () => sendEvent({ type: "time_up" }, $("btn-time-up"));
     if ($("btn-follow")) {
       $("btn-follow").onclick = () => post("/camera", {}).then((status) => { if (status) $("btn-follow").hidden = true; });
     }
     $("btn-turn-up").onclick = () => {
       const card = cardFromInputs();
       if (!card) { toast("Choose the new starter card first."); return; }
-      sendEvent({ type: "turn_up", card: card });
+      sendEvent({ type: "turn_up", card: card }, $("btn-turn-up"));
     };
     $("btn-penalty").onclick = () => {
       const event = { type: "penalty", player: $("actor").value, kind: $("penalty-kind").value };
       const extra = parseInt($("penalty-draw").value, 10);
       if (event.kind === "other" || !Number.isNaN(extra)) event.draw = Number.isNaN(extra) ? 0 : extra;
-      sendEvent(event);
+      sendEvent(event, $("btn-penalty"));
+    };
+    $("outcome-close").onclick = () => { outcome = null; renderOutcome(); };
+    $("sound").checked = soundOn();
+    $("sound").onchange = () => {
+      localStorage.setItem("tableref-sound", $("sound").checked ? "on" : "off");
+      if ($("sound").checked && !audio && window.AudioContext) audio = new AudioContext();  // needs this tap
+      alertPeople(1);
     };
   }
 
   function renderTray() {
-    const tray = $("reveal-tray");
-    tray.replaceChildren(...revealTray.map((id, i) => el("button", { className: "chip", title: "remove",
-      onclick: () => { revealTray.splice(i, 1); renderTray(); } }, cardWords(id) + " ✕")));
-    $("btn-reveal").textContent = "Show hand (" + revealTray.length + " cards)";
+    const counts = new Map();
+    for (const id of revealTray) counts.set(id, (counts.get(id) || 0) + 1);
+    $("reveal-tray").replaceChildren(...[...counts].map(([id, n]) => el("button", { className: "chip", title: "take one out",
+      onclick: () => { revealTray.splice(revealTray.indexOf(id), 1); renderTray(); } }, cardWords(id) + (n > 1 ? " ×" + n : "") + " ✕")));
+    const who = $("actor").value;
+    const held = ((snapshot.state || {}).hand_counts || {})[who];
+    $("btn-reveal").textContent = "Show " + (who ? who + "'s " : "") + "hand (" + revealTray.length
+      + (held != null ? " of " + held : "") + " cards)";
     $("tray-count").textContent = revealTray.length ? " (draw uses these " + revealTray.length + " cards)" : "";
   }
 
@@ -415,6 +530,7 @@
   function cameraSummary(status) {
     const w = status.watcher || {};
     const parts = [status.label];
+    if (status.mode === "demo") parts.push(status.message);
     if (typeof w.fps === "number") parts.push(Math.round(w.fps) + " frames/s");
     if (typeof w.events_sent === "number") parts.push(w.events_sent + " events seen");
     if (w.errors) parts.push(w.errors + " errors");
@@ -422,11 +538,18 @@
     return parts.join(" · ");
   }
 
+  let cameraStarts = null;
+
   async function pollCamera() {
     try {
       const response = await fetch("/api/camera");
       if (!response.ok) return;
       const status = await response.json();
+      const view = $("camera-view");
+      if (view && view.src && status.starts !== cameraStarts) {  // a new watcher (the demo again): a new stream
+        if (cameraStarts !== null) view.src = view.dataset.src + "?start=" + status.starts;
+        cameraStarts = status.starts;
+      }
       $("camera-state").textContent = cameraSummary(status);
       $("camera-state").title = Object.entries(status.watcher || {}).filter(([, v]) => typeof v !== "object")
         .map(([k, v]) => k.replace(/_/g, " ") + ": " + v).join("\n");
@@ -436,9 +559,15 @@
     }
   }
 
+  function startCameraView() {
+    const view = $("camera-view");
+    if (view && view.dataset.src) view.src = view.dataset.src;
+  }
+
   const datalist = $("card-ids");
   for (const id of Object.keys(words.cards)) datalist.append(el("option", { value: id }, words.cards[id]));
   wire();
+  addFlags(snapshot.seq, snapshot.last_flags, false);
   render();
   renderPicker();
   renderTray();
@@ -446,4 +575,6 @@
   connect();
   pollCamera();
   setInterval(pollCamera, 5000);
+  if (document.readyState === "complete") startCameraView();
+  else window.addEventListener("load", startCameraView);
 })();
