@@ -138,6 +138,7 @@ def scored_parts(detector, datasets: Path, chosen: list[str], parts: Callable[[s
     """Score the detector on each chosen real set, part by part: yields (set, folder, part, report)."""
     from vision import evaluation, splits
     from vision.detector import read_image
+    from vision.progress import Progress
 
     for name, (folder_name, family, scorer) in REAL_SETS.items():
         if name not in chosen:
@@ -148,9 +149,23 @@ def scored_parts(detector, datasets: Path, chosen: list[str], parts: Callable[[s
         for part in parts(folder_name):
             mine = {image: boxes for image, boxes in labels.items() if splits.part_of(folder_name, image) == part}
             mine = dict(list(mine.items())[:limit]) if limit else mine
-            predictions = evaluation.predict_folder(mine, folder / "images",
-                                                    lambda path: detector.detect(read_image(path)), note_error)
+            with Progress(len(mine), f"photos of {folder_name} {part}") as progress:
+                predictions = evaluation.predict_folder(mine, folder / "images",
+                                                        counted(lambda path: detector.detect(read_image(path)),
+                                                                progress), note_error)
             yield name, folder_name, part, getattr(evaluation, scorer)(mine, predictions)
+
+
+def counted(detect_file: Callable, progress) -> Callable:
+    """``detect_file`` that moves ``progress`` on by one photo at each call."""
+    done = [0]
+
+    def detect(path: Path):
+        done[0] += 1
+        progress.update(done[0])
+        return detect_file(path)
+
+    return detect
 
 
 def _scored_parts(which: str) -> Callable[[str], list[str]]:

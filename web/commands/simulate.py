@@ -108,7 +108,7 @@ def play(args: argparse.Namespace):
     import random
 
     from referee.simulate import MAX_EVENTS_PER_GAME, Tally, play_one_game, player_names
-    from web.progress import Progress
+    from vision.progress import Progress
 
     names = player_names(args.players)
     teams = [names[t::args.teams] for t in range(args.teams)] if args.teams else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 
-from web.progress import Progress, bar
+from vision.progress import Progress, bar
 
 
 class Terminal(io.StringIO):
