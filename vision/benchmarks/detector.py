@@ -53,7 +53,7 @@ def _frame(args: argparse.Namespace, width: int, height: int) -> tuple[object, s
         if not ok:
             raise SourceTreeMissing("no scene can be rendered and the demo recording cannot be read")
         return cv2.resize(image, (width, height)), f"the demo recording at {DEMO_FRAME_S:.0f} s"
-    image, _labels, _info = render_scene(np.random.default_rng([7, 0]), max(width, height))
+    image, _labels, _info = render_scene(np.random.default_rng([7, 0]), max(width, height), kind="table")
     return cv2.resize(image, (width, height)), "a rendered table scene"
 
 
