@@ -195,7 +195,7 @@ def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path
         sources.append(f"{folder_name} {part}")
     families = {family: fit_family([r.conf for r in readings], [r.right for r in readings])
                 for family, readings in by_family.items()}
-    calibration = Calibration(families, "tune parts of " + ", ".join(sources))
+    calibration = Calibration(families, ", ".join(sources))
     out.parent.mkdir(parents=True, exist_ok=True)
     calibration.save(out)
     return "; ".join(f"{family}: slope {c.slope:.3f}, offset {c.offset:.3f}, sure from {c.sure_at:.4f} "
