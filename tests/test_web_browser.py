@@ -254,17 +254,23 @@ def _drag(page: object, start: tuple[float, float], end: tuple[float, float], to
     cdp.detach()
 
 
-def test_zones_are_calibrated_by_dragging_on_the_camera_view(server: tuple[str, TableClient], page: object,
-                                                             tmp_path: Path) -> None:
+def _still_table_camera(api: TableClient, tmp_path: Path) -> object:
+    """The server's camera, started on a still picture of a table with cards ("still table")."""
     from web_support import still_camera, table_picture
 
-    from vision.zones import DEFAULT_LAYOUT
-
-    base, api = server
     camera = api.http.application.extensions["tableref.camera"]
     table_picture(tmp_path / "table")
     camera.opener = still_camera(tmp_path / "table")
     assert camera.start_source("still table") is True
+    return camera
+
+
+def test_zones_are_calibrated_by_dragging_on_the_camera_view(server: tuple[str, TableClient], page: object,
+                                                             tmp_path: Path) -> None:
+    from vision.zones import DEFAULT_LAYOUT
+
+    base, api = server
+    camera = _still_table_camera(api, tmp_path)
     try:
         game_id = api.new_game()
         page.set_viewport_size(PHONE)
@@ -311,13 +317,8 @@ def test_zones_are_calibrated_by_dragging_on_the_camera_view(server: tuple[str, 
 
 def test_the_page_finishes_loading_while_the_camera_streams(server: tuple[str, TableClient], page: object,
                                                            tmp_path: Path) -> None:
-    from web_support import still_camera, table_picture
-
     base, api = server
-    camera = api.http.application.extensions["tableref.camera"]
-    table_picture(tmp_path / "table")
-    camera.opener = still_camera(tmp_path / "table")
-    assert camera.start_source("still table") is True
+    camera = _still_table_camera(api, tmp_path)
     try:
         game_id = api.new_game()
         page.goto(f"{base}/games/{game_id}", wait_until="load")  # an endless MJPEG used to hold "load" back
