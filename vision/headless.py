@@ -9,6 +9,13 @@ reaches their time.
 
 Every event, whoever it comes from, is reported once to ``on_judgement`` with its verdict. A
 failing ``on_judgement`` (a closed output) stops the run: the event stays applied exactly once.
+
+Flag when sure, ask when not (``vision.rulings``): with ``ask="unsure"`` a camera event whose
+reading is not sure and whose verdict would accuse someone is not judged; ``on_question`` gets the
+:class:`~vision.rulings.Question` and returns the card the table names (the answer is judged, as a
+``"table"`` correction) or None when nobody answers. Unanswered, the player has the benefit of the
+doubt: the first card offered that the referee accepts without a flag is judged (source
+``"unanswered"``); when there is none, the event is not judged at all.
 """
 from __future__ import annotations
 
@@ -18,6 +25,8 @@ from typing import Any, Callable, Iterable
 
 from referee.engine import Referee
 from vision.demo import ScriptLine, UnseenEvents
+from vision.reading import Reading, split_reading
+from vision.rulings import Question, accuses, preview, rule_on
 from vision.sources import Frame, FrameSource
 from vision.watcher import TableWatcher
 from vision.zones import Zones
@@ -31,9 +40,11 @@ class SetupRefused(ValueError):
 class Judgement:
     """One event applied to the referee: its verdict, who sent it and when.
 
-    ``source`` is ``"setup"`` (the new_game), ``"camera"`` or ``"script"`` (an event people enter,
-    taken from the recording's script); ``t`` is the frame time it belongs to (None before the
-    first frame); ``answered_at`` is ``time.monotonic()`` when the verdict came.
+    ``source`` is ``"setup"`` (the new_game), ``"camera"``, ``"script"`` (an event people enter,
+    taken from the recording's script), ``"table"`` (the table's answer to a question) or
+    ``"unanswered"`` (see the module doc); ``t`` is the frame time it belongs to (None before the
+    first frame); ``answered_at`` is ``time.monotonic()`` when the verdict came; ``reading`` is the
+    camera's reading of its card and ``question`` what the table was asked about it, if anything.
     """
 
     event: dict[str, Any]
@@ -41,11 +52,19 @@ class Judgement:
     source: str
     t: float | None
     answered_at: float
+    reading: Reading | None = None
+    question: Question | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON line of ``tableref watch``: event, verdict, source and frame time."""
-        return {"event": self.event, "verdict": self.verdict, "source": self.source,
+        """The JSON line of ``tableref watch``: event, verdict, source and frame time, with the reading
+        (no still) and the question asked where there was one."""
+        line = {"event": self.event, "verdict": self.verdict, "source": self.source,
                 "t": None if self.t is None else round(self.t, 3)}
+        if self.reading is not None:
+            line["reading"] = self.reading.to_dict()
+        if self.question is not None:
+            line["asked"] = self.question.to_dict()
+        return line
 
 
 class HeadlessTable:
@@ -55,10 +74,12 @@ class HeadlessTable:
                  zones: Zones | None = None, dealer: str | None = None,
                  script: Iterable[ScriptLine] = (),
                  on_judgement: Callable[[Judgement], None] | None = None,
-                 on_doubt: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 on_doubt: Callable[[dict[str, Any]], None] | None = None, ask: str = "unsure",
+                 on_question: Callable[[Question], str | None] | None = None) -> None:
         self.setup = dict(setup)
         self.referee = Referee()
         self.on_judgement = on_judgement
+        self.ask, self.on_question = ask, on_question
         self.output_error: Exception | None = None
         self.unseen = UnseenEvents([line for line in script if line.event.get("type") != "new_game"],
                                    self._apply_scripted)
@@ -88,17 +109,30 @@ class HeadlessTable:
     def _before_frame(self, frame: Frame) -> None:
         self.unseen.due(frame.t)
 
-    def _apply_camera(self, event: dict[str, Any]) -> dict[str, Any]:
-        return self._apply(event, "camera")
+    def _apply_camera(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        event, reading = split_reading(event)
+        question = rule_on(self.referee, event, reading, self.ask)
+        if question is None:
+            return self._apply(event, "camera", reading)
+        answer = self.on_question(question) if self.on_question is not None else None
+        if answer is not None:
+            return self._apply(question.answer(answer), "table", reading, question)
+        clear = next((card for card in question.options[1:]
+                      if not accuses(preview(self.referee, question.answer(card)))), None)
+        if clear is None:
+            return None
+        return self._apply(question.answer(clear), "unanswered", reading, question)
 
     def _apply_scripted(self, event: dict[str, Any]) -> None:
         if self.output_error is not None:
             return
         self.watcher.note_verdict(event, self._apply(event, "script"))
 
-    def _apply(self, event: dict[str, Any], source: str) -> dict[str, Any]:
+    def _apply(self, event: dict[str, Any], source: str, reading: Reading | None = None,
+               question: Question | None = None) -> dict[str, Any]:
         verdict = self.referee.handle(event)
-        judgement = Judgement(dict(event), verdict, source, self.watcher.frame_time, time.monotonic())
+        judgement = Judgement(dict(event), verdict, source, self.watcher.frame_time, time.monotonic(),
+                              reading, question)
         if self.on_judgement is not None and self.output_error is None:
             try:
                 self.on_judgement(judgement)
