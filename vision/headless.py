@@ -15,7 +15,8 @@ reading is not sure and whose verdict would accuse someone is not judged; ``on_q
 :class:`~vision.rulings.Question` and returns the card the table names (the answer is judged, as a
 ``"table"`` correction) or None when nobody answers. Unanswered, the player has the benefit of the
 doubt: the first card offered that the referee accepts without a flag is judged (source
-``"unanswered"``); when there is none, the event is not judged at all.
+``"unanswered"``); when there is none, or when the question was about the card on the pile under
+it, the event is not judged at all (no accusation rests on an unsure reading).
 """
 from __future__ import annotations
 
@@ -23,10 +24,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from referee.engine import Referee
 from vision.demo import ScriptLine, UnseenEvents
 from vision.reading import Reading, split_reading
-from vision.rulings import Question, accuses, preview, rule_on
+from vision.rulings import Question, Ruler, accuses, preview
 from vision.sources import Frame, FrameSource
 from vision.watcher import TableWatcher
 from vision.zones import Zones
@@ -44,7 +44,8 @@ class Judgement:
     taken from the recording's script), ``"table"`` (the table's answer to a question) or
     ``"unanswered"`` (see the module doc); ``t`` is the frame time it belongs to (None before the
     first frame); ``answered_at`` is ``time.monotonic()`` when the verdict came; ``reading`` is the
-    camera's reading of its card and ``question`` what the table was asked about it, if anything.
+    camera's reading of its card, ``question`` what the table was asked before judging it, if
+    anything, and ``answer`` the card the table (or nobody: the benefit of the doubt) named.
     """
 
     event: dict[str, Any]
@@ -54,6 +55,7 @@ class Judgement:
     answered_at: float
     reading: Reading | None = None
     question: Question | None = None
+    answer: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON line of ``tableref watch``: event, verdict, source and frame time, with the reading
@@ -63,7 +65,7 @@ class Judgement:
         if self.reading is not None:
             line["reading"] = self.reading.to_dict()
         if self.question is not None:
-            line["asked"] = self.question.to_dict()
+            line["asked"] = {**self.question.to_dict(), "answer": self.answer}
         return line
 
 
@@ -77,9 +79,9 @@ class HeadlessTable:
                  on_doubt: Callable[[dict[str, Any]], None] | None = None, ask: str = "unsure",
                  on_question: Callable[[Question], str | None] | None = None) -> None:
         self.setup = dict(setup)
-        self.referee = Referee()
+        self.ruler = Ruler(ask)
         self.on_judgement = on_judgement
-        self.ask, self.on_question = ask, on_question
+        self.on_question = on_question
         self.output_error: Exception | None = None
         self.unseen = UnseenEvents([line for line in script if line.event.get("type") != "new_game"],
                                    self._apply_scripted)
@@ -109,34 +111,44 @@ class HeadlessTable:
     def _before_frame(self, frame: Frame) -> None:
         self.unseen.due(frame.t)
 
+    @property
+    def referee(self) -> Any:
+        """The referee judging this table (replaced by a replay when the table corrects an earlier card)."""
+        return self.ruler.referee
+
     def _apply_camera(self, event: dict[str, Any]) -> dict[str, Any] | None:
         event, reading = split_reading(event)
-        question = rule_on(self.referee, event, reading, self.ask)
+        question = self.ruler.consider(event, reading)
         if question is None:
             return self._apply(event, "camera", reading)
         answer = self.on_question(question) if self.on_question is not None else None
-        if answer is not None:
-            return self._apply(question.answer(answer), "table", reading, question)
-        clear = next((card for card in question.options[1:]
-                      if not accuses(preview(self.referee, question.answer(card)))), None)
-        if clear is None:
+        source = "table"
+        if answer is None and question.waiting is None:
+            answer = next((card for card in question.options[1:]
+                           if not accuses(preview(self.referee, question.answer(card)))), None)
+            source = "unanswered"
+        if answer is None:
             return None
-        return self._apply(question.answer(clear), "unanswered", reading, question)
+        verdict = self.ruler.answer(question, answer)[-1]
+        judged = question.answer(answer) if question.waiting is None else question.waiting
+        self._report(Judgement(judged, verdict, source, self.watcher.frame_time, time.monotonic(),
+                               reading, question, answer))
+        return verdict
 
     def _apply_scripted(self, event: dict[str, Any]) -> None:
         if self.output_error is not None:
             return
         self.watcher.note_verdict(event, self._apply(event, "script"))
 
-    def _apply(self, event: dict[str, Any], source: str, reading: Reading | None = None,
-               question: Question | None = None) -> dict[str, Any]:
-        verdict = self.referee.handle(event)
-        judgement = Judgement(dict(event), verdict, source, self.watcher.frame_time, time.monotonic(),
-                              reading, question)
+    def _apply(self, event: dict[str, Any], source: str, reading: Reading | None = None) -> dict[str, Any]:
+        verdict = self.ruler.judge(event, reading)
+        self._report(Judgement(dict(event), verdict, source, self.watcher.frame_time, time.monotonic(), reading))
+        return verdict
+
+    def _report(self, judgement: Judgement) -> None:
         if self.on_judgement is not None and self.output_error is None:
             try:
                 self.on_judgement(judgement)
             except Exception as exc:  # the output is gone: stop, but never apply an event twice
                 self.output_error = exc
                 self.stop()
-        return verdict

@@ -153,7 +153,11 @@ class TablePipeline:
         if not isinstance(verdict, dict) or not isinstance(verdict.get("state"), dict):
             return
         state = verdict["state"]
-        if event.get("type") == "play" and (not verdict.get("accepted") or state.get("top") != event.get("card")):
+        last = state.get("last_event") or {}
+        if event.get("type") == "play" and verdict.get("accepted") and state.get("top") != event.get("card") \
+                and last.get("type") == "play" and last.get("card") == state.get("top"):
+            self.pile.rename(str(event.get("card")), str(state.get("top")))  # the table named the card
+        elif event.get("type") == "play" and (not verdict.get("accepted") or state.get("top") != event.get("card")):
             self.pile.withdraw(str(event.get("card")))  # refused or taken back: it leaves the pile
         if state.get("round_over"):
             for known in self.pile.known:

@@ -7,6 +7,13 @@ does not hold), nothing is judged and the table is asked a :class:`Question`: "W
 with the likeliest other cards. The answer (:meth:`Question.answer`) is the event the referee
 judges, logged as a table correction. The rules only *order* the other cards (those the referee
 would accept come first); they never decide the question, and a sure reading is never asked about.
+
+A flag also rests on the card it is judged against: a sure reading of a red 7 is flagged on a
+yellow 3 only if that yellow 3 was itself read sure (or confirmed by the table). When the top card
+was read unsure and the next event would be flagged, the table is asked about the top card instead
+("Was the card on the pile ● Yellow 3?"); a different answer corrects that earlier event, the
+referee replays its events with the correction, and the waiting event is judged after it.
+:class:`Ruler` keeps one referee this way (``tableref watch``, ``tableref bench table``).
 """
 from __future__ import annotations
 
@@ -15,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import ALL_CARD_IDS, SUITS, UNO_COLORS, parse_card
+from referee.engine import Referee
 from vision.reading import Reading
 
 #: ``--ask`` modes: ask about unsure readings that would flag, or never ask (judge every reading as read).
@@ -60,6 +68,7 @@ class Question:
     reading: Reading
     options: tuple[str, ...]
     would_flag: tuple[dict[str, Any], ...]
+    waiting: dict[str, Any] | None = None  # asked about an earlier card: the event judged after the answer
 
     @property
     def field(self) -> str:
@@ -71,9 +80,13 @@ class Question:
         return {**self.event, self.field: card}
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form: ``{"type": "question", "event", "reading", "options", "would_flag"}``."""
-        return {"type": "question", "event": dict(self.event), "reading": self.reading.to_dict(),
+        """The JSON form: ``{"type": "question", "event", "reading", "options", "would_flag"}``, and
+        ``"waiting"`` (the event judged after the answer) when it asks about an earlier card."""
+        line = {"type": "question", "event": dict(self.event), "reading": self.reading.to_dict(),
                 "options": list(self.options), "would_flag": [dict(f) for f in self.would_flag]}
+        if self.waiting is not None:
+            line["waiting"] = dict(self.waiting)
+        return line
 
 
 def _order(referee: Any, event: dict[str, Any], field: str, candidates: Sequence[str]) -> list[str]:
@@ -82,22 +95,90 @@ def _order(referee: Any, event: dict[str, Any], field: str, candidates: Sequence
     return clear + [c for c in candidates if c not in clear]
 
 
+def _candidates(event: dict[str, Any], reading: Reading) -> list[str]:
+    """The other cards a reading may have been: those other frames read, then the usual confusions."""
+    read = event[CARD_FIELD[event["type"]]]
+    seen = [card for card, _ in reading.alternatives if card != read and card in ALL_CARD_IDS]
+    return list(dict.fromkeys(seen + confusables(read)))
+
+
 def ask_about(referee: Any, event: dict[str, Any], reading: Reading, verdict: dict[str, Any]) -> Question:
     """The question for an unsure reading whose event would get ``verdict``."""
     field = CARD_FIELD[event["type"]]
-    read = event[field]
-    seen = [card for card, _ in reading.alternatives if card != read and card in ALL_CARD_IDS]
-    candidates = list(dict.fromkeys(seen + confusables(read)))
-    options = (read, *_order(referee, event, field, candidates)[:OPTIONS_OFFERED])
+    options = (event[field], *_order(referee, event, field, _candidates(event, reading))[:OPTIONS_OFFERED])
     return Question(dict(event), reading, options, tuple(dict(f) for f in verdict.get("flags") or []))
 
 
-def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: str = "unsure") -> Question | None:
-    """None: judge ``event`` as read (a sure reading, nothing it would flag, or ``ask == "never"``);
-    else the :class:`Question` to put to the table first."""
-    if ask == "never" or reading is None or reading.sure or event.get("type") not in CARD_FIELD:
+def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: str = "unsure",
+            top: tuple[dict[str, Any], Reading] | None = None) -> Question | None:
+    """None: judge ``event`` as read; else the :class:`Question` to put to the table first.
+
+    ``top``: the event that put the top card on the pile and its reading, when that reading was not
+    sure and nobody confirmed it. Nothing is asked with ``ask == "never"``, nor when every reading the
+    verdict rests on is sure, nor when the verdict would flag nothing."""
+    unsure = reading is not None and not reading.sure and event.get("type") in CARD_FIELD
+    if ask == "never" or not (unsure or top is not None):
         return None
     verdict = preview(referee, event)
     if not accuses(verdict):
         return None
-    return ask_about(referee, event, reading, verdict)
+    if unsure:
+        return ask_about(referee, event, reading, verdict)
+    earlier, top_reading = top
+    field = CARD_FIELD[earlier["type"]]
+    options = (earlier[field], *_candidates(earlier, top_reading)[:OPTIONS_OFFERED])
+    return Question(dict(earlier), top_reading, options, tuple(dict(f) for f in verdict.get("flags") or []),
+                    dict(event))
+
+
+class Ruler:
+    """One referee judging a camera's events: flag when sure, ask when not (see the module doc).
+
+    ``consider(event, reading)`` says whether to ask first; ``judge`` applies an event (``confirmed``:
+    its card is the table's word, as sure as a sure reading); ``answer(question, card)`` applies the
+    table's answer and returns the verdicts it caused, the waiting event's last."""
+
+    def __init__(self, ask: str = "unsure") -> None:
+        self.ask = ask
+        self.referee = Referee()
+        self.events: list[dict[str, Any]] = []  # every event the referee accepted, in order
+        self._top: tuple[int, Reading] | None = None  # the unsure, unconfirmed card event on top, if any
+
+    def top(self) -> tuple[dict[str, Any], Reading] | None:
+        """The event that put the top card on the pile and its reading, while that reading is unsure."""
+        return None if self._top is None else (self.events[self._top[0]], self._top[1])
+
+    def consider(self, event: dict[str, Any], reading: Reading | None) -> Question | None:
+        """The question to ask before judging ``event``, or None (see :func:`rule_on`)."""
+        return rule_on(self.referee, event, reading, self.ask, self.top())
+
+    def judge(self, event: dict[str, Any], reading: Reading | None = None, confirmed: bool = False) -> dict[str, Any]:
+        """Apply ``event``; its verdict."""
+        verdict = self.referee.handle(event)
+        if verdict.get("accepted"):
+            self.events.append(event)
+            field = CARD_FIELD.get(event.get("type", ""))
+            if field is not None and verdict["state"].get("top") == event[field]:
+                unsure = reading is not None and not reading.sure and not confirmed
+                self._top = (len(self.events) - 1, reading) if unsure else None
+        return verdict
+
+    def answer(self, question: Question, card: str) -> list[dict[str, Any]]:
+        """Apply the table's answer ``card``: the verdict of the answered event, or, for an earlier card,
+        the referee replayed with that card corrected (when it differs) and the waiting event's verdict."""
+        if question.waiting is None:
+            return [self.judge(question.answer(card), question.reading, confirmed=True)]
+        index = self._top[0] if self._top is not None else None
+        self._top = None
+        if index is not None and card != question.event[question.field]:
+            self.events[index] = question.answer(card)
+            self.replay()
+        return [self.judge(question.waiting)]
+
+    def replay(self) -> None:
+        """Rebuild the referee from :attr:`events` (after a correction); events it now refuses are dropped."""
+        events, self.events = self.events, []
+        self.referee = Referee()
+        for event in events:
+            if self.referee.handle(event).get("accepted"):
+                self.events.append(event)

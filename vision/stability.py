@@ -179,6 +179,15 @@ class PileWatch:
                 k.withdrawn = True
                 return
 
+    def rename(self, card: str, really: str) -> None:
+        """The table says the last new card ``card`` is really ``really``: it stays known under the camera's
+        reading (that is how the camera sees it) and under its true name, which the top card takes."""
+        for k in reversed(self.known):
+            if k.card == card:
+                self.top = PileCard(really, k.box)
+                self.known.append(self.top)
+                return
+
     def accept_all(self, sightings: list[Sighting]) -> None:
         """Take every card now in the zone as already known (the pile as it lay when watching began)."""
         for s in sightings:
