@@ -44,8 +44,8 @@ class Judgement:
     taken from the recording's script), ``"table"`` (the table's answer to a question) or
     ``"unanswered"`` (see the module doc); ``t`` is the frame time it belongs to (None before the
     first frame); ``answered_at`` is ``time.monotonic()`` when the verdict came; ``reading`` is the
-    camera's reading of its card, ``question`` what the table was asked before judging it, if
-    anything, and ``answer`` the card the table (or nobody: the benefit of the doubt) named.
+    camera's reading of its card and ``asked`` the questions put to the table before judging it,
+    each with the card the table (or nobody: the benefit of the doubt) named.
     """
 
     event: dict[str, Any]
@@ -54,18 +54,17 @@ class Judgement:
     t: float | None
     answered_at: float
     reading: Reading | None = None
-    question: Question | None = None
-    answer: str | None = None
+    asked: tuple[tuple[Question, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON line of ``tableref watch``: event, verdict, source and frame time, with the reading
-        (no still) and the question asked where there was one."""
+        (no still) and the questions asked, if any."""
         line = {"event": self.event, "verdict": self.verdict, "source": self.source,
                 "t": None if self.t is None else round(self.t, 3)}
         if self.reading is not None:
             line["reading"] = self.reading.to_dict()
-        if self.question is not None:
-            line["asked"] = {**self.question.to_dict(), "answer": self.answer}
+        if self.asked:
+            line["asked"] = [{**question.to_dict(), "answer": card} for question, card in self.asked]
         return line
 
 
@@ -118,21 +117,26 @@ class HeadlessTable:
 
     def _apply_camera(self, event: dict[str, Any]) -> dict[str, Any] | None:
         event, reading = split_reading(event)
-        question = self.ruler.consider(event, reading)
-        if question is None:
-            return self._apply(event, "camera", reading)
-        answer = self.on_question(question) if self.on_question is not None else None
-        source = "table"
-        if answer is None and question.waiting is None:
-            answer = next((card for card in question.options[1:]
-                           if not accuses(preview(self.referee, question.answer(card)))), None)
-            source = "unanswered"
-        if answer is None:
+        source = "camera"
+
+        def ask_table(question: Question) -> str | None:
+            nonlocal source
+            answer = self.on_question(question) if self.on_question is not None else None
+            if answer is not None:
+                source = "table"
+            elif question.waiting is None:  # nobody answers: the benefit of the doubt
+                answer = next((card for card in question.options[1:]
+                               if not accuses(preview(self.referee, question.answer(card)))), None)
+                source = "unanswered"
+            return answer
+
+        verdict, asked = self.ruler.settle(event, reading, ask_table)
+        if verdict is None:
             return None
-        verdict = self.ruler.answer(question, answer)[-1]
-        judged = question.answer(answer) if question.waiting is None else question.waiting
-        self._report(Judgement(judged, verdict, source, self.watcher.frame_time, time.monotonic(),
-                               reading, question, answer))
+        last, card = asked[-1] if asked else (None, None)
+        judged = last.answer(card) if last is not None and last.waiting is None else event
+        self._report(Judgement(judged, verdict, source, self.watcher.frame_time, time.monotonic(), reading,
+                               tuple(asked)))
         return verdict
 
     def _apply_scripted(self, event: dict[str, Any]) -> None:

@@ -17,11 +17,11 @@ referee replays its events with the correction, and the waiting event is judged 
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.cards import ALL_CARD_IDS, SUITS, UNO_COLORS, parse_card
+from referee.cards import ALL_CARD_IDS, RANKS, SUITS, UNO_ACTIONS, UNO_COLORS, UNO_NUMBERS, parse_card
 from referee.engine import Referee
 from vision.reading import Reading
 
@@ -48,16 +48,19 @@ def preview(referee: Any, event: dict[str, Any]) -> dict[str, Any]:
 
 
 def confusables(card: str) -> list[str]:
-    """Cards a reader plausibly takes for ``card``: the same value in another colour (UNO) or the same rank
-    in another suit (standard), the other wild for a wild."""
+    """Cards a reader plausibly takes for ``card``: the same value in another colour, then another value in
+    the same colour (UNO; for standard cards: the same rank in another suit, then another rank of the
+    suit), the other wild for a wild."""
     parsed = parse_card(card)
-    if parsed.family == "uno":
-        if parsed.color is None:
-            return [c for c in ("wild", "wild-draw4") if c != card]
-        return [f"{colour}-{parsed.value}" for colour in UNO_COLORS if colour != parsed.color]
     if parsed.color is None:
-        return []
-    return [f"{parsed.value}{suit}" for suit in SUITS if suit != parsed.color]
+        return [c for c in ("wild", "wild-draw4") if c != card] if parsed.family == "uno" else []
+    if parsed.family == "uno":
+        colours = [f"{colour}-{parsed.value}" for colour in UNO_COLORS if colour != parsed.color]
+        values = [f"{parsed.color}-{value}" for value in UNO_NUMBERS + UNO_ACTIONS if value != parsed.value]
+    else:
+        colours = [f"{parsed.value}{suit}" for suit in SUITS if suit != parsed.color]
+        values = [f"{rank}{parsed.color}" for rank in RANKS if rank != parsed.value]
+    return colours + values
 
 
 @dataclass(frozen=True)
@@ -109,26 +112,55 @@ def ask_about(referee: Any, event: dict[str, Any], reading: Reading, verdict: di
     return Question(dict(event), reading, options, tuple(dict(f) for f in verdict.get("flags") or []))
 
 
+@dataclass(frozen=True)
+class TopCard:
+    """The card on top of the pile when its reading was not sure and nobody confirmed it: the event that put
+    it there, its reading, the referee as it was just before that event and the events judged since."""
+
+    event: dict[str, Any]
+    reading: Reading
+    before: Any
+    since: tuple[dict[str, Any], ...] = ()
+
+    def replayed(self, card: str) -> Any:
+        """A referee where the top card was ``card`` (the events since judged again after it)."""
+        referee = self.before.copy()
+        referee.handle({**self.event, CARD_FIELD[self.event["type"]]: card})
+        for event in self.since:
+            referee.handle(event)
+        return referee
+
+    def clearing(self, event: dict[str, Any]) -> list[str]:
+        """The other cards the top card may have been with which ``event`` would accuse nobody."""
+        return [card for card in _candidates(self.event, self.reading)
+                if not accuses(self.replayed(card).handle(event))]
+
+
 def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: str = "unsure",
-            top: tuple[dict[str, Any], Reading] | None = None) -> Question | None:
+            top: TopCard | None = None) -> Question | None:
     """None: judge ``event`` as read; else the :class:`Question` to put to the table first.
 
-    ``top``: the event that put the top card on the pile and its reading, when that reading was not
-    sure and nobody confirmed it. Nothing is asked with ``ask == "never"``, nor when every reading the
-    verdict rests on is sure, nor when the verdict would flag nothing."""
+    Nothing is asked with ``ask == "never"``, nor when the verdict would accuse nobody. When it would:
+    if the top card was read unsure (``top``) and another card it may have been clears the event, the
+    table is asked about the top card (those cards offered first); else, if the event's own reading is
+    unsure, about the event's card; else the verdict rests on sure readings only and stands."""
     unsure = reading is not None and not reading.sure and event.get("type") in CARD_FIELD
     if ask == "never" or not (unsure or top is not None):
         return None
     verdict = preview(referee, event)
     if not accuses(verdict):
         return None
+    flags = tuple(dict(f) for f in verdict.get("flags") or [])
+    if top is not None:
+        clearing = top.clearing(event)
+        if clearing:
+            others = [c for c in _candidates(top.event, top.reading) if c not in clearing]
+            field = CARD_FIELD[top.event["type"]]
+            options = (top.event[field], *(clearing + others)[:OPTIONS_OFFERED])
+            return Question(dict(top.event), top.reading, options, flags, dict(event))
     if unsure:
         return ask_about(referee, event, reading, verdict)
-    earlier, top_reading = top
-    field = CARD_FIELD[earlier["type"]]
-    options = (earlier[field], *_candidates(earlier, top_reading)[:OPTIONS_OFFERED])
-    return Question(dict(earlier), top_reading, options, tuple(dict(f) for f in verdict.get("flags") or []),
-                    dict(event))
+    return None
 
 
 class Ruler:
@@ -142,43 +174,59 @@ class Ruler:
         self.ask = ask
         self.referee = Referee()
         self.events: list[dict[str, Any]] = []  # every event the referee accepted, in order
-        self._top: tuple[int, Reading] | None = None  # the unsure, unconfirmed card event on top, if any
+        self._top: TopCard | None = None
 
-    def top(self) -> tuple[dict[str, Any], Reading] | None:
-        """The event that put the top card on the pile and its reading, while that reading is unsure."""
-        return None if self._top is None else (self.events[self._top[0]], self._top[1])
+    def top(self) -> TopCard | None:
+        """The unsure, unconfirmed card on top of the pile, if any."""
+        return self._top
 
     def consider(self, event: dict[str, Any], reading: Reading | None) -> Question | None:
         """The question to ask before judging ``event``, or None (see :func:`rule_on`)."""
-        return rule_on(self.referee, event, reading, self.ask, self.top())
+        return rule_on(self.referee, event, reading, self.ask, self._top)
 
     def judge(self, event: dict[str, Any], reading: Reading | None = None, confirmed: bool = False) -> dict[str, Any]:
         """Apply ``event``; its verdict."""
+        unsure = reading is not None and not reading.sure and not confirmed
+        before = self.referee.copy() if unsure and self.ask != "never" else None
         verdict = self.referee.handle(event)
-        if verdict.get("accepted"):
-            self.events.append(event)
-            field = CARD_FIELD.get(event.get("type", ""))
-            if field is not None and verdict["state"].get("top") == event[field]:
-                unsure = reading is not None and not reading.sure and not confirmed
-                self._top = (len(self.events) - 1, reading) if unsure else None
+        if not verdict.get("accepted"):
+            return verdict
+        self.events.append(event)
+        field = CARD_FIELD.get(event.get("type", ""))
+        if field is not None and verdict["state"].get("top") == event[field]:
+            self._top = TopCard(event, reading, before) if before is not None else None
+        elif event.get("type") == "new_game":
+            self._top = None
+        elif self._top is not None:
+            self._top = TopCard(self._top.event, self._top.reading, self._top.before, (*self._top.since, event))
         return verdict
 
-    def answer(self, question: Question, card: str) -> list[dict[str, Any]]:
-        """Apply the table's answer ``card``: the verdict of the answered event, or, for an earlier card,
-        the referee replayed with that card corrected (when it differs) and the waiting event's verdict."""
+    def answer(self, question: Question, card: str) -> dict[str, Any] | None:
+        """Apply the table's answer ``card``. About the event's own card: the verdict of the answered event.
+        About the top card: the referee becomes as if it had been ``card`` (when it differs) and None is
+        returned: the waiting event is then considered again (its own reading may need a question)."""
         if question.waiting is None:
-            return [self.judge(question.answer(card), question.reading, confirmed=True)]
-        index = self._top[0] if self._top is not None else None
-        self._top = None
-        if index is not None and card != question.event[question.field]:
-            self.events[index] = question.answer(card)
-            self.replay()
-        return [self.judge(question.waiting)]
+            return self.judge(question.answer(card), question.reading, confirmed=True)
+        top, self._top = self._top, None
+        if top is not None and card != question.event[question.field]:
+            self.referee = top.replayed(card)
+            self.events[len(self.events) - 1 - len(top.since)] = question.answer(card)
+        return None
 
-    def replay(self) -> None:
-        """Rebuild the referee from :attr:`events` (after a correction); events it now refuses are dropped."""
-        events, self.events = self.events, []
-        self.referee = Referee()
-        for event in events:
-            if self.referee.handle(event).get("accepted"):
-                self.events.append(event)
+    def settle(self, event: dict[str, Any], reading: Reading | None,
+               ask_table: Callable[[Question], str | None]) -> tuple[dict[str, Any] | None, list[tuple[Question, str]]]:
+        """Judge ``event``, asking the table (``ask_table``: the card it names, or None: no answer) first
+        where :meth:`consider` says so. Returns the verdict (None: not judged, a question went
+        unanswered) and the questions asked with their answers, in order."""
+        asked: list[tuple[Question, str]] = []
+        question = self.consider(event, reading)
+        while question is not None:
+            card = ask_table(question)
+            if card is None:
+                return None, asked
+            asked.append((question, card))
+            verdict = self.answer(question, card)
+            if verdict is not None:
+                return verdict, asked
+            question = self.consider(event, reading)
+        return self.judge(event, reading), asked

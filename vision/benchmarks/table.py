@@ -23,7 +23,9 @@ Counted per event of the camera referee:
 
 After a false flag or a missed mistake the table corrects the record: the camera referee is rebuilt
 from the events as they really were (so one misreading is counted once, not again at every later
-event). A Wild Draw Four bluff cannot be seen without a challenge in counts mode: it is not counted;
+event). So it is when the camera referee's hand counts part from the table's without a flag (a
+misread card that deals, swaps or makes someone draw: the page shows every player's count, and the
+players see it): counted as **hand counts gone wrong**. A Wild Draw Four bluff cannot be seen without a challenge in counts mode: it is not counted;
 the player it hits challenges it (the simulator's referee, which sees the hands, settles it so). Silent misreadings (a wrong card nobody is flagged for) are
 not corrected: what they cause later is counted.
 """
@@ -74,6 +76,7 @@ class BenchTally:
         self.misread = 0
         self.false_flags = 0
         self.questions = 0
+        self.miscounts = 0
         self.injected: Counter = Counter()
         self.caught: Counter = Counter()
         self.examples: dict[str, list[str]] = {}
@@ -143,14 +146,13 @@ def make_game_class() -> type:
                     bench.misread += reading.card != truth[field]
                 else:
                     bench.unread += 1  # entered by hand
-            question = self.camera.consider(seen, reading)
-            if question is None:
-                verdict = self.camera.judge(seen, reading)
-            else:  # the table names the card really played
-                bench.questions += 1
-                asked_now = question.waiting is None
-                verdict = self.camera.answer(question, truth[field] if asked_now else self.top_truth)[-1]
-                seen = question.answer(truth[field]) if asked_now else seen
+            def ask_table(question: Any) -> str | None:  # the table names the card really played
+                return truth[field] if question.waiting is None else self.top_truth
+
+            verdict, asked = self.camera.settle(seen, reading, ask_table)
+            bench.questions += len(asked)
+            if asked and asked[-1][0].waiting is None:
+                seen = asked[-1][0].answer(truth[field])
             if field is not None and verdict["accepted"] and verdict["state"].get("top") == seen[field]:
                 self.top_truth = truth[field]
             self.record.append(truth)
@@ -165,7 +167,7 @@ def make_game_class() -> type:
                     bench.example(f"missed {expect}", f"{truth} seen as {seen}: {sorted(kinds)}")
                     correct = True
             elif expect in UNSEEN_MISTAKES:
-                self.settle_bluff()
+                self.settle_bluff(truth["player"])
             elif expect is None and wrong:
                 bench.false_flags += 1
                 reasons = [f.get("reason") for f in verdict["flags"]]
@@ -174,16 +176,28 @@ def make_game_class() -> type:
                 correct = True
             if correct:
                 self.rebuild()
+            elif self.miscounted():
+                bench.miscounts += 1
+                bench.example("hand counts gone wrong without a flag", f"{truth} seen as {seen}")
+                self.rebuild()
             self.show_awaited_hands()
 
-        def settle_bluff(self) -> None:
-            """The simulator's referee settles a bluff it sees in the hands as an upheld challenge: the camera
-            referee is given the challenge of the player it hits (the bluffer's hand is then shown)."""
+        def miscounted(self) -> bool:
+            """The camera referee's hand counts are not the table's (a misread that deals, swaps or draws)."""
+            state = self.camera.referee.state()
+            return not self.state.get("round_over") and state.get("hand_counts") != self.state.get("hand_counts")
+
+        def settle_bluff(self, bluffer: str) -> None:
+            """The simulator's referee settles a bluff it sees in the hands as an upheld challenge; the record
+            gets the challenge of the player it hits and the bluffer's hand shown, and the camera referee
+            is rebuilt from it (the table corrects what the camera made of the bluff)."""
+            self.rebuild()
             victim = self.camera.referee.state().get("turn")
             if victim:
-                challenge = {"type": "challenge", "player": victim}
-                self.record.append(challenge)
-                self.camera.judge(challenge)
+                for event in ({"type": "challenge", "player": victim},
+                              {"type": "reveal", "player": bluffer, "cards": list(self.table.hands[bluffer])}):
+                    self.record.append(event)
+                    self.camera.judge(event)
 
         def rebuild(self) -> None:
             """The table corrects the record: the camera referee replays the events as they really were."""
@@ -264,7 +278,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"plays {bench.plays}; cards read {bench.read_cards} ({bench.misread} misread), never read {bench.unread} "
           "(entered by hand)")
     print(f"false flags {bench.false_flags} ({bench.per_100_plays(bench.false_flags):.2f} per 100 plays); "
-          f"questions {bench.questions} ({bench.per_100_plays(bench.questions):.2f} per 100 plays)")
+          f"questions {bench.questions} ({bench.per_100_plays(bench.questions):.2f} per 100 plays); "
+          f"hand counts gone wrong without a flag {bench.miscounts} ({bench.per_100_plays(bench.miscounts):.2f} "
+          "per 100 plays)")
     for kinds, label in ((ILLEGAL_PLAYS, "deliberate illegal plays"), ((MISSED_UNO,), "missed UNO calls")):
         injected = sum(bench.injected[k] for k in kinds)
         print(f"{label}: {injected} made, {sum(bench.caught[k] for k in kinds)} caught "
