@@ -48,7 +48,7 @@ def test_the_table_is_asked_and_its_answer_is_judged_as_a_correction() -> None:
     assert asked[0].reading.t is not None and asked[0].reading.t >= MISREAD_FROM_S
     table_line = next(j for j in judged if j.source == "table")
     assert table_line.event == {"type": "play", "card": "red-2", "player": "ben"}
-    assert table_line.to_dict()["asked"]["answer"] == "red-2"
+    assert [q["answer"] for q in table_line.to_dict()["asked"]] == ["red-2"]
     assert all(j.verdict["accepted"] and not j.verdict["flags"] for j in judged)
     assert [j.event for j in judged if j.source in ("camera", "table")] == EXPECTED
     assert table.referee.state()["top"] == "red-9"

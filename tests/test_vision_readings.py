@@ -84,11 +84,12 @@ def test_an_unsure_reading_that_would_flag_is_asked_about_and_the_referee_is_lef
 
 def test_the_answer_is_the_event_the_referee_judges() -> None:
     ruler = dealt_ruler()
-    question = ruler.consider({"type": "play", "player": "ann", "card": "yellow-8"}, reading("yellow-8", 0.7))
-    verdict = ruler.answer(question, "red-8")[-1]
-    assert verdict["accepted"] and not verdict["flags"] and verdict["state"]["top"] == "red-8"
-    illegal = ruler.consider({"type": "play", "player": "ben", "card": "blue-2"}, reading("blue-2", 0.6))
-    assert [f["kind"] for f in ruler.answer(illegal, "blue-2")[-1]["flags"]] == ["illegal_card"]
+    verdict, asked = ruler.settle({"type": "play", "player": "ann", "card": "yellow-8"}, reading("yellow-8", 0.7),
+                                  lambda q: "red-8")
+    assert verdict["accepted"] and not verdict["flags"] and verdict["state"]["top"] == "red-8" and len(asked) == 1
+    verdict, _ = ruler.settle({"type": "play", "player": "ben", "card": "blue-2"}, reading("blue-2", 0.6),
+                              lambda q: "blue-2")
+    assert [f["kind"] for f in verdict["flags"]] == ["illegal_card"]
 
 
 def test_never_asks_with_ask_never() -> None:
@@ -106,18 +107,29 @@ def test_a_flag_resting_on_an_unsure_top_card_asks_about_that_card() -> None:
     assert question is not None and question.waiting == waiting
     assert question.event["card"] == "yellow-4" and question.options[0] == "yellow-4"
     assert "red-4" in question.options
-    verdicts = ruler.answer(question, "red-3")
-    assert verdicts[-1]["accepted"] and not verdicts[-1]["flags"]
-    assert verdicts[-1]["state"]["top"] == "red-9" and ruler.events[-2]["card"] == "red-3"
+    ruler.correct_top(question, "red-3")  # the top card is corrected; the waiting play is judged next
+    assert ruler.consider(waiting, reading("red-9", 0.999, True)) is None
+    verdict = ruler.judge(waiting, reading("red-9", 0.999, True))
+    assert verdict["accepted"] and not verdict["flags"]
+    assert verdict["state"]["top"] == "red-9" and ruler.events[-2]["card"] == "red-3"
 
 
 def test_a_confirmed_top_card_lets_the_flag_stand() -> None:
     ruler = dealt_ruler()
     ruler.judge({"type": "play", "player": "ann", "card": "yellow-4"}, reading("yellow-4", 0.8))
     waiting = {"type": "play", "player": "ben", "card": "red-9"}
-    question = ruler.consider(waiting, reading("red-9", 0.999, True))
-    assert [f["kind"] for f in ruler.answer(question, "yellow-4")[-1]["flags"]] == ["illegal_card"]
+    asked: list[Question] = []
+    verdict, answered = ruler.settle(waiting, reading("red-9", 0.999, True), lambda q: asked.append(q) or "yellow-4")
+    assert [q.event["card"] for q in asked] == ["yellow-4"] and answered == [(asked[0], "yellow-4")]
+    assert [f["kind"] for f in verdict["flags"]] == ["illegal_card"]
     assert ruler.top() is None
+
+
+def test_nobody_answering_leaves_the_event_unjudged() -> None:
+    ruler = dealt_ruler()
+    verdict, asked = ruler.settle({"type": "play", "player": "ann", "card": "yellow-8"}, reading("yellow-8", 0.7),
+                                  lambda q: None)
+    assert verdict is None and asked == [] and ruler.referee.state()["top"] == "red-4"
 
 
 def test_rule_on_without_a_reading_asks_nothing() -> None:
@@ -129,7 +141,7 @@ def test_accuses_and_confusables() -> None:
     assert accuses({"accepted": False, "flags": []})
     assert not accuses({"accepted": True, "flags": [{"kind": "reshuffle"}]})
     assert accuses({"accepted": True, "flags": [{"kind": "illegal_card"}]})
-    assert confusables("red-7") == ["yellow-7", "green-7", "blue-7"]
+    assert confusables("red-7")[:4] == ["yellow-7", "green-7", "blue-7", "red-0"] and len(confusables("red-7")) == 15
     assert confusables("wild") == ["wild-draw4"]
-    assert confusables("10H") == ["10S", "10D", "10C"]
+    assert confusables("10H")[:3] == ["10S", "10D", "10C"] and "AH" in confusables("10H")
     assert confusables("joker") == []

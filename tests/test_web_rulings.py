@@ -110,3 +110,23 @@ def test_stills_are_bounded_per_game(table: tuple[Any, TableClient, int]) -> Non
     for _ in range(STILLS_KEPT + 5):
         store.add_still(game_id, {"card": "red-1"}, b"\xff\xd8jpeg")
     assert len(store.stills(game_id)) == STILLS_KEPT
+
+
+def test_a_flag_resting_on_an_unsure_top_card_asks_about_it_and_the_answer_corrects_it(
+        table: tuple[Any, TableClient, int]) -> None:
+    app, client, game_id = table
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    # ben's red-7 is misread, unsure, as yellow-5: legal on red-5, so it goes through ...
+    assert not camera.on_event(camera_play("yellow-5", 0.8, False))["flags"]
+    # ... then cat's red-9, read sure, would be flagged on the yellow-5: the table is asked about the yellow-5
+    assert camera.on_event(camera_play("red-9", 0.999, True)) is None
+    question = client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    assert question["event"]["card"] == "yellow-5" and question["waiting"]["card"] == "red-9"
+    assert "red-5" in question["options"] and question["still_url"]
+    entry = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "red-7"}).get_json()
+    assert entry["verdict"]["accepted"] and not entry["verdict"]["flags"]
+    log = client.get(f"/api/games/{game_id}/events").get_json()["events"]
+    active = [(e["source"], e["event"].get("card")) for e in log if not e["undone"] and e["event"]["type"] == "play"]
+    assert active == [("table", "red-7"), ("camera", "red-9")]
+    assert client.state(game_id)["top"] == "red-9"

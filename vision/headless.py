@@ -133,8 +133,7 @@ class HeadlessTable:
         verdict, asked = self.ruler.settle(event, reading, ask_table)
         if verdict is None:
             return None
-        last, card = asked[-1] if asked else (None, None)
-        judged = last.answer(card) if last is not None and last.waiting is None else event
+        judged = next((question.answer(card) for question, card in asked if question.waiting is None), event)
         self._report(Judgement(judged, verdict, source, self.watcher.frame_time, time.monotonic(), reading,
                                tuple(asked)))
         return verdict

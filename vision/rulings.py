@@ -141,34 +141,32 @@ def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: s
     """None: judge ``event`` as read; else the :class:`Question` to put to the table first.
 
     Nothing is asked with ``ask == "never"``, nor when the verdict would accuse nobody. When it would:
-    if the top card was read unsure (``top``) and another card it may have been clears the event, the
-    table is asked about the top card (those cards offered first); else, if the event's own reading is
-    unsure, about the event's card; else the verdict rests on sure readings only and stands."""
+    if the event's own reading is unsure, the table is asked about the event's card; else, if the top
+    card was read unsure (``top``) and another card it may have been clears the event, about the top
+    card (those cards offered first); else the verdict rests on sure readings only and stands."""
     unsure = reading is not None and not reading.sure and event.get("type") in CARD_FIELD
     if ask == "never" or not (unsure or top is not None):
         return None
     verdict = preview(referee, event)
     if not accuses(verdict):
         return None
-    flags = tuple(dict(f) for f in verdict.get("flags") or [])
-    if top is not None:
-        clearing = top.clearing(event)
-        if clearing:
-            others = [c for c in _candidates(top.event, top.reading) if c not in clearing]
-            field = CARD_FIELD[top.event["type"]]
-            options = (top.event[field], *(clearing + others)[:OPTIONS_OFFERED])
-            return Question(dict(top.event), top.reading, options, flags, dict(event))
     if unsure:
         return ask_about(referee, event, reading, verdict)
-    return None
+    clearing = top.clearing(event)
+    if not clearing:
+        return None
+    others = [c for c in _candidates(top.event, top.reading) if c not in clearing]
+    field = CARD_FIELD[top.event["type"]]
+    return Question(dict(top.event), top.reading, (top.event[field], *(clearing + others)[:OPTIONS_OFFERED]),
+                    tuple(dict(f) for f in verdict.get("flags") or []), dict(event))
 
 
 class Ruler:
     """One referee judging a camera's events: flag when sure, ask when not (see the module doc).
 
     ``consider(event, reading)`` says whether to ask first; ``judge`` applies an event (``confirmed``:
-    its card is the table's word, as sure as a sure reading); ``answer(question, card)`` applies the
-    table's answer and returns the verdicts it caused, the waiting event's last."""
+    its card is the table's word, as sure as a sure reading); ``settle`` does both, putting the
+    questions to the table through a callback."""
 
     def __init__(self, ask: str = "unsure") -> None:
         self.ask = ask
@@ -201,32 +199,31 @@ class Ruler:
             self._top = TopCard(self._top.event, self._top.reading, self._top.before, (*self._top.since, event))
         return verdict
 
-    def answer(self, question: Question, card: str) -> dict[str, Any] | None:
-        """Apply the table's answer ``card``. About the event's own card: the verdict of the answered event.
-        About the top card: the referee becomes as if it had been ``card`` (when it differs) and None is
-        returned: the waiting event is then considered again (its own reading may need a question)."""
-        if question.waiting is None:
-            return self.judge(question.answer(card), question.reading, confirmed=True)
+    def correct_top(self, question: Question, card: str) -> None:
+        """The table's answer to a question about the top card: the referee becomes as if it had been
+        ``card`` (when it differs), and the top card counts as confirmed."""
         top, self._top = self._top, None
         if top is not None and card != question.event[question.field]:
             self.referee = top.replayed(card)
             self.events[len(self.events) - 1 - len(top.since)] = question.answer(card)
-        return None
 
     def settle(self, event: dict[str, Any], reading: Reading | None,
                ask_table: Callable[[Question], str | None]) -> tuple[dict[str, Any] | None, list[tuple[Question, str]]]:
         """Judge ``event``, asking the table (``ask_table``: the card it names, or None: no answer) first
-        where :meth:`consider` says so. Returns the verdict (None: not judged, a question went
-        unanswered) and the questions asked with their answers, in order."""
+        where :meth:`consider` says so: about the event's own card (the answer is the event judged,
+        as sure as a sure reading), then about the top card. Returns the verdict (None: not judged, a
+        question went unanswered) and the questions asked with their answers, in order."""
         asked: list[tuple[Question, str]] = []
+        confirmed = False
         question = self.consider(event, reading)
         while question is not None:
             card = ask_table(question)
             if card is None:
                 return None, asked
             asked.append((question, card))
-            verdict = self.answer(question, card)
-            if verdict is not None:
-                return verdict, asked
-            question = self.consider(event, reading)
-        return self.judge(event, reading), asked
+            if question.waiting is None:
+                event, confirmed = question.answer(card), True
+            else:
+                self.correct_top(question, card)
+            question = rule_on(self.referee, event, None if confirmed else reading, self.ask, self._top)
+        return self.judge(event, reading, confirmed), asked

@@ -19,7 +19,8 @@ from typing import Any
 
 from referee.cards import is_card_id
 from vision.reading import Reading
-from vision.rulings import CARD_FIELD, Question, rule_on
+from referee.engine import Referee
+from vision.rulings import CARD_FIELD, Question, TopCard, rule_on
 from web.evidence import EvidenceStore, StoredQuestion
 from web.tables import Tables
 from web.validation import InvalidInput, check_event
@@ -40,6 +41,8 @@ class Rulings:
         self._lock = threading.RLock()
         self._held: dict[int, list[tuple[dict[str, Any], Reading | None]]] = {}
         self._tops: dict[int, tuple[int, Reading]] = {}  # game -> (seq, reading) of an unsure card on top
+        #: question id -> what the event it holds back came with: reading, source, still
+        self._waiting: dict[int, tuple[Reading | None, str, int | None]] = {}
 
     # -- camera events ------------------------------------------------------------------------------
     def camera_event(self, game_id: int, event: dict[str, Any], reading: Reading | None) -> dict[str, Any] | None:
@@ -51,21 +54,25 @@ class Rulings:
                 return None
             return self._judge(game_id, event, reading)
 
-    def _judge(self, game_id: int, event: dict[str, Any], reading: Reading | None) -> dict[str, Any] | None:
+    def _judge(self, game_id: int, event: dict[str, Any], reading: Reading | None, source: str = "camera",
+               still_id: int | None = None) -> dict[str, Any] | None:
+        """Judge an event (``source`` "table": the table's answer, as sure as a sure reading) or ask first."""
         if event.get("type") in TURN_EVENTS and not event.get("player"):
             turn = self.tables.snapshot(game_id)["state"].get("turn")
             if not turn:
                 return None
             event = {**event, "player": turn}
+        confirmed = source == "table"
         game = self.tables.live(game_id)
         with game.lock:
             clean = check_event(event, game.setup)
-            question = rule_on(game.referee, clean, reading, top=self._top(game_id))
+            question = rule_on(game.referee, clean, None if confirmed else reading, top=self._top(game_id))
         if question is not None:
-            self._ask(game_id, question, reading)
+            asked = self._ask(game_id, question, reading, still_id)
+            self._waiting[asked] = (reading, source, still_id)
             return None
-        entry = self.tables.post(game_id, clean, source="camera")
-        self._keep(game_id, entry, clean, reading)
+        entry = self.tables.post(game_id, clean, source=source)
+        self._keep(game_id, entry, clean, reading, confirmed, still_id)
         return entry["verdict"]
 
     def _keep(self, game_id: int, entry: dict[str, Any], event: dict[str, Any], reading: Reading | None,
@@ -84,28 +91,36 @@ class Rulings:
         else:
             self._tops.pop(game_id, None)
 
-    def _top(self, game_id: int) -> tuple[dict[str, Any], Reading] | None:
-        """The event of the unsure card on top and its reading, while it is still the last card put down."""
+    def _top(self, game_id: int) -> TopCard | None:
+        """The unsure card on top (its event, reading, the referee before it and the events since), while it
+        is still the last card put down."""
         top = self._tops.get(game_id)
         if top is None:
             return None
         seq, reading = top
-        active = [e for e in self.tables.store.events(game_id, include_undone=False) if e.event["type"] in CARD_FIELD]
-        if not active or active[-1].seq != seq:
+        active = self.tables.store.events(game_id, include_undone=False)
+        cards = [e for e in active if e.event["type"] in CARD_FIELD]
+        if not cards or cards[-1].seq != seq:
             self._tops.pop(game_id, None)  # someone put another card down by hand, or undid it
             return None
-        return active[-1].event, reading
+        before = Referee()
+        for stored in active:
+            if stored.seq >= seq:
+                break
+            before.handle(stored.event)
+        since = tuple(e.event for e in active if e.seq > seq)
+        return TopCard(cards[-1].event, reading, before, since)
 
-    def _ask(self, game_id: int, question: Question, reading: Reading | None) -> None:
-        still_id = None
-        asked = question.reading
-        if question.waiting is None and reading is not None and reading.still:
+    def _ask(self, game_id: int, question: Question, reading: Reading | None, still_id: int | None) -> int:
+        """Store the question (with the still of the card it is about); its id."""
+        if question.waiting is None and still_id is None and reading is not None and reading.still:
             still_id = self.evidence.add_still(game_id, reading.to_dict(), reading.still)
         elif question.waiting is not None:
             seq = self._tops[game_id][0]
             still_id = next((s.id for s in reversed(self.evidence.stills(game_id)) if s.seq == seq), None)
-        self.evidence.add_question(game_id, question.to_dict(), still_id)
-        log.info("asking the table about %s (%.0f%%, not sure)", asked.card, 100 * asked.prob)
+        stored = self.evidence.add_question(game_id, question.to_dict(), still_id)
+        log.info("asking the table about %s (%.0f%%, not sure)", question.reading.card, 100 * question.reading.prob)
+        return stored.id
 
     # -- answers ------------------------------------------------------------------------------------
     def open_questions(self, game_id: int) -> list[StoredQuestion]:
@@ -126,20 +141,24 @@ class Rulings:
                 raise InvalidInput(f"card: {card!r} is not a card id (e.g. red-7, wild-draw4, 10H)")
             body = stored.body
             field = CARD_FIELD[body["event"]["type"]]
-            if body.get("waiting") is None:
-                event = {**body["event"], field: card}
-                entry = self.tables.post(game_id, event, source="table")
-                self._keep(game_id, entry, event, None, confirmed=True, still_id=stored.still_id)
+            if body.get("waiting") is None:  # about the event's own card: the answer is the event judged
                 told = body["event"]
-            else:
-                if card != body["event"][field]:
+                reading, _source, _still = self._waiting.pop(question_id, (None, "camera", None))
+                self.evidence.answer_question(question_id, card, None)
+                verdict = self._judge(game_id, {**told, field: card}, reading, "table", stored.still_id)
+            else:  # about the card on top: corrected if need be, then the waiting event is judged (or asked about)
+                if card != body["event"][field] and game_id in self._tops:
                     self._correct_top(game_id, card)
                 self._tops.pop(game_id, None)
-                entry = self.tables.post(game_id, body["waiting"], source="camera")
                 told = body["waiting"]
-            self.evidence.answer_question(question_id, card, entry["seq"])
+                self.evidence.answer_question(question_id, card, None)
+                verdict = self._judge(game_id, told, *self._waiting.pop(question_id, (None, "camera", None)))
+            entry = {**self.tables.log(game_id)[-1], "verdict": verdict} if verdict is not None else \
+                {"seq": None, "verdict": None}
+            if verdict is not None and body.get("waiting") is None:
+                self.evidence.answer_question(question_id, card, entry["seq"])
             if self.on_answer is not None:
-                self.on_answer(told, entry["verdict"])
+                self.on_answer(told, verdict)
             self._release(game_id)
             return entry
 

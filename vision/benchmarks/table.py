@@ -121,6 +121,8 @@ def make_game_class() -> type:
             self.camera = Ruler(ask)
             self.record: list[dict[str, Any]] = []  # the camera's events as they really were
             self.top_truth: str | None = None  # the card really played where the camera's top card lies
+            self.draw4_player: str | None = None  # who played the last Wild Draw Four
+            self.round_was_over = False
             super().__init__(rules, players, rng, tally, mistakes)
 
         def send(self, event: dict, expect: str | None = None, check: bool = True) -> dict:
@@ -137,6 +139,8 @@ def make_game_class() -> type:
             field = CARD_FIELD.get(truth["type"])
             if truth["type"] == "play":
                 bench.plays += 1
+                if truth["card"] == "wild-draw4":
+                    self.draw4_player = truth["player"]
             if field is not None:
                 readings = [r for r in (self.model.read(truth[field]) for _ in range(self.frames)) if r is not None]
                 if readings:
@@ -151,8 +155,7 @@ def make_game_class() -> type:
 
             verdict, asked = self.camera.settle(seen, reading, ask_table)
             bench.questions += len(asked)
-            if asked and asked[-1][0].waiting is None:
-                seen = asked[-1][0].answer(truth[field])
+            seen = next((question.answer(card) for question, card in asked if question.waiting is None), seen)
             if field is not None and verdict["accepted"] and verdict["state"].get("top") == seen[field]:
                 self.top_truth = truth[field]
             self.record.append(truth)
@@ -180,7 +183,7 @@ def make_game_class() -> type:
                 bench.miscounts += 1
                 bench.example("hand counts gone wrong without a flag", f"{truth} seen as {seen}")
                 self.rebuild()
-            self.show_awaited_hands()
+            self.show_hands(truth)
 
         def miscounted(self) -> bool:
             """The camera referee's hand counts are not the table's (a misread that deals, swaps or draws)."""
@@ -194,10 +197,10 @@ def make_game_class() -> type:
             self.rebuild()
             victim = self.camera.referee.state().get("turn")
             if victim:
-                for event in ({"type": "challenge", "player": victim},
-                              {"type": "reveal", "player": bluffer, "cards": list(self.table.hands[bluffer])}):
-                    self.record.append(event)
-                    self.camera.judge(event)
+                challenge = {"type": "challenge", "player": victim}
+                self.record.append(challenge)
+                self.camera.judge(challenge)
+                self.show_hands(challenge)
 
         def rebuild(self) -> None:
             """The table corrects the record: the camera referee replays the events as they really were."""
@@ -206,19 +209,21 @@ def make_game_class() -> type:
                 self.camera.judge(event)
             self.top_truth = None
 
-        def show_awaited_hands(self) -> None:
-            """Hands the camera referee waits to see (a challenge, scoring) are shown, exactly."""
-            for _ in range(len(self.players) + 1):
-                awaiting = self.camera.referee.state().get("awaiting") or {}
-                if awaiting.get("kind") != "reveal":
-                    return
-                who = awaiting.get("player") or (awaiting.get("players") or [None])[0]
-                if who is None or who not in self.table.hands:
-                    return
+        def show_hands(self, event: dict[str, Any]) -> None:
+            """Hands a camera referee must see, which the simulator's referee (it knows them) never asks
+            for, are shown exactly: the challenged player's after a challenge, every hand left when a
+            round ends."""
+            if event["type"] == "challenge" and self.draw4_player:
+                players = [self.draw4_player]
+            elif self.state.get("round_over") and not self.round_was_over:
+                players = [p for p in self.players if self.table.hands.get(p)]
+            else:
+                players = []
+            self.round_was_over = bool(self.state.get("round_over"))
+            for who in players:
                 reveal = {"type": "reveal", "player": who, "cards": list(self.table.hands[who])}
                 self.record.append(reveal)
-                if not self.camera.judge(reveal)["accepted"]:
-                    return
+                self.camera.judge(reveal)
 
     return CameraGame
 
