@@ -14,7 +14,8 @@ Flag when sure, ask when not (``--ask unsure``, the default): a camera event who
 sure and would be flagged is first asked about, as one line ``{"question": {...}, "t": frame time}``;
 the answer is read from ``--answers FILE`` (``-``: standard input), one line per question:
 ``{"answer": "<card id>"}`` (``{"answer": null}``: nobody knows). Without ``--answers`` nobody answers
-(see ``vision.headless``). ``--ask never`` judges every reading as read.
+(see ``vision.headless``); with ``demo`` the demo's script answers (the card it has the camera see).
+``--ask never`` judges every reading as read.
 A source or model that cannot be opened, or a setup the referee refuses, gives exit status 2 and
 one line on standard error.
 """
@@ -99,6 +100,28 @@ def _asker(answers: IO[str] | None) -> Callable[[Any], str | None]:
     return ask
 
 
+class ScriptAnswers:
+    """The bundled demo's table answers questions from its script: the card of the camera event the script
+    has next (or, asked about the card on top, of the last one that put a card down)."""
+
+    def __init__(self, script: list[Any]) -> None:
+        self.expected = [line.event for line in script if line.camera]
+        self.judged = 0
+
+    def note(self, judgement: Any) -> None:
+        """Count the camera's events as they are judged."""
+        if judgement.source in ("camera", "table", "unanswered"):
+            self.judged += 1
+
+    def __call__(self, question: Any) -> str | None:
+        from vision.rulings import CARD_FIELD
+
+        print(json.dumps({"question": question.to_dict(), "t": question.reading.t}), flush=True)
+        done = self.expected[:self.judged + (0 if question.waiting is not None else 1)]
+        wanted = next((e for e in reversed(done) if e.get("type") in CARD_FIELD), None)
+        return wanted.get(CARD_FIELD[wanted["type"]]) if wanted is not None else None
+
+
 def _print_doubt(doubt: dict[str, Any]) -> None:
     print(f"{PROG}: doubt: {doubt.get('reason')}", file=sys.stderr, flush=True)
 
@@ -140,9 +163,16 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.fps is not None:
         source = SampledSource(source, args.fps)
+    asker: Callable[[Any], str | None] = _asker(answers)
+    printer: Callable[[Any], None] = _print_judgement
+    if demo and answers is None:  # the demo's table answers from its script
+        scripted = asker = ScriptAnswers(script)
+
+        def printer(judgement: Any) -> None:
+            scripted.note(judgement)
+            _print_judgement(judgement)
     table = HeadlessTable(source, detector, setup, zones=zones, dealer=dealer, script=script,
-                          on_judgement=_print_judgement, on_doubt=_print_doubt, ask=args.ask,
-                          on_question=_asker(answers))
+                          on_judgement=printer, on_doubt=_print_doubt, ask=args.ask, on_question=asker)
     try:
         table.start()
         table.run()
