@@ -81,3 +81,19 @@ def test_a_sure_misreading_is_flagged_at_once() -> None:
     assert asked == []
     assert any(j.event.get("card") == "blue-8" and j.verdict["flags"] for j in judged)
     assert camera_events(judged)[0] == EXPECTED[0]
+
+
+def test_watch_writes_the_question_as_a_json_line_and_reads_the_answer(capsys: Any) -> None:
+    import io
+    import json
+
+    from vision.commands.watch import _asker
+    from vision.reading import Reading
+
+    question = Question({"type": "play", "player": "ben", "card": "blue-8"}, Reading("blue-8", 0.7, False, (0, 0, 1, 1), 4.5),
+                        ("blue-8", "red-8"), ({"kind": "illegal_card"},))
+    ask = _asker(io.StringIO('{"answer": "red-8"}\n{"answer": null}\nnot json\n'))
+    assert ask(question) == "red-8" and ask(question) is None and ask(question) is None
+    assert _asker(None)(question) is None  # nobody answers
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 4 and json.loads(lines[0]) == {"question": question.to_dict(), "t": 4.5}
