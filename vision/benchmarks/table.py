@@ -56,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"readings CSV card,read,conf,sure (default: {DEFAULT_READINGS} of the source tree)")
     parser.add_argument("--rules", default="official", help="preset (default official)")
     parser.add_argument("--players", type=int, default=4, help="players at the table (default 4)")
-    parser.add_argument("--games", type=int, default=40, help="complete games (default 40)")
+    parser.add_argument("--games", type=int, default=200, help="complete games (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--mistakes", type=float, default=0.05, metavar="RATE",
                         help="chance of a deliberate mistake at each opportunity (default 0.05, as simulate)")
