@@ -76,6 +76,8 @@ class BenchTally:
         self.misread = 0
         self.false_flags = 0
         self.questions = 0
+        self.top_questions = 0  # about the card on top, not the event's own
+        self.mistake_questions = 0  # asked about an event that was a deliberate mistake
         self.miscounts = 0
         self.injected: Counter = Counter()
         self.caught: Counter = Counter()
@@ -155,6 +157,8 @@ def make_game_class() -> type:
 
             verdict, asked = self.camera.settle(seen, reading, ask_table)
             bench.questions += len(asked)
+            bench.top_questions += sum(question.waiting is not None for question, _ in asked)
+            bench.mistake_questions += len(asked) if expect else 0
             seen = next((question.answer(card) for question, card in asked if question.waiting is None), seen)
             if field is not None and verdict["accepted"] and verdict["state"].get("top") == seen[field]:
                 self.top_truth = truth[field]
@@ -286,6 +290,8 @@ def run(args: argparse.Namespace) -> int:
           f"questions {bench.questions} ({bench.per_100_plays(bench.questions):.2f} per 100 plays); "
           f"hand counts gone wrong without a flag {bench.miscounts} ({bench.per_100_plays(bench.miscounts):.2f} "
           "per 100 plays)")
+    print(f"questions about the card on top (not the event's own) {bench.top_questions}; questions about "
+          f"deliberate mistakes {bench.mistake_questions} ({bench.per_100_plays(bench.mistake_questions):.2f} per 100 plays)")
     for kinds, label in ((ILLEGAL_PLAYS, "deliberate illegal plays"), ((MISSED_UNO,), "missed UNO calls")):
         injected = sum(bench.injected[k] for k in kinds)
         print(f"{label}: {injected} made, {sum(bench.caught[k] for k in kinds)} caught "
