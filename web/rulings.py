@@ -85,8 +85,9 @@ class Rulings:
         field = CARD_FIELD.get(event["type"])
         if field is None or not entry["verdict"].get("accepted"):
             return
-        if entry["verdict"]["state"].get("top") == event[field] and reading is not None and not reading.sure \
-                and not confirmed:
+        if entry["verdict"]["state"].get("top") != event[field]:
+            return  # taken back: the card under it is still on top
+        if reading is not None and not reading.sure and not confirmed:
             self._tops[game_id] = (entry["seq"], reading)
         else:
             self._tops.pop(game_id, None)
@@ -99,17 +100,17 @@ class Rulings:
             return None
         seq, reading = top
         active = self.tables.store.events(game_id, include_undone=False)
-        cards = [e for e in active if e.event["type"] in CARD_FIELD]
-        if not cards or cards[-1].seq != seq:
-            self._tops.pop(game_id, None)  # someone put another card down by hand, or undid it
+        event = next((e.event for e in active if e.seq == seq), None)
+        if event is None or self.tables.snapshot(game_id)["state"].get("top") != event[CARD_FIELD[event["type"]]]:
+            self._tops.pop(game_id, None)  # undone, or another card was put down (by hand)
             return None
         before = Referee()
         for stored in active:
             if stored.seq >= seq:
                 break
             before.handle(stored.event)
-        since = tuple(e.event for e in active if e.seq > seq)
-        return TopCard(cards[-1].event, reading, before, since)
+        since = tuple(e.event for e in active if e.seq > seq and (e.verdict or {}).get("accepted"))
+        return TopCard(event, reading, before, since)
 
     def _ask(self, game_id: int, question: Question, reading: Reading | None, still_id: int | None) -> int:
         """Store the question (with the still of the card it is about); its id."""
