@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
 from web.security import controls
 from web.validation import InvalidInput
@@ -33,8 +33,6 @@ def questions(game_id: int) -> Response:
 @controls
 def answer(game_id: int, question_id: int) -> Response:
     """``{"card": id}``: the card really played; it is judged as a table correction. Answers its log entry."""
-    from flask import request
-
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         raise InvalidInput('expected a JSON object {"card": "<card id>"} as the request body')
