@@ -7,6 +7,7 @@ the state.
 """
 from __future__ import annotations
 
+import copy
 from typing import Any, Callable
 
 from referee.deal import DealRules
@@ -75,6 +76,15 @@ class RefereeCore(DealRules):
         self._last_event = {"type": kind, "player": event.get("player"), "card": event.get("card"),
                             "flags": [f["kind"] for f in flags] if flags else []}
         return {"accepted": True, "flags": flags, "state": self.state()}
+
+    def copy(self) -> RefereeCore:
+        """An independent referee in this one's state: what it is told changes nothing here (to see the
+        verdict an event would get before judging it)."""
+        clone = type(self)()
+        clone._game = copy.deepcopy(self._game)
+        clone._log = list(self._log)  # accepted events are never changed once logged
+        clone._last_event = self._last_event
+        return clone
 
     def state(self) -> dict:
         """The current state (the ``state`` of a verdict)."""

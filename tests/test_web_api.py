@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -158,8 +159,8 @@ def test_with_a_pin_the_controls_need_it(tmp_path: Path) -> None:
 
 
 def _post_routes(app: object) -> list[str]:
-    """Every POST URL of the app, with game 1 filled in."""
-    return sorted(str(rule.rule).replace("<int:game_id>", "1") for rule in app.url_map.iter_rules()
+    """Every POST URL of the app, with game 1 (and question 1) filled in."""
+    return sorted(re.sub(r"<int:\w+>", "1", str(rule.rule)) for rule in app.url_map.iter_rules()
                   if "POST" in (rule.methods or ()))
 
 

@@ -9,6 +9,14 @@ reaches their time.
 
 Every event, whoever it comes from, is reported once to ``on_judgement`` with its verdict. A
 failing ``on_judgement`` (a closed output) stops the run: the event stays applied exactly once.
+
+Flag when sure, ask when not (``vision.rulings``): with ``ask="unsure"`` a camera event whose
+reading is not sure and whose verdict would accuse someone is not judged; ``on_question`` gets the
+:class:`~vision.rulings.Question` and returns the card the table names (the answer is judged, as a
+``"table"`` correction) or None when nobody answers. Unanswered, the player has the benefit of the
+doubt: the first card offered that the referee accepts without a flag is judged (source
+``"unanswered"``); when there is none, or when the question was about the card on the pile under
+it, the event is not judged at all (no accusation rests on an unsure reading).
 """
 from __future__ import annotations
 
@@ -16,8 +24,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from referee.engine import Referee
 from vision.demo import ScriptLine, UnseenEvents
+from vision.reading import Reading, split_reading
+from vision.rulings import Question, Ruler, accuses, preview
 from vision.sources import Frame, FrameSource
 from vision.watcher import TableWatcher
 from vision.zones import Zones
@@ -31,9 +40,12 @@ class SetupRefused(ValueError):
 class Judgement:
     """One event applied to the referee: its verdict, who sent it and when.
 
-    ``source`` is ``"setup"`` (the new_game), ``"camera"`` or ``"script"`` (an event people enter,
-    taken from the recording's script); ``t`` is the frame time it belongs to (None before the
-    first frame); ``answered_at`` is ``time.monotonic()`` when the verdict came.
+    ``source`` is ``"setup"`` (the new_game), ``"camera"``, ``"script"`` (an event people enter,
+    taken from the recording's script), ``"table"`` (the table's answer to a question) or
+    ``"unanswered"`` (see the module doc); ``t`` is the frame time it belongs to (None before the
+    first frame); ``answered_at`` is ``time.monotonic()`` when the verdict came; ``reading`` is the
+    camera's reading of its card and ``asked`` the questions put to the table before judging it,
+    each with the card the table (or nobody: the benefit of the doubt) named.
     """
 
     event: dict[str, Any]
@@ -41,11 +53,19 @@ class Judgement:
     source: str
     t: float | None
     answered_at: float
+    reading: Reading | None = None
+    asked: tuple[tuple[Question, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON line of ``tableref watch``: event, verdict, source and frame time."""
-        return {"event": self.event, "verdict": self.verdict, "source": self.source,
+        """The JSON line of ``tableref watch``: event, verdict, source and frame time, with the reading
+        (no still) and the questions asked, if any."""
+        line = {"event": self.event, "verdict": self.verdict, "source": self.source,
                 "t": None if self.t is None else round(self.t, 3)}
+        if self.reading is not None:
+            line["reading"] = self.reading.to_dict()
+        if self.asked:
+            line["asked"] = [{**question.to_dict(), "answer": card} for question, card in self.asked]
+        return line
 
 
 class HeadlessTable:
@@ -55,10 +75,12 @@ class HeadlessTable:
                  zones: Zones | None = None, dealer: str | None = None,
                  script: Iterable[ScriptLine] = (),
                  on_judgement: Callable[[Judgement], None] | None = None,
-                 on_doubt: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 on_doubt: Callable[[dict[str, Any]], None] | None = None, ask: str = "unsure",
+                 on_question: Callable[[Question], str | None] | None = None) -> None:
         self.setup = dict(setup)
-        self.referee = Referee()
+        self.ruler = Ruler(ask)
         self.on_judgement = on_judgement
+        self.on_question = on_question
         self.output_error: Exception | None = None
         self.unseen = UnseenEvents([line for line in script if line.event.get("type") != "new_game"],
                                    self._apply_scripted)
@@ -88,21 +110,48 @@ class HeadlessTable:
     def _before_frame(self, frame: Frame) -> None:
         self.unseen.due(frame.t)
 
-    def _apply_camera(self, event: dict[str, Any]) -> dict[str, Any]:
-        return self._apply(event, "camera")
+    @property
+    def referee(self) -> Any:
+        """The referee judging this table (replaced by a replay when the table corrects an earlier card)."""
+        return self.ruler.referee
+
+    def _apply_camera(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        event, reading = split_reading(event)
+        source = "camera"
+
+        def ask_table(question: Question) -> str | None:
+            nonlocal source
+            answer = self.on_question(question) if self.on_question is not None else None
+            if answer is not None:
+                source = "table"
+            elif question.waiting is None:  # nobody answers: the benefit of the doubt
+                answer = next((card for card in question.options[1:]
+                               if not accuses(preview(self.referee, question.answer(card)))), None)
+                source = "unanswered"
+            return answer
+
+        verdict, asked = self.ruler.settle(event, reading, ask_table)
+        if verdict is None:
+            return None
+        judged = next((question.answer(card) for question, card in asked if question.waiting is None), event)
+        self._report(Judgement(judged, verdict, source, self.watcher.frame_time, time.monotonic(), reading,
+                               tuple(asked)))
+        return verdict
 
     def _apply_scripted(self, event: dict[str, Any]) -> None:
         if self.output_error is not None:
             return
         self.watcher.note_verdict(event, self._apply(event, "script"))
 
-    def _apply(self, event: dict[str, Any], source: str) -> dict[str, Any]:
-        verdict = self.referee.handle(event)
-        judgement = Judgement(dict(event), verdict, source, self.watcher.frame_time, time.monotonic())
+    def _apply(self, event: dict[str, Any], source: str, reading: Reading | None = None) -> dict[str, Any]:
+        verdict = self.ruler.judge(event, reading)
+        self._report(Judgement(dict(event), verdict, source, self.watcher.frame_time, time.monotonic(), reading))
+        return verdict
+
+    def _report(self, judgement: Judgement) -> None:
         if self.on_judgement is not None and self.output_error is None:
             try:
                 self.on_judgement(judgement)
             except Exception as exc:  # the output is gone: stop, but never apply an event twice
                 self.output_error = exc
                 self.stop()
-        return verdict

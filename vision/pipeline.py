@@ -2,7 +2,9 @@
 
 ``TablePipeline.process(frame, detections)`` measures the frame (sharpness, hands per zone),
 merges the detections into cards, places them in the zones, votes, and returns a
-:class:`FrameResult` with the events to send. The caller sends them and hands each verdict back
+:class:`FrameResult` with the events to send. The event that puts a new top card on the pile
+carries its fused :class:`vision.reading.Reading` under ``"reading"``, with the still it was read
+from (``vision.evidence``); whoever sends the event takes it off first (``split_reading``). The caller sends them and hands each verdict back
 through ``note_verdict`` so the pipeline knows whose turn it is and what the referee awaits.
 """
 from __future__ import annotations
@@ -18,6 +20,8 @@ import numpy as np
 from referee.cards import parse_card
 from referee.decks import STANDARD_54, UNO_112, standard_deck_count
 from vision.events import EventMaker
+from vision.evidence import still_jpeg
+from vision.reading import READING_KEY
 from vision.quality import BlurGate, HandSensor, laplacian_variance, skin_mask, small
 from vision.sightings import Sighting, merge_detections
 from vision.sources import Frame
@@ -121,7 +125,7 @@ class TablePipeline:
             in_pile = [s for s in sightings if s.zone == "discard"]
             if new_card is not None:
                 first = not self.maker.started
-                events += self.maker.new_top(new_card.card, frame.t)
+                events += self._with_reading(self.maker.new_top(new_card.card, frame.t), new_card, frame)
                 if first:
                     self.pile.accept_all(in_pile)  # the rest of the pile as it lay
             shown = self.layout.update([s for s in sightings if s.zone == "reveal"], "reveal" in hands)
@@ -131,6 +135,13 @@ class TablePipeline:
         if events:
             self.last_event_t = frame.t
         return FrameResult(events, sightings, hands, sharp, new_card, doubts)
+
+    @staticmethod
+    def _with_reading(events: list[dict[str, Any]], new_card: NewCard, frame: Frame) -> list[dict[str, Any]]:
+        """The events, the one naming the new top card carrying its reading and still."""
+        reading = new_card.reading.with_still(still_jpeg(frame.image, new_card.reading))
+        return [{**e, READING_KEY: reading} if new_card.card in (e.get("card"), e.get("starter")) and
+                e.get("type") in ("play", "turn_up", "start_round") else e for e in events]
 
     def flush(self) -> list[dict[str, Any]]:
         """Events still held back (a draw being summed) when the source ends."""
@@ -142,7 +153,11 @@ class TablePipeline:
         if not isinstance(verdict, dict) or not isinstance(verdict.get("state"), dict):
             return
         state = verdict["state"]
-        if event.get("type") == "play" and (not verdict.get("accepted") or state.get("top") != event.get("card")):
+        last = state.get("last_event") or {}
+        if event.get("type") == "play" and verdict.get("accepted") and state.get("top") != event.get("card") \
+                and last.get("type") == "play" and last.get("card") == state.get("top"):
+            self.pile.rename(str(event.get("card")), str(state.get("top")))  # the table named the card
+        elif event.get("type") == "play" and (not verdict.get("accepted") or state.get("top") != event.get("card")):
             self.pile.withdraw(str(event.get("card")))  # refused or taken back: it leaves the pile
         if state.get("round_over"):
             for known in self.pile.known:

@@ -27,13 +27,15 @@ DUPLICATE_REACH = 0.45
 
 @dataclass
 class Sighting:
-    """One physical card seen in one frame: id, box around all its parts, best confidence, zone."""
+    """One physical card seen in one frame: id, box around all its parts, best confidence, zone, and
+    whether any of its detections was read ``sure`` (cards.md)."""
 
     card: str
     box: Box
     conf: float
     parts: int = 1
     zone: str | None = None
+    sure: bool = False
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -57,9 +59,12 @@ def merge_detections(detections: Iterable[Any]) -> list[Sighting]:
         box = tuple(float(v) for v in det.box)
         host = next((s for s in merged if s.card == det.card
                      and intersection_area(box, s.box) >= INSIDE_SHARE * max(1e-9, box_area(box))), None)
+        sure = bool(getattr(det, "sure", False))
         if host is None:
-            merged.append(Sighting(det.card, box, float(det.conf)))
-        elif box_area(host.box) >= PART_OF_CARD * box_area(box):  # a corner index inside its whole-card box
+            merged.append(Sighting(det.card, box, float(det.conf), sure=sure))
+            continue
+        host.sure = host.sure or sure
+        if box_area(host.box) >= PART_OF_CARD * box_area(box):  # a corner index inside its whole-card box
             host.conf, host.parts = max(host.conf, float(det.conf)), host.parts + 1
         elif float(det.conf) > host.conf:  # two boxes on the same thing: keep the surer one
             host.box, host.conf = box, float(det.conf)
@@ -92,12 +97,12 @@ def _join_loose_corners(sightings: list[Sighting], card_diagonal: float) -> list
                     home = i
                     break
         if home is None:
-            out.append(Sighting(s.card, s.box, s.conf, s.parts, s.zone))
+            out.append(Sighting(s.card, s.box, s.conf, s.parts, s.zone, s.sure))
             members.append([s.centre])
             continue
         o = out[home]
         paired = min(_distance(c, s.centre) for c in members[home]) > DUPLICATE_REACH * card_diagonal
-        o.box, o.conf = _union(o.box, s.box), max(o.conf, s.conf)
+        o.box, o.conf, o.sure = _union(o.box, s.box), max(o.conf, s.conf), o.sure or s.sure
         o.parts += s.parts if paired else 0
         members[home].append(s.centre)
     return out

@@ -5,7 +5,8 @@
   with enough weight of votes and a clear majority on its id, is the new top card (3 frames at 15
   frames/s; 2 on a machine that processes fewer, so the wait is the same time, not more). An older
   card's corner peeking out from under a hand, a card misread while a hand covers it or a
-  one-frame misreading therefore never makes a play.
+  one-frame misreading therefore never makes a play. Each frame's reading of the candidate is kept,
+  and the new card goes out as their fusion (``vision.reading.fuse``): its id, probability and sure mark.
 * :class:`ReachCounter` (draw pile): a hand in the zone for ``enter_s``, then out of it for
   ``leave_s``, is one reach (hysteresis both ways, in seconds so that dropped frames do not change it).
 * :class:`LayoutWatch` (reveal area): the multiset of cards laid out, the same in most of the last
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from statistics import median
 
 from vision.card_merge import Box, box_area, intersection_area, iou
+from vision.reading import Reading, fuse
 from vision.sightings import Sighting
 
 #: Sharp frames a new top card must be seen in, still, how long (seconds from the first to the last
@@ -71,15 +73,18 @@ class Candidate:
     votes: Counter = field(default_factory=Counter)  # id -> summed vote weight
     frames: int = 0
     misses: int = 0
+    readings: list[Reading] = field(default_factory=list)  # one per frame it was seen still in
 
 
 @dataclass(frozen=True)
 class NewCard:
-    """A voted, stable new top card; ``first_t`` is when it was first seen still."""
+    """A voted, stable new top card; ``first_t`` is when it was first seen still; ``reading`` is its
+    frames' readings fused (its ``card`` is the fused id)."""
 
     card: str
     box: Box
     first_t: float
+    reading: Reading
 
 
 class PileWatch:
@@ -151,25 +156,36 @@ class PileWatch:
         cand.box, cand.misses, cand.last_t = pick.box, 0, t
         cand.frames += 1
         cand.votes[pick.card] += self.weight(pick)
+        cand.readings.append(Reading(pick.card, pick.conf, pick.sure, pick.box, t))
         return self._decide()
 
     def _decide(self) -> NewCard | None:
         cand = self.candidate
         if cand is None:
             return None
-        card, weight = cand.votes.most_common(1)[0]
+        weight = cand.votes.most_common(1)[0][1]
         if cand.frames < self.need or cand.last_t - cand.first_t < self.still_s or weight < NEED_WEIGHT or weight < MAJORITY * sum(cand.votes.values()):
             return None
         self.candidate = None
-        self.top = PileCard(card, cand.box)
+        reading = fuse(cand.readings)
+        self.top = PileCard(reading.card, cand.box)
         self.known.append(self.top)
-        return NewCard(card, cand.box, cand.first_t)
+        return NewCard(reading.card, cand.box, cand.first_t, reading)
 
     def withdraw(self, card: str) -> None:
         """The referee says ``card`` (the last new card) does not stay on the pile: forget it once it is gone."""
         for k in reversed(self.known):
             if k.card == card:
                 k.withdrawn = True
+                return
+
+    def rename(self, card: str, really: str) -> None:
+        """The table says the last new card ``card`` is really ``really``: it stays known under the camera's
+        reading (that is how the camera sees it) and under its true name, which the top card takes."""
+        for k in reversed(self.known):
+            if k.card == card:
+                self.top = PileCard(really, k.box)
+                self.known.append(self.top)
                 return
 
     def accept_all(self, sightings: list[Sighting]) -> None:

@@ -5,7 +5,8 @@
 
 ``on_event(event) -> verdict | None`` is called from the watcher's thread for every event, in
 order; the caller applies it to the referee (storing it first) and returns the verdict, from
-which the watcher learns whose turn it is. Events the caller posts by other means (page buttons,
+which the watcher learns whose turn it is. An event that puts a new card on the pile carries the
+card's fused reading and still under ``"reading"`` (``vision.reading.split_reading`` takes it off). Events the caller posts by other means (page buttons,
 scripted calls) should be reported with ``note_verdict(event, verdict)`` so the watcher knows
 what the referee awaits (penalty draws, reveals). An ``on_event`` that raises keeps its event
 for the next frame: nothing is lost, and the thread never dies of a bad frame or a failing
@@ -25,6 +26,7 @@ from typing import Any, Callable
 from referee.cards import is_card_id, parse_card
 from vision.overlay import draw_overlay, encode_jpeg, status_text
 from vision.pipeline import TablePipeline
+from vision.reading import split_reading
 from vision.stability import NewCard
 from vision.sources import Frame, FrameSource
 from vision.zones import Zones
@@ -156,7 +158,9 @@ class TableWatcher:
                 return
             self._outbox.popleft()
             self._events_sent += 1
-            self.history.append({"event": event, "verdict": verdict, "frame_t": self._frame_t,
+            plain, reading = split_reading(event)  # the history keeps no stills
+            self.history.append({"event": plain, "reading": reading.to_dict() if reading else None,
+                                 "verdict": verdict, "frame_t": self._frame_t,
                                  "still_t": still_t, "answered_at": time.monotonic()})
             self.note_verdict(event, verdict)
 

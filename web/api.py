@@ -126,8 +126,14 @@ def legal(game_id: int) -> Response:
 
 @api.get("/games/<int:game_id>/export")
 def export(game_id: int) -> Response:
-    """The game as protocol JSON lines, replayable with `tableref referee < game.jsonl`."""
-    lines = _tables().export_lines(game_id)
+    """The game as protocol JSON lines, replayable with `tableref referee < game.jsonl`; ``?evidence=1``:
+    camera events carry their reading, still and question (``web.api_rulings``)."""
+    if request.args.get("evidence") == "1":
+        from web.api_rulings import export_with_evidence
+
+        lines = export_with_evidence(game_id)
+    else:
+        lines = _tables().export_lines(game_id)
     body = "".join(json.dumps(event, separators=(",", ":")) + "\n" for event in lines)
     return Response(body, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="tableref-game-{game_id}.jsonl"'})

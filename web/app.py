@@ -9,6 +9,8 @@ from flask import Flask
 
 from web import http, security
 from web.camera import Camera
+from web.evidence import EvidenceStore
+from web.rulings import Rulings
 from web.security import PinThrottle
 from web.sse import EventHub
 from web.store import Store, data_dir, default_database_url
@@ -54,17 +56,21 @@ def create_app(database_url: str | None = None, *, pin: str | None = None, secre
     )
     hub = EventHub()
     tables = Tables(store, hub)
+    rulings = Rulings(tables, EvidenceStore(store.engine))
     app.extensions["tableref.store"] = store
     app.extensions["tableref.hub"] = hub
     app.extensions["tableref.tables"] = tables
-    app.extensions["tableref.camera"] = Camera(tables)
+    app.extensions["tableref.rulings"] = rulings
+    app.extensions["tableref.camera"] = Camera(tables, rulings=rulings)
     app.extensions["tableref.pin_throttle"] = PinThrottle()
     http.install(app, http.HostPolicy(listen, allowed_hosts))
     security.install(app)
 
     from web.api import api
+    from web.api_rulings import api_rulings
     from web.pages import pages
 
     app.register_blueprint(api)
+    app.register_blueprint(api_rulings)
     app.register_blueprint(pages)
     return app

@@ -25,6 +25,7 @@ from web.validation import InvalidInput, check_zones
 if TYPE_CHECKING:
     from vision.sources import Frame
     from vision.zones import Zones
+    from web.rulings import Rulings
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +73,12 @@ def open_watcher(spec: str, zones: Zones | None, on_event: EventCallback, before
 class Camera:
     """Runs (at most) one :class:`vision.watcher.TableWatcher` and sends its events to one game."""
 
-    def __init__(self, tables: Tables, opener: WatcherOpener = open_watcher) -> None:
+    def __init__(self, tables: Tables, opener: WatcherOpener = open_watcher, rulings: Rulings | None = None) -> None:
         self.tables = tables
         self.opener = opener
+        self.rulings = rulings
+        if rulings is not None:
+            rulings.on_answer = self.note_verdict
         self._lock = threading.Lock()
         self._zones_lock = threading.Lock()
         self._watcher: Any = None
@@ -139,12 +143,19 @@ class Camera:
     def on_event(self, event: dict[str, Any]) -> dict[str, Any] | None:
         """The watcher's callback: store the event in the followed game, apply it, return the verdict.
 
-        Returns None (and changes nothing) when no game is followed or the event is malformed.
+        With ``rulings`` the event goes through the ruling gate with its reading (``web.rulings``: it may
+        be asked about first, and then nothing is judged yet). Returns None (and changes nothing) when
+        no game is followed or the event is malformed.
         """
+        from vision.reading import split_reading
+
         game_id = self.game_id
         if game_id is None or not isinstance(event, dict):
             return None
+        event, reading = split_reading(event)
         try:
+            if self.rulings is not None:
+                return self.rulings.camera_event(game_id, event, reading)
             if event.get("type") in TURN_EVENTS and not event.get("player"):
                 turn = self.tables.snapshot(game_id)["state"].get("turn")
                 if not turn:
@@ -154,6 +165,12 @@ class Camera:
         except (InvalidInput, GameNotFound) as exc:
             log.warning("camera event refused: %s (%r)", exc, event)
             return None
+
+    def note_verdict(self, event: dict[str, Any], verdict: dict[str, Any] | None) -> None:
+        """Tell the running watcher the verdict of an event applied by other means (a table's answer)."""
+        watcher = self._watcher
+        if watcher is not None:
+            watcher.note_verdict(event, verdict)
 
     # -- starting and stopping -----------------------------------------------------------------------
     def set_off(self, message: str) -> None:

@@ -8,7 +8,14 @@ people enter (UNO calls, catches, challenges, colour choices) come from the demo
 time in the recording, so the whole demo game is refereed.
 
 Standard output: one JSON line per event, flushed:
-``{"event": {...}, "verdict": {...}, "source": "setup" | "camera" | "script", "t": frame time}``.
+``{"event": {...}, "verdict": {...}, "source": "setup" | "camera" | "script" | "table" | "unanswered",
+"t": frame time}``, with the camera's ``"reading"`` of the card and, after a question, what was ``"asked"``.
+Flag when sure, ask when not (``--ask unsure``, the default): a camera event whose reading is not
+sure and would be flagged is first asked about, as one line ``{"question": {...}, "t": frame time}``;
+the answer is read from ``--answers FILE`` (``-``: standard input), one line per question:
+``{"answer": "<card id>"}`` (``{"answer": null}``: nobody knows). Without ``--answers`` nobody answers
+(see ``vision.headless``); with ``demo`` the demo's script answers (the card it has the camera see).
+``--ask never`` judges every reading as read.
 A source or model that cannot be opened, or a setup the referee refuses, gives exit status 2 and
 one line on standard error. A video that ends before the frames its header announces, or has unreadable
 frames, is reported on standard error at the end; one of which no frame could be read gives exit status 1.
@@ -19,7 +26,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Any
+from typing import IO, Any, Callable
 
 HELP = "referee a table from a webcam, video, image folder or stream (or the bundled demo); JSON lines out"
 
@@ -42,6 +49,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="video files: every frame as fast as possible, not at the recorded frame rate")
     parser.add_argument("--fps", type=float, default=None,
                         help="process at most this many frames per second of the source's time (default: all)")
+    parser.add_argument("--ask", choices=("unsure", "never"), default="unsure",
+                        help="unsure (default): ask the table, as a JSON line, before flagging a card the camera "
+                             "is not sure of; never: judge every reading as read")
+    parser.add_argument("--answers", default=None, metavar="FILE",
+                        help="read the table's answers to questions from FILE ('-': standard input), one JSON "
+                             'line each: {"answer": "red-8"}')
 
 
 def _setup(args: argparse.Namespace) -> tuple[dict[str, Any], str | None]:
@@ -68,6 +81,46 @@ def _setup(args: argparse.Namespace) -> tuple[dict[str, Any], str | None]:
 
 def _print_judgement(judgement: Any) -> None:
     print(json.dumps(judgement.to_dict()), flush=True)
+
+
+def _asker(answers: IO[str] | None) -> Callable[[Any], str | None]:
+    """Writes a question as a JSON line; returns the card the next line of ``answers`` names (None: no answer)."""
+    from referee.cards import is_card_id
+
+    def ask(question: Any) -> str | None:
+        print(json.dumps({"question": question.to_dict(), "t": question.reading.t}), flush=True)
+        line = answers.readline() if answers is not None else ""
+        try:
+            card = json.loads(line).get("answer") if line.strip() else None
+        except (ValueError, AttributeError):
+            print(f"{PROG}: an answer must be a JSON line {{\"answer\": \"<card id>\"}}, got {line.strip()!r}",
+                  file=sys.stderr, flush=True)
+            return None
+        return card if is_card_id(card) else None
+
+    return ask
+
+
+class ScriptAnswers:
+    """The bundled demo's table answers questions from its script: the card of the camera event the script
+    has next (or, asked about the card on top, of the last one that put a card down)."""
+
+    def __init__(self, script: list[Any]) -> None:
+        self.expected = [line.event for line in script if line.camera]
+        self.judged = 0
+
+    def note(self, judgement: Any) -> None:
+        """Count the camera's events as they are judged."""
+        if judgement.source in ("camera", "table", "unanswered"):
+            self.judged += 1
+
+    def __call__(self, question: Any) -> str | None:
+        from vision.rulings import CARD_FIELD
+
+        print(json.dumps({"question": question.to_dict(), "t": question.reading.t}), flush=True)
+        done = self.expected[:self.judged + (0 if question.waiting is not None else 1)]
+        wanted = next((e for e in reversed(done) if e.get("type") in CARD_FIELD), None)
+        return wanted.get(CARD_FIELD[wanted["type"]]) if wanted is not None else None
 
 
 def _print_doubt(doubt: dict[str, Any]) -> None:
@@ -99,6 +152,7 @@ def run(args: argparse.Namespace) -> int:
             spec = args.source
             setup, dealer = _setup(args)
         zones = Zones.load(args.zones) if args.zones else None
+        answers = sys.stdin if args.answers == "-" else open(args.answers) if args.answers else None
         source = open_source(spec, realtime=False if args.fast else None)
     except (ValueError, OSError, ZonesError, SourceError) as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
@@ -111,8 +165,16 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.fps is not None:
         source = SampledSource(source, args.fps)
+    asker: Callable[[Any], str | None] = _asker(answers)
+    printer: Callable[[Any], None] = _print_judgement
+    if demo and answers is None:  # the demo's table answers from its script
+        scripted = asker = ScriptAnswers(script)
+
+        def printer(judgement: Any) -> None:
+            scripted.note(judgement)
+            _print_judgement(judgement)
     table = HeadlessTable(source, detector, setup, zones=zones, dealer=dealer, script=script,
-                          on_judgement=_print_judgement, on_doubt=_print_doubt)
+                          on_judgement=printer, on_doubt=_print_doubt, ask=args.ask, on_question=asker)
     try:
         table.start()
         table.run()
@@ -122,6 +184,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     finally:
         source.close()
+        if answers is not None and answers is not sys.stdin:
+            answers.close()
     for problem in problems:
         print(f"{PROG}: {problem}", file=sys.stderr)
     if isinstance(table.output_error, BrokenPipeError):  # the reader went away (e.g. `| head`): a normal end

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import argparse
 
-HELP = "run a benchmark (referee, detector, pipeline, web) and print its figures"
+HELP = "run a benchmark (referee, detector, pipeline, web, table) and print its figures"
 
 BENCHMARKS: dict[str, str] = {
     "referee": "web.benchmarks.referee",
     "detector": "vision.benchmarks.detector",
     "pipeline": "vision.benchmarks.pipeline",
     "web": "web.benchmarks.live_stream",
+    "table": "vision.benchmarks.table",
 }
 
 

@@ -1,0 +1,147 @@
+"""Readings fused over frames, and flag when sure, ask when not (vision.reading, vision.rulings)."""
+from __future__ import annotations
+
+import pytest
+
+from vision.reading import READING_KEY, Reading, fuse, split_reading
+from vision.rulings import Question, Ruler, accuses, confusables, rule_on
+
+BOX = (10.0, 20.0, 90.0, 140.0)
+SETUP = {"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]}
+DEAL = {"type": "start_round", "dealer": "cat", "starter": "red-4"}  # ann plays first
+
+
+def reading(card: str, prob: float = 0.9, sure: bool = False, t: float | None = None) -> Reading:
+    return Reading(card, prob, sure, BOX, t)
+
+
+def dealt_ruler(ask: str = "unsure") -> Ruler:
+    ruler = Ruler(ask)
+    assert ruler.judge(SETUP)["accepted"] and ruler.judge(DEAL)["accepted"]
+    return ruler
+
+
+# -- fusion -----------------------------------------------------------------------------------------------
+def test_frames_that_agree_keep_one_frames_probability_and_sure_mark() -> None:
+    fused = fuse([reading("yellow-8", 0.95, True, t) for t in (1.0, 1.1, 1.2)])
+    assert fused.card == "yellow-8" and fused.sure and fused.frames == 3 and fused.t == 1.2
+    assert fused.prob == pytest.approx(0.95, abs=1e-3)
+
+
+def test_a_steady_unsure_reading_never_becomes_sure_by_repetition() -> None:
+    fused = fuse([reading("yellow-8", 0.8)] * 20)
+    assert not fused.sure and fused.prob == pytest.approx(0.8, abs=1e-3)
+
+
+def test_frames_that_disagree_lower_the_winner_and_name_the_rival() -> None:
+    fused = fuse([reading("yellow-8", 0.9, True), reading("yellow-8", 0.9, True), reading("red-8", 0.7)])
+    assert fused.card == "yellow-8" and fused.prob < 0.9
+    assert [card for card, _ in fused.alternatives] == ["red-8"]
+    assert fused.sure  # two of three frames read it sure and no frame read the rival sure
+
+
+def test_a_rival_read_sure_takes_the_sure_mark_away() -> None:
+    fused = fuse([reading("yellow-8", 0.95, True), reading("yellow-8", 0.95, True), reading("red-8", 0.99, True)])
+    assert fused.card == "yellow-8" and not fused.sure
+
+
+def test_fuse_needs_a_reading() -> None:
+    with pytest.raises(ValueError):
+        fuse([])
+
+
+def test_an_event_carries_its_reading_apart_from_the_protocol_fields() -> None:
+    read = reading("red-7")
+    event, got = split_reading({"type": "play", "card": "red-7", READING_KEY: read})
+    assert event == {"type": "play", "card": "red-7"} and got is read
+    assert split_reading({"type": "draw", "count": 1}) == ({"type": "draw", "count": 1}, None)
+    assert read.to_dict()["card"] == "red-7" and "still" not in read.to_dict()
+
+
+# -- flag when sure, ask when not ---------------------------------------------------------------------------
+def test_a_sure_reading_is_judged_at_once_even_when_it_flags() -> None:
+    ruler = dealt_ruler()
+    event = {"type": "play", "player": "ann", "card": "blue-8"}
+    assert ruler.consider(event, reading("blue-8", 0.995, True)) is None
+    verdict = ruler.judge(event, reading("blue-8", 0.995, True))
+    assert [f["kind"] for f in verdict["flags"]] == ["illegal_card"]
+
+
+def test_an_unsure_reading_that_would_flag_is_asked_about_and_the_referee_is_left_unchanged() -> None:
+    ruler = dealt_ruler()
+    event = {"type": "play", "player": "ann", "card": "blue-4"}  # legal on red-4: no question
+    assert ruler.consider(event, reading("blue-4")) is None
+    event = {"type": "play", "player": "ann", "card": "yellow-8"}
+    before = ruler.referee.state()
+    question = ruler.consider(event, reading("yellow-8", 0.7))
+    assert ruler.referee.state() == before
+    assert isinstance(question, Question) and question.waiting is None
+    assert question.options[0] == "yellow-8" and len(question.options) == 4
+    assert question.options[1] == "red-8"  # the one the referee accepts comes first: the rules order, never decide
+    assert [f["kind"] for f in question.would_flag] == ["illegal_card"]
+    assert question.to_dict()["type"] == "question"
+
+
+def test_the_answer_is_the_event_the_referee_judges() -> None:
+    ruler = dealt_ruler()
+    verdict, asked = ruler.settle({"type": "play", "player": "ann", "card": "yellow-8"}, reading("yellow-8", 0.7),
+                                  lambda q: "red-8")
+    assert verdict["accepted"] and not verdict["flags"] and verdict["state"]["top"] == "red-8" and len(asked) == 1
+    verdict, _ = ruler.settle({"type": "play", "player": "ben", "card": "blue-2"}, reading("blue-2", 0.6),
+                              lambda q: "blue-2")
+    assert [f["kind"] for f in verdict["flags"]] == ["illegal_card"]
+
+
+def test_never_asks_with_ask_never() -> None:
+    ruler = dealt_ruler("never")
+    assert ruler.consider({"type": "play", "player": "ann", "card": "yellow-8"}, reading("yellow-8", 0.5)) is None
+
+
+def test_a_flag_resting_on_an_unsure_top_card_asks_about_that_card() -> None:
+    ruler = dealt_ruler()
+    # ann's red-3 is misread as yellow-4 (legal on red-4 by value, so it goes through) ...
+    assert not ruler.judge({"type": "play", "player": "ann", "card": "yellow-4"}, reading("yellow-4", 0.8))["flags"]
+    # ... and ben's red-9, read sure, would be flagged on it: the table is asked about the yellow-4
+    waiting = {"type": "play", "player": "ben", "card": "red-9"}
+    question = ruler.consider(waiting, reading("red-9", 0.999, True))
+    assert question is not None and question.waiting == waiting
+    assert question.event["card"] == "yellow-4" and question.options[0] == "yellow-4"
+    assert "red-4" in question.options
+    ruler.correct_top(question, "red-3")  # the top card is corrected; the waiting play is judged next
+    assert ruler.consider(waiting, reading("red-9", 0.999, True)) is None
+    verdict = ruler.judge(waiting, reading("red-9", 0.999, True))
+    assert verdict["accepted"] and not verdict["flags"]
+    assert verdict["state"]["top"] == "red-9" and ruler.events[-2]["card"] == "red-3"
+
+
+def test_a_confirmed_top_card_lets_the_flag_stand() -> None:
+    ruler = dealt_ruler()
+    ruler.judge({"type": "play", "player": "ann", "card": "yellow-4"}, reading("yellow-4", 0.8))
+    waiting = {"type": "play", "player": "ben", "card": "red-9"}
+    asked: list[Question] = []
+    verdict, answered = ruler.settle(waiting, reading("red-9", 0.999, True), lambda q: asked.append(q) or "yellow-4")
+    assert [q.event["card"] for q in asked] == ["yellow-4"] and answered == [(asked[0], "yellow-4")]
+    assert [f["kind"] for f in verdict["flags"]] == ["illegal_card"]
+    assert ruler.top() is None
+
+
+def test_nobody_answering_leaves_the_event_unjudged() -> None:
+    ruler = dealt_ruler()
+    verdict, asked = ruler.settle({"type": "play", "player": "ann", "card": "yellow-8"}, reading("yellow-8", 0.7),
+                                  lambda q: None)
+    assert verdict is None and asked == [] and ruler.referee.state()["top"] == "red-4"
+
+
+def test_rule_on_without_a_reading_asks_nothing() -> None:
+    ruler = dealt_ruler()
+    assert rule_on(ruler.referee, {"type": "play", "player": "ann", "card": "blue-9"}, None) is None
+
+
+def test_accuses_and_confusables() -> None:
+    assert accuses({"accepted": False, "flags": []})
+    assert not accuses({"accepted": True, "flags": [{"kind": "reshuffle"}]})
+    assert accuses({"accepted": True, "flags": [{"kind": "illegal_card"}]})
+    assert confusables("red-7")[:4] == ["yellow-7", "green-7", "blue-7", "red-0"] and len(confusables("red-7")) == 15
+    assert confusables("wild") == ["wild-draw4"]
+    assert confusables("10H")[:3] == ["10S", "10D", "10C"] and "AH" in confusables("10H")
+    assert confusables("joker") == []

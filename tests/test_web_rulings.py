@@ -1,0 +1,132 @@
+"""The camera's events on the page: asked about when unsure and flagging, stills kept, "why?", export with evidence."""
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.evidence import still_jpeg
+from vision.reading import READING_KEY, Reading
+from web.evidence import STILLS_KEPT
+from web_support import SHORT_DEAL, TableClient, make_app
+
+BOX = (300.0, 200.0, 380.0, 320.0)
+
+
+def camera_play(card: str, prob: float, sure: bool, player: str | None = None) -> dict[str, Any]:
+    """A play as the watcher sends it: the card, its reading and the still it was read from."""
+    frame = np.full((480, 640, 3), (40, 110, 30), np.uint8)
+    reading = Reading(card, prob, sure, BOX, 12.5, 3)
+    event: dict[str, Any] = {"type": "play", "card": card, READING_KEY: reading.with_still(still_jpeg(frame, reading))}
+    if player:
+        event["player"] = player
+    return event
+
+
+@pytest.fixture()
+def table(tmp_path: Path) -> tuple[Any, TableClient, int]:
+    app = make_app(tmp_path)
+    client = TableClient(app)
+    game_id = client.new_game(options={"hand_size": 2})
+    client.event(game_id, {k: v for k, v in SHORT_DEAL.items() if k != "hands"})  # counts mode, as a camera sees it
+    return app, client, game_id
+
+
+def test_an_unsure_reading_that_would_flag_is_asked_and_nothing_is_judged(table: tuple[Any, TableClient, int]) -> None:
+    app, client, game_id = table
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    assert camera.on_event(camera_play("blue-8", 0.71, False)) is None  # ben's turn on red-5: illegal as read
+    assert client.state(game_id)["top"] == "red-5"
+    questions = client.get(f"/api/games/{game_id}/questions").get_json()["questions"]
+    assert len(questions) == 1
+    question = questions[0]
+    assert question["options"][0] == "blue-8" and "red-8" in question["options"]
+    assert question["event"]["player"] == "ben" and question["reading"]["prob"] == pytest.approx(0.71)
+    assert client.get(question["still_url"]).data.startswith(b"\xff\xd8")
+    # the next camera event waits for the answer
+    assert camera.on_event({"type": "draw", "count": 1}) is None
+    entry = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "red-8"}).get_json()
+    assert entry["source"] == "table" and entry["accepted"] and not entry["flags"]
+    log = client.get(f"/api/games/{game_id}/events").get_json()["events"]
+    assert [(e["source"], e["event"]["type"]) for e in log[-2:]] == [("table", "play"), ("camera", "draw")]
+    assert log[-1]["event"]["player"] == "cat"  # the waiting draw went to the turn after the answer
+    why = client.get(f"/api/games/{game_id}/events/{entry['seq']}/why").get_json()
+    assert why["question"]["answer"] == "red-8" and why["reading"]["card"] == "blue-8" and why["still_url"]
+    again = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "red-8"})
+    assert again.status_code == 400
+
+
+def test_a_sure_reading_flags_at_once_with_its_evidence(table: tuple[Any, TableClient, int]) -> None:
+    app, client, game_id = table
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    verdict = camera.on_event(camera_play("blue-8", 0.995, True))
+    assert [f["kind"] for f in verdict["flags"]] == ["illegal_card"]
+    assert client.get(f"/api/games/{game_id}/questions").get_json()["questions"] == []
+    seq = client.get(f"/api/games/{game_id}/events").get_json()["events"][-1]["seq"]
+    assert client.get(f"/api/games/{game_id}/evidence").get_json()["stills"] == {str(seq): 1}
+    why = client.get(f"/api/games/{game_id}/events/{seq}/why").get_json()
+    assert why["reading"]["sure"] and why["question"] is None
+    image = cv2.imdecode(np.frombuffer(client.get(why["still_url"]).data, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape == (480, 640, 3)
+
+
+def test_the_export_carries_the_evidence_on_request_and_still_replays(table: tuple[Any, TableClient, int]) -> None:
+    app, client, game_id = table
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    camera.on_event(camera_play("red-7", 0.9, False))  # legal: judged as read, still kept
+    plain = client.get(f"/api/games/{game_id}/export").data.decode().splitlines()
+    assert all("evidence" not in json.loads(line) for line in plain)
+    lines = [json.loads(line) for line in client.get(f"/api/games/{game_id}/export?evidence=1").data.decode().splitlines()]
+    evidence = lines[-1]["evidence"]
+    assert evidence["reading"]["card"] == "red-7" and base64.b64decode(evidence["still"]).startswith(b"\xff\xd8")
+    from referee.engine import Referee
+
+    referee = Referee()
+    assert all(referee.handle(line)["accepted"] for line in lines)
+
+
+def test_answering_needs_a_card_and_an_open_question(table: tuple[Any, TableClient, int]) -> None:
+    app, client, game_id = table
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    camera.on_event(camera_play("blue-8", 0.6, False))
+    question = client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    assert client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "purple-3"}).status_code == 400
+    assert client.post(f"/api/games/{game_id}/questions/999/answer", {"card": "red-8"}).status_code == 400
+    assert client.get(f"/api/games/{game_id}/stills/999.jpg").status_code == 404
+
+
+def test_stills_are_bounded_per_game(table: tuple[Any, TableClient, int]) -> None:
+    app, _client, game_id = table
+    store = app.extensions["tableref.rulings"].evidence
+    for _ in range(STILLS_KEPT + 5):
+        store.add_still(game_id, {"card": "red-1"}, b"\xff\xd8jpeg")
+    assert len(store.stills(game_id)) == STILLS_KEPT
+
+
+def test_a_flag_resting_on_an_unsure_top_card_asks_about_it_and_the_answer_corrects_it(
+        table: tuple[Any, TableClient, int]) -> None:
+    app, client, game_id = table
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    # ben's red-7 is misread, unsure, as yellow-5: legal on red-5, so it goes through ...
+    assert not camera.on_event(camera_play("yellow-5", 0.8, False))["flags"]
+    # ... then cat's red-9, read sure, would be flagged on the yellow-5: the table is asked about the yellow-5
+    assert camera.on_event(camera_play("red-9", 0.999, True)) is None
+    question = client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    assert question["event"]["card"] == "yellow-5" and question["waiting"]["card"] == "red-9"
+    assert "red-5" in question["options"] and question["still_url"]
+    entry = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "red-7"}).get_json()
+    assert entry["verdict"]["accepted"] and not entry["verdict"]["flags"]
+    log = client.get(f"/api/games/{game_id}/events").get_json()["events"]
+    active = [(e["source"], e["event"].get("card")) for e in log if not e["undone"] and e["event"]["type"] == "play"]
+    assert active == [("table", "red-7"), ("camera", "red-9")]
+    assert client.state(game_id)["top"] == "red-9"

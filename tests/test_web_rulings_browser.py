@@ -1,0 +1,118 @@
+"""The question and the "why?" on a phone-sized page, in headless Chromium (Debian's, never a downloaded one).
+
+Screenshots go to the test's temporary folder, or to $TABLEREF_SCREENSHOTS when set.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from test_web_browser import CHROMIUM, CHROMIUM_ARGS
+from vision.evidence import still_jpeg
+from vision.reading import READING_KEY, Reading
+from web_support import SHORT_DEAL, TableClient, make_app
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+
+PHONE = {"width": 390, "height": 844}
+CARD_BOX = (250.0, 150.0, 370.0, 330.0)
+PAINT = {"red": (40, 40, 210), "yellow": (30, 200, 235), "blue": (200, 90, 30), "green": (60, 160, 40)}
+
+
+def table_with(card: str) -> np.ndarray:
+    """A 640x480 picture of a table with one UNO number card lying on it."""
+    colour, value = card.split("-")
+    image = np.full((480, 640, 3), (40, 105, 35), np.uint8)
+    x1, y1, x2, y2 = (int(v) for v in CARD_BOX)
+    cv2.rectangle(image, (x1, y1), (x2, y2), (245, 245, 245), -1)
+    cv2.rectangle(image, (x1 + 8, y1 + 8), (x2 - 8, y2 - 8), PAINT[colour], -1)
+    cv2.putText(image, value, (x1 + 35, y1 + 115), cv2.FONT_HERSHEY_SIMPLEX, 2.6, (255, 255, 255), 6)
+    return image
+
+
+def camera_play(card: str, shown: str, prob: float, sure: bool) -> dict[str, Any]:
+    """A camera play: ``shown`` lies on the table, the camera reads ``card``."""
+    reading = Reading(card, prob, sure, CARD_BOX, 31.2, 4)
+    return {"type": "play", "card": card, READING_KEY: reading.with_still(still_jpeg(table_with(shown), reading))}
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[tuple[str, Any, TableClient]]:
+    from werkzeug.serving import make_server
+
+    app = make_app(tmp_path)
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{http.server_port}", app, TableClient(app)
+    app.extensions["tableref.hub"].close()
+    http.shutdown()
+
+
+@pytest.fixture()
+def phone(tmp_path: Path) -> Iterator[Any]:
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+            viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        problems: list[str] = []
+        page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+        yield page
+        context.close()
+        assert problems == []
+
+
+def shot(page: Any, tmp_path: Path, name: str) -> None:
+    path = tmp_path / f"{name}.png"
+    page.screenshot(path=str(path))
+    folder = os.environ.get("TABLEREF_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(folder) / path.name)
+
+
+def test_the_table_answers_a_question_and_sees_why_on_a_phone(
+        server: tuple[str, Any, TableClient], phone: Any, tmp_path: Path) -> None:
+    base, app, api = server
+    game_id = api.new_game(options={"hand_size": 2})
+    api.event(game_id, {k: v for k, v in SHORT_DEAL.items() if k != "hands"})
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    assert not camera.on_event(camera_play("red-7", "red-7", 0.998, True))["flags"]  # ben, sure and legal
+    phone.goto(f"{base}/games/{game_id}")
+    phone.wait_for_selector("#live-state:text('live')")
+
+    # cat's card is read as a yellow 8, 71 % sure: illegal on the red 7 as read, so the table is asked
+    assert camera.on_event(camera_play("yellow-8", "yellow-8", 0.71, False)) is None
+    title = phone.wait_for_selector("#question:not([hidden]) #question-title")
+    assert title.inner_text() == "Was that ● Yellow 8?"
+    assert "71 %" in phone.inner_text("#question-why") and "cat" in phone.inner_text("#question-why")
+    options = phone.locator("#question-options button").all_inner_texts()
+    assert options[0] == "✓ Yes, ● Yellow 8" and options[1] == "■ Red 8" and options[-1] == "Other…"
+    phone.wait_for_function("document.getElementById('question-still').naturalWidth > 0")
+    phone.evaluate("window.scrollTo(0, document.getElementById('question').offsetTop - 8)")
+    shot(phone, tmp_path, "question-phone")
+
+    phone.click("#question-options button.yes")  # yes: it was the yellow 8, an illegal play
+    phone.wait_for_selector("#question", state="hidden")
+    banner = phone.wait_for_selector(".banner.flag button.why, .banner.penalty button.why")
+    assert api.state(game_id)["top"] == "red-7"
+    banner.click()
+    phone.wait_for_selector("#why-dialog[open]")
+    phone.wait_for_function("document.getElementById('why-still').naturalWidth > 0")
+    text = phone.inner_text("#why-dialog")
+    assert "Yellow 8, 71 % sure (not sure)" in text and "answered ● Yellow 8" in text
+    shot(phone, tmp_path, "why-phone")

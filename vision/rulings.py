@@ -1,0 +1,229 @@
+"""Flag when sure, ask when not: whether a camera event is judged as read or the table is asked first.
+
+An event whose card was read ``sure`` is judged at once, whatever the verdict. An event whose
+reading is not sure is judged first on a copy of the referee (:func:`preview`): when that verdict
+would accuse someone (any flag but the neutral table events, or a refusal such as a card this deck
+does not hold), nothing is judged and the table is asked a :class:`Question`: "Was that ● Yellow 8?"
+with the likeliest other cards. The answer (:meth:`Question.answer`) is the event the referee
+judges, logged as a table correction. The rules only *order* the other cards (those the referee
+would accept come first); they never decide the question, and a sure reading is never asked about.
+
+A flag also rests on the card it is judged against: a sure reading of a red 7 is flagged on a
+yellow 3 only if that yellow 3 was itself read sure (or confirmed by the table). When the top card
+was read unsure and the next event would be flagged, the table is asked about the top card instead
+("Was the card on the pile ● Yellow 3?"); a different answer corrects that earlier event, the
+referee replays its events with the correction, and the waiting event is judged after it.
+:class:`Ruler` keeps one referee this way (``tableref watch``, ``tableref bench table``).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from referee.cards import ALL_CARD_IDS, RANKS, SUITS, UNO_ACTIONS, UNO_COLORS, UNO_NUMBERS, parse_card
+from referee.engine import Referee
+from vision.reading import Reading
+
+#: ``--ask`` modes: ask about unsure readings that would flag, or never ask (judge every reading as read).
+ASK_MODES = ("unsure", "never")
+#: Flags that accuse nobody: table events any reading may cause.
+NEUTRAL_FLAGS = frozenset({"reshuffle", "pile_empty", "cut_tie", "time_up"})
+#: Event type -> the field holding the card the camera read.
+CARD_FIELD = {"play": "card", "turn_up": "card", "start_round": "starter"}
+#: Other cards offered besides the one read ("other…" covers the rest).
+OPTIONS_OFFERED = 3
+
+
+def accuses(verdict: dict[str, Any]) -> bool:
+    """True when a verdict refuses its event or flags anything but a neutral table event."""
+    if not verdict.get("accepted"):
+        return True
+    return any(f.get("kind") not in NEUTRAL_FLAGS for f in verdict.get("flags") or [])
+
+
+def preview(referee: Any, event: dict[str, Any]) -> dict[str, Any]:
+    """The verdict ``event`` would get; the referee itself is left as it was (it judges a copy)."""
+    return referee.copy().handle(event)
+
+
+def confusables(card: str) -> list[str]:
+    """Cards a reader plausibly takes for ``card``: the same value in another colour, then another value in
+    the same colour (UNO; for standard cards: the same rank in another suit, then another rank of the
+    suit), the other wild for a wild."""
+    parsed = parse_card(card)
+    if parsed.color is None:
+        return [c for c in ("wild", "wild-draw4") if c != card] if parsed.family == "uno" else []
+    if parsed.family == "uno":
+        colours = [f"{colour}-{parsed.value}" for colour in UNO_COLORS if colour != parsed.color]
+        values = [f"{parsed.color}-{value}" for value in UNO_NUMBERS + UNO_ACTIONS if value != parsed.value]
+    else:
+        colours = [f"{parsed.value}{suit}" for suit in SUITS if suit != parsed.color]
+        values = [f"{rank}{parsed.color}" for rank in RANKS if rank != parsed.value]
+    return colours + values
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the table is asked about one unsure reading: ``options`` start with the card read."""
+
+    event: dict[str, Any]
+    reading: Reading
+    options: tuple[str, ...]
+    would_flag: tuple[dict[str, Any], ...]
+    waiting: dict[str, Any] | None = None  # asked about an earlier card: the event judged after the answer
+
+    @property
+    def field(self) -> str:
+        """The event field holding the card."""
+        return CARD_FIELD[self.event["type"]]
+
+    def answer(self, card: str) -> dict[str, Any]:
+        """The event the table's answer makes: the same event with the card the table names."""
+        return {**self.event, self.field: card}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``{"type": "question", "event", "reading", "options", "would_flag"}``, and
+        ``"waiting"`` (the event judged after the answer) when it asks about an earlier card."""
+        line = {"type": "question", "event": dict(self.event), "reading": self.reading.to_dict(),
+                "options": list(self.options), "would_flag": [dict(f) for f in self.would_flag]}
+        if self.waiting is not None:
+            line["waiting"] = dict(self.waiting)
+        return line
+
+
+def _order(referee: Any, event: dict[str, Any], field: str, candidates: Sequence[str]) -> list[str]:
+    """Candidates the referee would accept without a flag first, each group in the given order."""
+    clear = [c for c in candidates if not accuses(preview(referee, {**event, field: c}))]
+    return clear + [c for c in candidates if c not in clear]
+
+
+def _candidates(event: dict[str, Any], reading: Reading) -> list[str]:
+    """The other cards a reading may have been: those other frames read, then the usual confusions."""
+    read = event[CARD_FIELD[event["type"]]]
+    seen = [card for card, _ in reading.alternatives if card != read and card in ALL_CARD_IDS]
+    return list(dict.fromkeys(seen + confusables(read)))
+
+
+def ask_about(referee: Any, event: dict[str, Any], reading: Reading, verdict: dict[str, Any]) -> Question:
+    """The question for an unsure reading whose event would get ``verdict``."""
+    field = CARD_FIELD[event["type"]]
+    options = (event[field], *_order(referee, event, field, _candidates(event, reading))[:OPTIONS_OFFERED])
+    return Question(dict(event), reading, options, tuple(dict(f) for f in verdict.get("flags") or []))
+
+
+@dataclass(frozen=True)
+class TopCard:
+    """The card on top of the pile when its reading was not sure and nobody confirmed it: the event that put
+    it there, its reading, the referee as it was just before that event and the events judged since."""
+
+    event: dict[str, Any]
+    reading: Reading
+    before: Any
+    since: tuple[dict[str, Any], ...] = ()
+
+    def replayed(self, card: str) -> Any:
+        """A referee where the top card was ``card`` (the events since judged again after it)."""
+        referee = self.before.copy()
+        referee.handle({**self.event, CARD_FIELD[self.event["type"]]: card})
+        for event in self.since:
+            referee.handle(event)
+        return referee
+
+    def clearing(self, event: dict[str, Any]) -> list[str]:
+        """The other cards the top card may have been with which ``event`` would accuse nobody."""
+        return [card for card in _candidates(self.event, self.reading)
+                if not accuses(self.replayed(card).handle(event))]
+
+
+def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: str = "unsure",
+            top: TopCard | None = None) -> Question | None:
+    """None: judge ``event`` as read; else the :class:`Question` to put to the table first.
+
+    Nothing is asked with ``ask == "never"``, nor when the verdict would accuse nobody. When it would:
+    if the event's own reading is unsure, the table is asked about the event's card; else, if the top
+    card was read unsure (``top``) and another card it may have been clears the event, about the top
+    card (those cards offered first); else the verdict rests on sure readings only and stands."""
+    unsure = reading is not None and not reading.sure and event.get("type") in CARD_FIELD
+    if ask == "never" or not (unsure or top is not None):
+        return None
+    verdict = preview(referee, event)
+    if not accuses(verdict):
+        return None
+    if unsure:
+        return ask_about(referee, event, reading, verdict)
+    clearing = top.clearing(event)
+    if not clearing:
+        return None
+    others = [c for c in _candidates(top.event, top.reading) if c not in clearing]
+    field = CARD_FIELD[top.event["type"]]
+    return Question(dict(top.event), top.reading, (top.event[field], *(clearing + others)[:OPTIONS_OFFERED]),
+                    tuple(dict(f) for f in verdict.get("flags") or []), dict(event))
+
+
+class Ruler:
+    """One referee judging a camera's events: flag when sure, ask when not (see the module doc).
+
+    ``consider(event, reading)`` says whether to ask first; ``judge`` applies an event (``confirmed``:
+    its card is the table's word, as sure as a sure reading); ``settle`` does both, putting the
+    questions to the table through a callback."""
+
+    def __init__(self, ask: str = "unsure") -> None:
+        self.ask = ask
+        self.referee = Referee()
+        self.events: list[dict[str, Any]] = []  # every event the referee accepted, in order
+        self._top: TopCard | None = None
+
+    def top(self) -> TopCard | None:
+        """The unsure, unconfirmed card on top of the pile, if any."""
+        return self._top
+
+    def consider(self, event: dict[str, Any], reading: Reading | None) -> Question | None:
+        """The question to ask before judging ``event``, or None (see :func:`rule_on`)."""
+        return rule_on(self.referee, event, reading, self.ask, self._top)
+
+    def judge(self, event: dict[str, Any], reading: Reading | None = None, confirmed: bool = False) -> dict[str, Any]:
+        """Apply ``event``; its verdict."""
+        unsure = reading is not None and not reading.sure and not confirmed
+        before = self.referee.copy() if unsure and self.ask != "never" else None
+        verdict = self.referee.handle(event)
+        if not verdict.get("accepted"):
+            return verdict
+        self.events.append(event)
+        field = CARD_FIELD.get(event.get("type", ""))
+        if field is not None and verdict["state"].get("top") == event[field]:
+            self._top = TopCard(event, reading, before) if before is not None else None
+        elif event.get("type") == "new_game":
+            self._top = None
+        elif self._top is not None:
+            self._top = TopCard(self._top.event, self._top.reading, self._top.before, (*self._top.since, event))
+        return verdict
+
+    def correct_top(self, question: Question, card: str) -> None:
+        """The table's answer to a question about the top card: the referee becomes as if it had been
+        ``card`` (when it differs), and the top card counts as confirmed."""
+        top, self._top = self._top, None
+        if top is not None and card != question.event[question.field]:
+            self.referee = top.replayed(card)
+            self.events[len(self.events) - 1 - len(top.since)] = question.answer(card)
+
+    def settle(self, event: dict[str, Any], reading: Reading | None,
+               ask_table: Callable[[Question], str | None]) -> tuple[dict[str, Any] | None, list[tuple[Question, str]]]:
+        """Judge ``event``, asking the table (``ask_table``: the card it names, or None: no answer) first
+        where :meth:`consider` says so: about the event's own card (the answer is the event judged,
+        as sure as a sure reading), then about the top card. Returns the verdict (None: not judged, a
+        question went unanswered) and the questions asked with their answers, in order."""
+        asked: list[tuple[Question, str]] = []
+        confirmed = False
+        question = self.consider(event, reading)
+        while question is not None:
+            card = ask_table(question)
+            if card is None:
+                return None, asked
+            asked.append((question, card))
+            if question.waiting is None:
+                event, confirmed = question.answer(card), True
+            else:
+                self.correct_top(question, card)
+            question = rule_on(self.referee, event, None if confirmed else reading, self.ask, self._top)
+        return self.judge(event, reading, confirmed), asked

@@ -1,0 +1,208 @@
+"""The camera's events on the page: flag when sure, ask when not, keep the evidence (``vision.rulings``).
+
+Every camera event of the followed game comes here with its reading:
+
+* judged at once when every reading its verdict rests on is sure (the event's own and the top
+  card's), or when it flags nothing; its still is stored with the event's ``seq`` (the "why?");
+* otherwise nothing is judged: the question is stored with its still and shown on the page
+  ("Was that ● Yellow 8?"), and the camera's next events wait for the answer (the referee must not
+  judge them on a card nobody is sure of). The answer is judged as a ``"table"`` event (a table
+  correction in the log); a question about the card under it corrects that earlier event
+  (the events from it on are undone and posted again, the corrected card first).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from referee.cards import is_card_id
+from vision.reading import Reading
+from referee.engine import Referee
+from vision.rulings import CARD_FIELD, Question, TopCard, rule_on
+from web.evidence import EvidenceStore, StoredQuestion
+from web.tables import Tables
+from web.validation import InvalidInput, check_event
+
+log = logging.getLogger(__name__)
+
+#: Event types where a camera may not know who acted: the player whose turn it is is assumed.
+TURN_EVENTS = frozenset({"play", "draw", "pass"})
+AnswerCallback = Callable[[dict[str, Any], "dict[str, Any] | None"], None]
+
+
+class Rulings:
+    """Camera events of each game through the ruling gate, with their stills and questions."""
+
+    def __init__(self, tables: Tables, evidence: EvidenceStore) -> None:
+        self.tables, self.evidence = tables, evidence
+        self.on_answer: AnswerCallback | None = None  # tells the camera's watcher the verdict of an answer
+        self._lock = threading.RLock()
+        self._held: dict[int, list[tuple[dict[str, Any], Reading | None]]] = {}
+        self._tops: dict[int, tuple[int, Reading]] = {}  # game -> (seq, reading) of an unsure card on top
+        #: question id -> what the event it holds back came with: reading, source, still
+        self._waiting: dict[int, tuple[Reading | None, str, int | None]] = {}
+
+    # -- camera events ------------------------------------------------------------------------------
+    def camera_event(self, game_id: int, event: dict[str, Any], reading: Reading | None) -> dict[str, Any] | None:
+        """Judge a camera event or ask about it; its verdict, or None when nothing was judged (yet)."""
+        with self._lock:
+            if self.evidence.questions(game_id, open_only=True):
+                anonymous = {k: v for k, v in event.items() if not (k == "player" and event["type"] in TURN_EVENTS)}
+                self._held.setdefault(game_id, []).append((anonymous, reading))
+                return None
+            return self._judge(game_id, event, reading)
+
+    def _judge(self, game_id: int, event: dict[str, Any], reading: Reading | None, source: str = "camera",
+               still_id: int | None = None) -> dict[str, Any] | None:
+        """Judge an event (``source`` "table": the table's answer, as sure as a sure reading) or ask first."""
+        if event.get("type") in TURN_EVENTS and not event.get("player"):
+            turn = self.tables.snapshot(game_id)["state"].get("turn")
+            if not turn:
+                return None
+            event = {**event, "player": turn}
+        confirmed = source == "table"
+        game = self.tables.live(game_id)
+        with game.lock:
+            clean = check_event(event, game.setup)
+            question = rule_on(game.referee, clean, None if confirmed else reading, top=self._top(game_id))
+        if question is not None:
+            asked = self._ask(game_id, question, reading, still_id)
+            self._waiting[asked] = (reading, source, still_id)
+            return None
+        entry = self.tables.post(game_id, clean, source=source)
+        self._keep(game_id, entry, clean, reading, confirmed, still_id)
+        return entry["verdict"]
+
+    def _keep(self, game_id: int, entry: dict[str, Any], event: dict[str, Any], reading: Reading | None,
+              confirmed: bool = False, still_id: int | None = None) -> None:
+        """Store the still of a judged camera event, and remember an unsure card left on top."""
+        if reading is not None and reading.still and still_id is None:
+            still_id = self.evidence.add_still(game_id, reading.to_dict(), reading.still, entry["seq"])
+        elif still_id is not None:
+            self.evidence.attach_still(still_id, entry["seq"])
+        field = CARD_FIELD.get(event["type"])
+        if field is None or not entry["verdict"].get("accepted"):
+            return
+        if entry["verdict"]["state"].get("top") != event[field]:
+            return  # taken back: the card under it is still on top
+        if reading is not None and not reading.sure and not confirmed:
+            self._tops[game_id] = (entry["seq"], reading)
+        else:
+            self._tops.pop(game_id, None)
+
+    def _top(self, game_id: int) -> TopCard | None:
+        """The unsure card on top (its event, reading, the referee before it and the events since), while it
+        is still the last card put down."""
+        top = self._tops.get(game_id)
+        if top is None:
+            return None
+        seq, reading = top
+        active = self.tables.store.events(game_id, include_undone=False)
+        event = next((e.event for e in active if e.seq == seq), None)
+        if event is None or self.tables.snapshot(game_id)["state"].get("top") != event[CARD_FIELD[event["type"]]]:
+            self._tops.pop(game_id, None)  # undone, or another card was put down (by hand)
+            return None
+        before = Referee()
+        for stored in active:
+            if stored.seq >= seq:
+                break
+            before.handle(stored.event)
+        since = tuple(e.event for e in active if e.seq > seq and (e.verdict or {}).get("accepted"))
+        return TopCard(event, reading, before, since)
+
+    def _ask(self, game_id: int, question: Question, reading: Reading | None, still_id: int | None) -> int:
+        """Store the question (with the still of the card it is about); its id."""
+        if question.waiting is None and still_id is None and reading is not None and reading.still:
+            still_id = self.evidence.add_still(game_id, reading.to_dict(), reading.still)
+        elif question.waiting is not None:
+            seq = self._tops[game_id][0]
+            still_id = next((s.id for s in reversed(self.evidence.stills(game_id)) if s.seq == seq), None)
+        stored = self.evidence.add_question(game_id, question.to_dict(), still_id)
+        log.info("asking the table about %s (%.0f%%, not sure)", question.reading.card, 100 * question.reading.prob)
+        return stored.id
+
+    # -- answers ------------------------------------------------------------------------------------
+    def open_questions(self, game_id: int) -> list[StoredQuestion]:
+        """The questions the table has not answered yet (the game must exist)."""
+        self.tables.live(game_id)
+        return self.evidence.questions(game_id, open_only=True)
+
+    def answer(self, game_id: int, question_id: int, card: Any) -> dict[str, Any]:
+        """The table names the card: judge the event it makes (a ``"table"`` correction), then the camera's
+        events that waited; returns the log entry of the answered (or waiting) event."""
+        with self._lock:
+            stored = self.evidence.question(game_id, question_id)
+            if stored is None:
+                raise InvalidInput(f"game {game_id} has no question {question_id}")
+            if stored.answer is not None:
+                raise InvalidInput(f"question {question_id} was already answered ({stored.answer})")
+            if not is_card_id(card):
+                raise InvalidInput(f"card: {card!r} is not a card id (e.g. red-7, wild-draw4, 10H)")
+            body = stored.body
+            field = CARD_FIELD[body["event"]["type"]]
+            if body.get("waiting") is None:  # about the event's own card: the answer is the event judged
+                told = body["event"]
+                reading, _source, _still = self._waiting.pop(question_id, (None, "camera", None))
+                self.evidence.answer_question(question_id, card, None)
+                verdict = self._judge(game_id, {**told, field: card}, reading, "table", stored.still_id)
+            else:  # about the card on top: corrected if need be, then the waiting event is judged (or asked about)
+                if card != body["event"][field] and game_id in self._tops:
+                    self._correct_top(game_id, card)
+                self._tops.pop(game_id, None)
+                told = body["waiting"]
+                self.evidence.answer_question(question_id, card, None)
+                verdict = self._judge(game_id, told, *self._waiting.pop(question_id, (None, "camera", None)))
+            entry = {**self.tables.log(game_id)[-1], "verdict": verdict} if verdict is not None else \
+                {"seq": None, "verdict": None}
+            if verdict is not None and body.get("waiting") is None:
+                self.evidence.answer_question(question_id, card, entry["seq"])
+            if self.on_answer is not None:
+                self.on_answer(told, verdict)
+            self._release(game_id)
+            return entry
+
+    def _correct_top(self, game_id: int, card: str) -> None:
+        """The card on top was really ``card``: its event and every later one are undone and posted again,
+        the corrected card first (a table correction); its still follows it."""
+        seq = self._tops[game_id][0]
+        later = [e for e in self.tables.store.events(game_id, include_undone=False) if e.seq >= seq]
+        for _ in later:
+            self.tables.undo(game_id)
+        first, rest = later[0], later[1:]
+        field = CARD_FIELD[first.event["type"]]
+        entry = self.tables.post(game_id, {**first.event, field: card}, source="table")
+        for still in self.evidence.stills(game_id):
+            if still.seq == seq:
+                self.evidence.attach_still(still.id, entry["seq"])
+        for again in rest:
+            self.tables.post(game_id, again.event, source=again.source)
+
+    def _release(self, game_id: int) -> None:
+        """Judge the camera's events that waited for the answer, until one needs a question of its own."""
+        held = self._held.pop(game_id, [])
+        while held:
+            event, reading = held.pop(0)
+            verdict = self._judge(game_id, event, reading)
+            if self.on_answer is not None and verdict is not None:
+                self.on_answer(event, verdict)
+            if self.evidence.questions(game_id, open_only=True):
+                self._held[game_id] = held
+                return
+
+    # -- the "why?" ---------------------------------------------------------------------------------
+    def why(self, game_id: int, seq: int) -> dict[str, Any]:
+        """The evidence of the event at ``seq``: its reading and still, and the question asked about it."""
+        entry = next((e for e in self.tables.log(game_id) if e["seq"] == seq), None)
+        if entry is None:
+            raise InvalidInput(f"game {game_id} has no event {seq}")
+        still = next((s for s in reversed(self.evidence.stills(game_id)) if s.seq == seq), None)
+        asked = next((q for q in self.evidence.questions(game_id) if q.seq == seq), None)
+        return {"seq": seq, "entry": entry, "reading": still.reading if still else None,
+                "still_id": still.id if still else None, "question": asked.to_dict() if asked else None}
+
+    def evidence_index(self, game_id: int) -> dict[int, int]:
+        """Event ``seq`` -> the id of its still, for every judged event that has one."""
+        self.tables.live(game_id)
+        return {s.seq: s.id for s in self.evidence.stills(game_id) if s.seq is not None}

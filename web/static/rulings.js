@@ -1,0 +1,141 @@
+// Flag when sure, ask when not: the question panel for an unsure reading, and "why?" on every flag with evidence.
+"use strict";
+
+(function () {
+  const root = document.getElementById("table");
+  if (!root) return;
+  const api = "/api/games/" + root.dataset.game;
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const words = JSON.parse(document.getElementById("card-words").textContent);
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, props, ...children) => {
+    const node = document.createElement(tag);
+    Object.assign(node, props || {});
+    for (const child of children) node.append(child);
+    return node;
+  };
+  const cardWords = (id) => (id ? words.cards[id] || id : "—");
+  const percent = (p) => Math.round(100 * p) + " %";
+  const UNO_COLORS = ["red", "yellow", "green", "blue"];
+
+  function tileClass(id) {
+    const colour = id.includes("-") ? id.split("-")[0] : "";
+    if (UNO_COLORS.includes(colour)) return "c-" + colour;
+    if (/^(10|[2-9AJQK])[SHDC]$/.test(id)) return "c-suit-" + id.slice(-1);
+    return "c-wild";
+  }
+
+  let shown = null; // the id of the question on screen
+  let evidence = {}; // event seq -> still id
+
+  // ---- the question ---------------------------------------------------------------------------
+  function whoDid(event) {
+    return event.player ? event.player + "'s" : "this";
+  }
+
+  function renderQuestion(question) {
+    const panel = $("question");
+    if (!question) { panel.hidden = true; shown = null; return; }
+    if (shown === question.id) return;
+    shown = question.id;
+    const read = question.options[0];
+    const earlier = !!question.waiting;
+    $("question-title").textContent = (earlier ? "Was the card on the pile " : "Was that ") + cardWords(read) + "?";
+    const flags = (question.would_flag || []).map((f) => f.reason || f.kind).join("; ");
+    $("question-why").textContent = "The camera is only " + percent(question.reading.prob) + " sure. " +
+      (earlier ? "The next play would be flagged if it was: " : "If it was, " + whoDid(question.event) + " play is flagged: ") +
+      (flags || "a rule is broken") + ".";
+    const still = $("question-still");
+    still.hidden = !question.still_url;
+    if (question.still_url) still.src = question.still_url;
+    const box = $("question-options");
+    box.replaceChildren();
+    box.append(el("button", { type: "button", className: "yes " + tileClass(read), onclick: () => answer(read) },
+      "✓ Yes, " + cardWords(read)));
+    for (const id of question.options.slice(1)) {
+      box.append(el("button", { type: "button", className: tileClass(id), onclick: () => answer(id) }, cardWords(id)));
+    }
+    box.append(el("button", { type: "button", className: "other", onclick: () => { $("question-other").hidden = false; $("question-card").focus(); } }, "Other…"));
+    $("question-other").hidden = true;
+    panel.hidden = false;
+  }
+
+  async function answer(card) {
+    if (shown == null || !card) return;
+    const response = await fetch(api + "/questions/" + shown + "/answer", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify({ card: card }),
+    }).catch(() => null);
+    if (!response || !response.ok) {
+      const data = response ? await response.json().catch(() => ({})) : {};
+      $("question-why").textContent = "Not sent: " + (data.error || "the server cannot be reached") + ".";
+      return;
+    }
+    renderQuestion(null);
+    pollQuestions();
+  }
+
+  async function pollQuestions() {
+    const response = await fetch(api + "/questions").catch(() => null);
+    if (!response || !response.ok) return;
+    const data = await response.json();
+    renderQuestion(data.questions[0] || null);
+  }
+
+  // ---- the "why?" -----------------------------------------------------------------------------
+  async function showWhy(seq) {
+    const response = await fetch(api + "/events/" + seq + "/why").catch(() => null);
+    if (!response || !response.ok) return;
+    const why = await response.json();
+    $("why-event").textContent = "#" + why.seq + " " + why.entry.text;
+    const still = $("why-still");
+    still.hidden = !why.still_url;
+    if (why.still_url) still.src = why.still_url;
+    const r = why.reading;
+    $("why-reading").textContent = r ? "The camera read " + cardWords(r.card) + ", " + percent(r.prob) + " sure" +
+      (r.sure ? " (sure: flagged at once)" : " (not sure)") + (r.frames > 1 ? ", over " + r.frames + " frames." : ".")
+      : "No camera reading: this event was entered by hand.";
+    const q = why.question;
+    $("why-question").textContent = q ? "The table was asked \u201c" + cardWords(q.options[0]) + "?\u201d and answered " +
+      cardWords(q.answer) + "." : "";
+    $("why-dialog").showModal();
+  }
+
+  function whyButton(seq) {
+    const button = el("button", { type: "button", className: "why", onclick: () => showWhy(seq) }, "why?");
+    button.dataset.why = seq;
+    return button;
+  }
+
+  function decorate() {
+    for (const item of document.querySelectorAll("#log li.flagged, #log li.penalty")) {
+      const seq = item.dataset.seq;
+      if (evidence[seq] && !item.querySelector("button.why")) item.append(whyButton(seq));
+    }
+    const newest = document.querySelector("#log li");
+    const seq = newest && newest.dataset.seq;
+    for (const banner of document.querySelectorAll("#banners .banner.flag, #banners .banner.penalty:not(.owed)")) {
+      if (seq && evidence[seq] && !banner.querySelector("button.why")) banner.append(whyButton(seq));
+    }
+  }
+
+  async function refreshEvidence() {
+    const response = await fetch(api + "/evidence").catch(() => null);
+    if (!response || !response.ok) return;
+    evidence = (await response.json()).stills;
+    decorate();
+  }
+
+  let pending = null;
+  const observer = new MutationObserver(() => {
+    clearTimeout(pending);
+    pending = setTimeout(refreshEvidence, 150);
+  });
+  observer.observe($("log"), { childList: true });
+  observer.observe($("banners"), { childList: true });
+  $("question-send").onclick = () => answer($("question-card").value.trim());
+  refreshEvidence();
+  pollQuestions();
+  setInterval(pollQuestions, 1500);
+})();
