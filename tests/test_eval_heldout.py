@@ -64,6 +64,7 @@ def test_calibration_is_fitted_on_tune_parts_and_readings_written_for_report_par
     assert sum(r["card"] == "red-7" for r in rows) == report_uno  # one row per report photo
     assert sum(r["card"] == "QH" for r in rows) >= report_rf  # each missed corner, or what covered it
     assert all(r["sure"] in ("true", "false") and 0 <= float(r["conf"]) <= 1 for r in rows)
+    assert all(r["card"] != "none" for r in rows)  # only readings of labelled cards
 
 
 def test_train_classifier_refuses_a_real_folder_without_the_sets(tmp_path, capsys) -> None:

@@ -203,13 +203,17 @@ def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path
 
 
 def write_readings(path: Path, readings) -> None:
-    """The readings as ``card,read,conf,sure`` rows (the input of `tableref bench table`)."""
+    """The readings of labelled cards as ``card,read,conf,sure`` rows (the input of `tableref bench table`);
+    readings where no card lies (a photo of none, a detection on no labelled card) are left out."""
+    from vision.evaluation import NO_CARD
+
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["card", "read", "conf", "sure"])
         for r in readings:
-            writer.writerow([r.truth, r.read, f"{r.conf:.4f}", "true" if r.sure else "false"])
+            if r.truth != NO_CARD:
+                writer.writerow([r.truth, r.read, f"{r.conf:.4f}", "true" if r.sure else "false"])
 
 
 def run(args: argparse.Namespace) -> int:
