@@ -7,51 +7,31 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from web_support import SHORT_DEAL, SHORT_ROUND, TableClient, make_app
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from web_support import CHROMIUM, SHORT_DEAL, SHORT_ROUND, TableClient, chromium_page, make_app, served
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 
 
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[tuple[str, TableClient]]:
-    from werkzeug.serving import make_server
-
     app = make_app(tmp_path)
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{http.server_port}", TableClient(app)
-    app.extensions["tableref.hub"].close()
-    http.shutdown()
+    with served(app) as base:
+        yield base, TableClient(app)
 
 
 @pytest.fixture()
 def page(tmp_path: Path) -> Iterator[object]:
-    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 900, "height": 1400})
-        context.set_default_timeout(10_000)
-        page = context.new_page()
-        problems: list[str] = []
+    problems: list[str] = []
+    with chromium_page(tmp_path / "profile", viewport={"width": 900, "height": 1400}) as page:
         page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
         page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
         yield page
-        context.close()
-        assert [p for p in problems if "status of 400" not in p] == []  # the refused card in the manual test
+    assert [p for p in problems if "status of 400" not in p] == []  # the refused card in the manual test
 
 
 def _shot(page: object, tmp_path: Path, name: str) -> None:
@@ -189,13 +169,8 @@ def test_on_a_phone_every_page_fits_and_every_control_is_big_enough(server: tupl
 
 
 def test_with_a_pin_the_page_watches_until_the_pin_is_entered(tmp_path: Path, page: object) -> None:
-    from werkzeug.serving import make_server
-
     app = make_app(tmp_path, pin="2468")
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=http.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{http.server_port}"
-    try:
+    with served(app) as base:
         owner = TableClient(app)
         owner.post("/api/unlock", {"pin": "2468"})
         game_id = owner.new_game()
@@ -208,9 +183,6 @@ def test_with_a_pin_the_page_watches_until_the_pin_is_entered(tmp_path: Path, pa
         page.wait_for_url(f"**/games/{game_id}")
         assert page.is_visible("#manual") and "Watching only" not in page.inner_text("#banners")
         _shot(page, tmp_path, "unlocked")
-    finally:
-        app.extensions["tableref.hub"].close()
-        http.shutdown()
 
 
 def _viewport_shot(page: object, tmp_path: Path, name: str) -> None:

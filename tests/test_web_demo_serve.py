@@ -8,7 +8,6 @@ it, as a table waits for the person at the button. About a minute on two CPU cor
 """
 from __future__ import annotations
 
-import os
 import queue
 import threading
 from collections.abc import Callable
@@ -18,9 +17,9 @@ from typing import Any
 import pytest
 
 from referee.engine import Referee
-from test_web_browser import CHROMIUM, CHROMIUM_ARGS, _shot
+from test_web_browser import _shot
 from vision.demo import ScriptLine, load_script, recording_path
-from web_support import TableClient, make_app
+from web_support import CHROMIUM, TableClient, chromium_page, make_app, served
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 
@@ -73,16 +72,8 @@ def _press(page: Any, event: dict[str, Any]) -> None:
 
 
 def test_the_demo_under_serve_with_its_buttons_pressed_ends_as_watch_demo(tmp_path: Path) -> None:
-    from werkzeug.serving import make_server
-
-    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    from playwright.sync_api import sync_playwright
-
     script = load_script()
     app = make_app(tmp_path)
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=http.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{http.server_port}"
     api = TableClient(app)
     camera = app.extensions["tableref.camera"]
     due: queue.Queue = queue.Queue()
@@ -90,10 +81,8 @@ def test_the_demo_under_serve_with_its_buttons_pressed_ends_as_watch_demo(tmp_pa
     camera.opener = _gated_demo_opener(script, due, pressed)
     setup = {k: v for k, v in script[0].event.items() if k != "type"}
     game_id = api.new_game(**setup)
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 412, "height": 915})
+    with served(app) as base, chromium_page(tmp_path / "profile", viewport={"width": 412, "height": 915}) as page:
+        try:
             page.set_default_timeout(20_000)
             page.goto(f"{base}/games/{game_id}")
             page.wait_for_selector("#live-state:text('live')")
@@ -109,11 +98,8 @@ def test_the_demo_under_serve_with_its_buttons_pressed_ends_as_watch_demo(tmp_pa
                 page.wait_for_selector(f"#log li[data-seq='{posted}']")
                 pressed.set()
             _shot(page, tmp_path, "demo-served-end")
-            browser.close()
-    finally:
-        camera.stop()
-        app.extensions["tableref.hub"].close()
-        http.shutdown()
+        finally:
+            camera.stop()
 
     log = [entry for entry in api.get(f"/api/games/{game_id}/events").get_json()["events"] if not entry["undone"]]
     referee = Referee()

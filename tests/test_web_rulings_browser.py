@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,10 +14,9 @@ import cv2
 import numpy as np
 import pytest
 
-from test_web_browser import CHROMIUM, CHROMIUM_ARGS
 from vision.evidence import still_jpeg
 from vision.reading import READING_KEY, Reading
-from web_support import SHORT_DEAL, TableClient, make_app
+from web_support import CHROMIUM, SHORT_DEAL, TableClient, chromium_page, make_app, served
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 
@@ -46,33 +44,19 @@ def camera_play(card: str, shown: str, prob: float, sure: bool) -> dict[str, Any
 
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[tuple[str, Any, TableClient]]:
-    from werkzeug.serving import make_server
-
     app = make_app(tmp_path)
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{http.server_port}", app, TableClient(app)
-    app.extensions["tableref.hub"].close()
-    http.shutdown()
+    with served(app) as base:
+        yield base, app, TableClient(app)
 
 
 @pytest.fixture()
 def phone(tmp_path: Path) -> Iterator[Any]:
-    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-            viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-        context.set_default_timeout(10_000)
-        page = context.new_page()
-        problems: list[str] = []
+    problems: list[str] = []
+    with chromium_page(tmp_path / "profile", viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                       has_touch=True) as page:
         page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
         yield page
-        context.close()
-        assert problems == []
+    assert problems == []
 
 
 def shot(page: Any, tmp_path: Path, name: str) -> None:

@@ -1,7 +1,12 @@
 """Helpers shared by the tests/test_web_*.py files: an app on a temporary SQLite file, a client
-that carries the session's CSRF token, and a camera that films one still picture of a table."""
+that carries the session's CSRF token, a camera that films one still picture of a table, and for the
+browser tests the app served on a loopback port and a page of Debian's headless Chromium."""
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -11,11 +16,47 @@ from flask.testing import FlaskClient
 from web.app import create_app
 
 PLAYERS = ["ann", "ben", "cat"]
+#: Debian's Chromium (never a browser downloaded by a test tool) and the flags it runs with here.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def make_app(tmp_path: Path, **kwargs: Any) -> Flask:
     """The real app on an SQLite file in ``tmp_path``."""
     return create_app(f"sqlite:///{tmp_path / 'games.db'}", secret_key="test-secret", **kwargs)
+
+
+@contextmanager
+def served(app: Flask) -> Iterator[str]:
+    """``app`` served on a free loopback port by a thread: its base URL; the server and the app's live
+    stream are stopped afterwards."""
+    from werkzeug.serving import make_server
+
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=http.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{http.server_port}"
+    finally:
+        app.extensions["tableref.hub"].close()
+        http.shutdown()
+
+
+@contextmanager
+def chromium_page(profile: Path, **context_options: Any) -> Iterator[Any]:
+    """A page of headless ``CHROMIUM`` in a fresh profile folder (Playwright's context options, e.g. the
+    viewport), with a 10 s default timeout; closed afterwards."""
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, **context_options)
+        context.set_default_timeout(10_000)
+        try:
+            yield context.new_page()
+        finally:
+            context.close()
 
 
 class TableClient:
