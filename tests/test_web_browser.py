@@ -5,14 +5,13 @@ Screenshots go to the test's temporary folder, or to $TABLEREF_SCREENSHOTS when 
 """
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from web_support import CHROMIUM, SHORT_DEAL, SHORT_ROUND, TableClient, chromium_page, make_app, served
+from web_support import (CHROMIUM, SHORT_DEAL, SHORT_ROUND, TableClient, chromium_page, make_app, screenshot,
+                         served)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 
@@ -32,15 +31,6 @@ def page(tmp_path: Path) -> Iterator[object]:
         page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
         yield page
     assert [p for p in problems if "status of 400" not in p] == []  # the refused card in the manual test
-
-
-def _shot(page: object, tmp_path: Path, name: str) -> None:
-    path = tmp_path / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    folder = os.environ.get("TABLEREF_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(folder) / path.name)
 
 
 def _new_game_in_the_form(page: object, base: str) -> int:
@@ -71,7 +61,7 @@ def test_flag_penalty_and_scores_on_the_page(server: tuple[str, TableClient], pa
     banner = page.wait_for_selector(".banner.penalty")
     assert "ben" in banner.inner_text() and "Missed UNO" in banner.inner_text()
     assert page.locator("#log li.penalty").count() == 1
-    _shot(page, tmp_path, "table-penalty")
+    screenshot(page, tmp_path, "table-penalty", full_page=True)
 
     page.click("#btn-undo")  # the catch is taken back
     page.wait_for_selector(".banner.penalty", state="detached")
@@ -80,7 +70,7 @@ def test_flag_penalty_and_scores_on_the_page(server: tuple[str, TableClient], pa
         api.event(game_id, event)
     winner = page.wait_for_selector(".banner.winner")
     assert "ben wins" in winner.inner_text()
-    _shot(page, tmp_path, "table-game-over")
+    screenshot(page, tmp_path, "table-game-over", full_page=True)
 
     page.goto(f"{base}/games/{game_id}/scores")
     scores = page.inner_text("[data-testid=scores]")
@@ -88,7 +78,7 @@ def test_flag_penalty_and_scores_on_the_page(server: tuple[str, TableClient], pa
     assert ben_total > 0 and str(ben_total) in scores
     assert "ben wins" in page.inner_text(".banner.winner")
     assert "5 points" in page.inner_text("#scoreboard")
-    _shot(page, tmp_path, "scoreboard")
+    screenshot(page, tmp_path, "scoreboard", full_page=True)
 
 
 def test_manual_entry_and_wild_colour_choice(server: tuple[str, TableClient], page: object, tmp_path: Path) -> None:
@@ -108,7 +98,7 @@ def test_manual_entry_and_wild_colour_choice(server: tuple[str, TableClient], pa
             if not e["undone"]][-1] == "ann"
     page.click("#correction-players button:text('ben')")  # and back: it was ben after all
     page.wait_for_selector("#wild-title:text('ben chooses')")
-    _shot(page, tmp_path, "wild-chooser")
+    screenshot(page, tmp_path, "wild-chooser", full_page=True)
     page.click("#wild-colors button:text('Blue')")
     page.wait_for_selector("#color:text('Blue')")
     assert page.is_hidden("#wild-chooser")
@@ -117,7 +107,7 @@ def test_manual_entry_and_wild_colour_choice(server: tuple[str, TableClient], pa
     page.click("#btn-play")
     toast = page.wait_for_selector("#toast:not([hidden])")
     assert "not a card id" in toast.inner_text()
-    _shot(page, tmp_path, "manual-error")
+    screenshot(page, tmp_path, "manual-error", full_page=True)
     page.select_option("#actor", "cat")
     page.click("#more-entry summary")  # folded away: a penalty, a hand shown, a new starter
     page.select_option("#penalty-kind", "other")
@@ -156,7 +146,7 @@ def test_on_a_phone_every_page_fits_and_every_control_is_big_enough(server: tupl
             page.wait_for_selector("#live-state:text('live')")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
         assert page.evaluate(SMALL_TARGETS) == [], name
-        _shot(page, tmp_path, f"phone-{name}")
+        screenshot(page, tmp_path, f"phone-{name}", full_page=True)
         if name == "table-penalty":
             assert "Ben draws 2" in page.inner_text(".banner.penalty")
             assert page.locator(".banner.penalty").first.bounding_box()["y"] < PHONE["height"]
@@ -182,17 +172,7 @@ def test_with_a_pin_the_page_watches_until_the_pin_is_entered(tmp_path: Path, pa
         page.click("button[type=submit]")
         page.wait_for_url(f"**/games/{game_id}")
         assert page.is_visible("#manual") and "Watching only" not in page.inner_text("#banners")
-        _shot(page, tmp_path, "unlocked")
-
-
-def _viewport_shot(page: object, tmp_path: Path, name: str) -> None:
-    """What the screen shows (not the whole page), kept like :func:`_shot`."""
-    path = tmp_path / f"{name}.png"
-    page.screenshot(path=str(path))
-    folder = os.environ.get("TABLEREF_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(folder) / path.name)
+        screenshot(page, tmp_path, "unlocked", full_page=True)
 
 
 def _wait_for_the_camera_view(page: object) -> None:
@@ -263,7 +243,7 @@ def test_zones_are_calibrated_by_dragging_on_the_camera_view(server: tuple[str, 
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         assert page.evaluate(SMALL_TARGETS) == []
         assert page.inner_text("#zone-labels").split("\n") == ["Discard pile", "Draw pile", "Hands shown"]
-        _viewport_shot(page, tmp_path, "zones-phone")
+        screenshot(page, tmp_path, "zones-phone")
 
         page.click("#btn-zones-save")
         page.wait_for_selector("#zones-state:text('calibrated by hand')")
@@ -277,7 +257,7 @@ def test_zones_are_calibrated_by_dragging_on_the_camera_view(server: tuple[str, 
             assert flat == pytest.approx([v for point in polygon for v in point], abs=0.01), name
         assert api.get("/api/camera/zones").get_json()["source"] == "calibrated"
         page.wait_for_timeout(600)  # a few frames of the live view, now drawn with the saved zones
-        _viewport_shot(page, tmp_path, "zones-saved-phone")
+        screenshot(page, tmp_path, "zones-saved-phone")
 
         page.click("#btn-calibrate")
         page.click("#btn-zones-auto")
@@ -322,7 +302,7 @@ def test_on_a_phone_the_outcome_shows_next_to_the_button_and_flags_stay_until_ok
     assert "Next: ▶ ben" in page.inner_text("#outcome-next")
     box, button = outcome.bounding_box(), page.locator("#btn-play").bounding_box()
     assert 0 <= box["y"] < PHONE_NARROW["height"] and box["y"] > button["y"]  # on screen, below the button
-    _viewport_shot(page, tmp_path, "outcome-flag-360")
+    screenshot(page, tmp_path, "outcome-flag-360")
 
     page.select_option("#actor", "ben")
     page.fill("#card-input", "wild-draw4")
@@ -331,7 +311,7 @@ def test_on_a_phone_the_outcome_shows_next_to_the_button_and_flags_stay_until_ok
     assert page.locator("#outcome").bounding_box()["y"] < PHONE_NARROW["height"]
     assert page.evaluate(OVERFLOWING) == []  # "Wild Draw Four" fits its tile at 360 px
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_NARROW["width"]
-    _viewport_shot(page, tmp_path, "outcome-chooser-360")
+    screenshot(page, tmp_path, "outcome-chooser-360")
     page.click("#wild-colors button[data-color=green]")
     page.wait_for_selector("#outcome-text:text('ben chooses ▲ Green')")
 
@@ -378,7 +358,7 @@ def test_a_hand_is_scored_by_tapping_its_cards(server: tuple[str, TableClient], 
     page.click("#btn-reveal")
     page.wait_for_selector("#outcome-text:text('cat shows')")
     assert api.state(game_id)["round_scores"][0]["points"]["ben"] == 3 + 3 + 50 + 50 + 1 + 5
-    _viewport_shot(page, tmp_path, "scored-by-tapping")
+    screenshot(page, tmp_path, "scored-by-tapping")
 
 
 def test_with_sound_on_a_penalty_vibrates_twice_and_a_lone_card_without_uno_once(

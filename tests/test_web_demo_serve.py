@@ -17,9 +17,8 @@ from typing import Any
 import pytest
 
 from referee.engine import Referee
-from test_web_browser import _shot
 from vision.demo import ScriptLine, load_script, recording_path
-from web_support import CHROMIUM, TableClient, chromium_page, make_app, served
+from web_support import CHROMIUM, TableClient, chromium_page, make_app, screenshot, served
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 
@@ -97,7 +96,7 @@ def test_the_demo_under_serve_with_its_buttons_pressed_ends_as_watch_demo(tmp_pa
                 _press(page, line.event)
                 page.wait_for_selector(f"#log li[data-seq='{posted}']")
                 pressed.set()
-            _shot(page, tmp_path, "demo-served-end")
+            screenshot(page, tmp_path, "demo-served-end", full_page=True)
         finally:
             camera.stop()
 

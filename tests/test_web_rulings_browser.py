@@ -4,8 +4,6 @@ Screenshots go to the test's temporary folder, or to $TABLEREF_SCREENSHOTS when 
 """
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +14,7 @@ import pytest
 
 from vision.evidence import still_jpeg
 from vision.reading import READING_KEY, Reading
-from web_support import CHROMIUM, SHORT_DEAL, TableClient, chromium_page, make_app, served
+from web_support import CHROMIUM, SHORT_DEAL, TableClient, chromium_page, make_app, screenshot, served
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 
@@ -59,15 +57,6 @@ def phone(tmp_path: Path) -> Iterator[Any]:
     assert problems == []
 
 
-def shot(page: Any, tmp_path: Path, name: str) -> None:
-    path = tmp_path / f"{name}.png"
-    page.screenshot(path=str(path))
-    folder = os.environ.get("TABLEREF_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(folder) / path.name)
-
-
 def test_the_table_answers_a_question_and_sees_why_on_a_phone(
         server: tuple[str, Any, TableClient], phone: Any, tmp_path: Path) -> None:
     base, app, api = server
@@ -88,7 +77,7 @@ def test_the_table_answers_a_question_and_sees_why_on_a_phone(
     assert options[0] == "✓ Yes, ● Yellow 8" and options[1] == "■ Red 8" and options[-1] == "Other…"
     phone.wait_for_function("document.getElementById('question-still').naturalWidth > 0")
     phone.evaluate("window.scrollTo(0, document.getElementById('question').offsetTop - 8)")
-    shot(phone, tmp_path, "question-phone")
+    screenshot(phone, tmp_path, "question-phone")
 
     phone.click("#question-options button.yes")  # yes: it was the yellow 8, an illegal play
     phone.wait_for_selector("#question", state="hidden")
@@ -99,4 +88,4 @@ def test_the_table_answers_a_question_and_sees_why_on_a_phone(
     phone.wait_for_function("document.getElementById('why-still').naturalWidth > 0")
     text = phone.inner_text("#why-dialog")
     assert "Yellow 8, 71 % sure (not sure)" in text and "answered ● Yellow 8" in text
-    shot(phone, tmp_path, "why-phone")
+    screenshot(phone, tmp_path, "why-phone")

@@ -4,6 +4,7 @@ browser tests the app served on a loopback port and a page of Debian's headless 
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -57,6 +58,17 @@ def chromium_page(profile: Path, **context_options: Any) -> Iterator[Any]:
             yield context.new_page()
         finally:
             context.close()
+
+
+def screenshot(page: Any, tmp_path: Path, name: str, full_page: bool = False) -> None:
+    """Save what ``page`` shows (``full_page``: the whole page) as ``tmp_path/name.png``, and a copy in
+    ``$TABLEREF_SCREENSHOTS`` when set, to be looked at."""
+    path = tmp_path / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    folder = os.environ.get("TABLEREF_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(folder) / path.name)
 
 
 class TableClient:
