@@ -7,14 +7,8 @@
   const api = "/api/games/" + root.dataset.game;
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const words = JSON.parse(document.getElementById("card-words").textContent);
-  const $ = (id) => document.getElementById(id);
-  const el = (tag, props, ...children) => {
-    const node = document.createElement(tag);
-    Object.assign(node, props || {});
-    for (const child of children) node.append(child);
-    return node;
-  };
-  const cardWords = (id) => (id ? words.cards[id] || id : "—");
+  const { $, el } = window.tableref;
+  const cardWords = (id) => window.tableref.cardWords(words, id);
   const percent = (p) => Math.round(100 * p) + " %";
   const UNO_COLORS = ["red", "yellow", "green", "blue"];
 

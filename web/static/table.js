@@ -21,14 +21,8 @@
   let pickerColor = "red";
   let revealTray = [];
 
-  const $ = (id) => document.getElementById(id);
-  const el = (tag, props, ...children) => {
-    const node = document.createElement(tag);
-    Object.assign(node, props || {});
-    for (const child of children) node.append(child);
-    return node;
-  };
-  const cardWords = (id) => (id ? words.cards[id] || id : "—");
+  const { $, el } = window.tableref;
+  const cardWords = (id) => window.tableref.cardWords(words, id);
   const colorWords = (c) => (c ? words.colors[c] || c : "—");
   const isStandard = (id) => /^(10|[2-9AJQK])[SHDC]$/.test(id) || id === "joker" || id === "card-back";
 

@@ -15,7 +15,7 @@
   const MIN_AREA = 0.001;
   const SVG = "http://www.w3.org/2000/svg";
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
-  const $ = (id) => document.getElementById(id);
+  const { $ } = window.tableref;
   const frame = $("camera-frame");
   const image = $("camera-view");
   const picks = [...document.querySelectorAll(".zone-pick")];
