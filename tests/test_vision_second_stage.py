@@ -1,11 +1,11 @@
 """What happens after the detector network: the UNO colour from the card's own white-referenced
-pixels, the deck-family restriction, the classifier's crop, and how a second reading renames a box."""
+pixels, the deck-family restriction, the classifier's crop, and a wild never given a coloured value."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from referee.cards import ALL_CARD_IDS, UNO_COLORS
+from referee.cards import UNO_COLORS
 from vision.card_classifier import (CLASSIFIER_CLASSES, CROP_SIZE, CardClassifier, ClassifierError, Reading,
                                     classifier_label, crop_for_classifier, default_classifier_path)
 from vision.card_merge import Detection

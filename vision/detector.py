@@ -21,7 +21,6 @@ that the card is right and ``sure`` set where that reaches the level at which 99
 from __future__ import annotations
 
 import ast
-import math
 import os
 from collections.abc import Sequence
 from dataclasses import replace
@@ -30,7 +29,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee.cards import ALL_CARD_IDS, STANDARD_FACE_IDS, parse_card
+from referee.cards import ALL_CARD_IDS, parse_card
 from vision.calibration import Calibration, CalibrationError, default_calibration_path
 from vision.card_classifier import (CLASSIFIER_CLASSES, NOT_A_CARD, CardClassifier, ClassifierError, Reading,
                                    default_classifier_path, family_classes)
