@@ -27,6 +27,7 @@ from torch import nn
 
 from .classifier_data import REAL_SHARES, augment, extract_crops, one_hot, real_corner_crops, real_rank_crops
 from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE
+from vision.splits import PARTS
 
 LABEL_SMOOTHING = 0.05
 PROGRESS_EVERY = 200  # training steps between progress lines
@@ -164,11 +165,12 @@ def export(network: nn.Module, out: Path, size: int = CROP_SIZE) -> None:
 
 def real_crops(datasets: Path, name: str, copies: int, rng: np.random.Generator,
                size: int) -> tuple[np.ndarray, np.ndarray]:
-    """The training crops of one real set of ``REAL_SHARES`` under ``datasets`` and their allowed classes."""
+    """The training crops of one real set of ``REAL_SHARES`` under ``datasets`` and their allowed classes: of
+    its ``train`` part where :mod:`vision.splits` splits it, else of all of it (a set made for training)."""
     folder = datasets / name
     if name == "cards-real-dev":
         return real_rank_crops(folder, copies, rng, size=size)
-    crops, labels = real_corner_crops(folder, copies, rng, None if name == "uno-cards-rf" else name, size)
+    crops, labels = real_corner_crops(folder, copies, rng, name if name in PARTS else None, size)
     return crops, one_hot(labels)
 
 

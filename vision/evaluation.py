@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.cards import is_card_id, parse_card
+from vision.calibration import expected_calibration_error
 from vision.card_merge import Box, Detection
 
 NO_CARD = "none"
@@ -101,8 +102,6 @@ class SureTally:
 
     def to_dict(self) -> dict:
         """JSON form: ``ece``, ``sure`` (share of readings marked sure), ``sure_right``."""
-        from vision.calibration import expected_calibration_error
-
         reported = self.reported
         sure = Tally()
         sure_right = Tally()
