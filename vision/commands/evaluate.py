@@ -83,6 +83,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="let the detector report both deck families on the real sets (by default it is "
                              "restricted to the set's family, as a table's rules restrict it to its deck)")
     parser.add_argument("--limit", type=int, default=None, help="score only the first N photos of each part")
+    parser.add_argument("--adapt", type=int, default=None, metavar="K",
+                        help="teach a deck profile from K shots of each card of each real set's tune part "
+                             "(vision.decks) and score its report part without and with it")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
 
@@ -216,6 +219,74 @@ def write_readings(path: Path, readings) -> None:
                 writer.writerow([r.truth, r.read, f"{r.conf:.4f}", "true" if r.sure else "false"])
 
 
+#: The real sets a deck can be taught from: labelled with card ids, with a tune part to teach from.
+ADAPT_SETS: tuple[str, ...] = CARD_ID_SETS
+
+
+def teaching_shots(folder: Path, labels: dict, images: list[str], per_card: int) -> list:
+    """The first ``per_card`` shots of each card among ``images`` (sorted), a shot a labelled card."""
+    from vision.decks import Shot
+
+    shots, taken = [], {}
+    for image in sorted(images):
+        for box in labels[image]:
+            if box.label == "none" or taken.get(box.label, 0) >= per_card or \
+                    any(s.image.name == image and s.card == box.label for s in shots):
+                continue
+            taken[box.label] = taken.get(box.label, 0) + 1
+            shots.append(Shot(folder / "images" / image, box.label, box.box))
+    return shots
+
+
+def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit: int | None, as_json: bool) -> int:
+    """`tableref eval --adapt K`: per real set, a deck profile learnt from K shots per card of its tune
+    part, and its report part scored without and with it."""
+    from vision import decks, evaluation, splits
+    from vision.detector import read_image
+
+    results = {}
+    for name in [s for s in chosen if s in ADAPT_SETS]:
+        folder_name, family, scorer = REAL_SETS[name]
+        folder = datasets / folder_name
+        labels = evaluation.read_labels_csv(folder / "labels.csv")
+        tune = [image for image in labels if splits.part_of(folder_name, image) == "tune"]
+        report = {image: boxes for image, boxes in labels.items()
+                  if splits.part_of(folder_name, image) == splits.REPORT_PART[folder_name]}
+        report = dict(list(report.items())[:limit]) if limit else report
+        shots = teaching_shots(folder, labels, tune, per_card)
+        detector.set_family(family)
+        started = time.perf_counter()
+        try:
+            profile = decks.learn(detector, shots, f"{name}-tune", family)
+            verdict = (f"kept: held back {profile.check.right_with}/{profile.check.shots} right with it, "
+                       f"{profile.check.right_without} without; "
+                       f"{'colours and reader shift' if profile.shift is not None else 'colours only'}")
+        except decks.ProfileRefused as refused:
+            profile, verdict = None, f"{refused} (so it reads as without)"
+        learnt_in = time.perf_counter() - started
+        figures = {}
+        for label, used in (("without", None), ("with", profile)):
+            decks.use_profile(detector, used)
+            predictions = evaluation.predict_folder(report, folder / "images",
+                                                    lambda path: detector.detect(read_image(path)), lambda *a: None)
+            figures[label] = getattr(evaluation, scorer)(report, predictions)
+        decks.use_profile(detector, None)
+        hues = profile.hues if profile is not None else {}
+        results[name] = {"shots": len(shots), "learn_s": round(learnt_in, 2), "profile": verdict, "hues": hues,
+                         **{k: r.to_dict() for k, r in figures.items()}}
+        if not as_json:
+            print(f"{folder_name}: profile from {len(shots)} tune shots ({per_card} per card) learnt in "
+                  f"{learnt_in:.1f} s, {verdict}{'; hues ' + str(hues) if hues else ''}")
+            for label, figure in figures.items():
+                if name == "uno":
+                    _print_uno(f"  [report] {label} profile", figure)
+                else:
+                    _print_match(f"  [report] {label} profile, corners", figure)
+    if as_json:
+        print(json.dumps({"adapt": per_card, **results}))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Run `tableref eval`; exit status 2 on bad options or a missing model or data set."""
     from vision import evaluation
@@ -249,6 +320,15 @@ def run(args: argparse.Namespace) -> int:
         return Detector.load(args.model, conf_threshold=conf, imgsz=args.imgsz,
                              second_stage=not args.detector_only, calibrated=calibrated)
 
+    if args.adapt is not None:
+        if args.adapt < 1:
+            print("tableref eval: --adapt needs K >= 1 shots per card", file=sys.stderr)
+            return 2
+        try:
+            return run_adapt(load(not args.uncalibrated), datasets, chosen, args.adapt, args.limit, args.json)
+        except DetectorError as exc:
+            print(f"tableref eval: {exc}", file=sys.stderr)
+            return 2
     started = time.perf_counter()
     result: dict = {}
     try:

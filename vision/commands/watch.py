@@ -45,6 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dealer", default=None, help="who deals the first round (default: the last player)")
     parser.add_argument("--zones", default=None, metavar="FILE", help="calibrated zones JSON (default: located automatically)")
     parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards.onnx)")
+    parser.add_argument("--deck", default=None, metavar="NAME",
+                        help="read with a deck profile taught with `tableref deck learn`")
     parser.add_argument("--fast", action="store_true",
                         help="video files: every frame as fast as possible, not at the recorded frame rate")
     parser.add_argument("--fps", type=float, default=None,
@@ -130,6 +132,7 @@ def _print_doubt(doubt: dict[str, Any]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run `tableref watch`; 0 when the source ended (or the output was closed), 1 when no frame could be read
     (or the output failed), 2 on bad setup."""
+    from vision.decks import DeckError, read_with_deck
     from vision.detector import Detector, DetectorError
     from vision.headless import HeadlessTable, SetupRefused
     from vision.sources import SampledSource, SourceError, open_source
@@ -159,7 +162,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         detector = Detector.load(args.model)
-    except DetectorError as exc:
+        read_with_deck(detector, args.deck)
+    except (DetectorError, DeckError) as exc:
         source.close()
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
