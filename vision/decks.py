@@ -10,7 +10,7 @@ two things learnt from shots of known cards:
   penalty, so that the classes shown move towards what this camera sees of them and the rest barely
   move.
 
-Learning checks itself: part of the shots (every third) is held back, the profile is learnt from the
+Learning checks itself: the shots of every third card are held back, the profile is learnt from the
 rest, and the held-back shots are read without and with it. A profile that reads them worse than no
 profile is refused (:class:`ProfileRefused`); otherwise the profile is learnt again from every shot.
 Backs are not read by the reader and teach nothing here.
@@ -34,12 +34,12 @@ import numpy as np
 from referee.cards import is_card_id, parse_card
 from vision.card_classifier import CLASSIFIER_CLASSES, HeadShift, classifier_label, family_classes, softmax_within
 from vision.card_merge import Box, Detection
-from vision.detector import Detector, InvalidImage, read_image, reader_views
+from vision.detector import Detector, InvalidImage, check_image, read_image, reader_views
 from vision.uno_colour import HUE_PROTOTYPES, circular_mean_hue, shown_hue
 
 PROFILE_VERSION = 1
 DECKS_ENV = "TABLEREF_DECKS"
-#: Every third shot (in the folder's order) is held back to check the profile.
+#: The shots of every third card (in the order they come) are held back to check the profile.
 HOLD_BACK_EVERY = 3
 #: The ridge penalties on the shift of the reader's last layer (per weight, against the mean loss of a
 #: crop) that learning chooses among by cross-validation on the shots, strongest first; ``None``: no
@@ -60,9 +60,10 @@ class DeckError(ValueError):
 
 @dataclass(frozen=True)
 class Shot:
-    """One photo of one known card: the image, its card id, and its box when the labels give one."""
+    """One photo of one known card: the image (a file, or a BGR frame from a camera), its card id, and
+    its box when the labels give one."""
 
-    image: Path
+    image: Path | np.ndarray
     card: str
     box: Box | None = None
 
@@ -303,17 +304,19 @@ def reads_right(look: ShotLook, family: str, shift: HeadShift | None) -> bool:
 
 
 def chosen_ridge(looks: Sequence[ShotLook], family: str) -> float | None:
-    """The ridge of ``RIDGES`` whose shifts read the shots of each of ``FOLDS`` folds best when learnt
-    from the other folds (ties go to the stronger ridge; ``None``: no shift reads them as well)."""
+    """The ridge of ``RIDGES`` whose shifts read the shots of each of ``FOLDS`` folds (by class) best when
+    learnt from the other folds (ties go to the stronger ridge; ``None``: no shift reads them as well)."""
     readable = [look for look in looks if look.target is not None and len(look.logits)]
-    if len(readable) < FOLDS:
+    classes = list(dict.fromkeys(look.target for look in readable))
+    if len(classes) < FOLDS:
         return None
+    folds = [classes.index(look.target) % FOLDS for look in readable]  # a class's shots stay in one fold
     best, best_right = None, -1
     for ridge in RIDGES:
         right = 0
         for fold in range(FOLDS):
-            held = readable[fold::FOLDS]
-            kept = [look for i, look in enumerate(readable) if i % FOLDS != fold]
+            held = [look for look, f in zip(readable, folds) if f == fold]
+            kept = [look for look, f in zip(readable, folds) if f != fold]
             shift = None if ridge is None else fit_shift(kept, family, ridge)
             right += sum(reads_right(look, family, shift) for look in held)
         if right > best_right:
@@ -356,38 +359,52 @@ def read_right(detector: Detector, shot: Shot, bgr: np.ndarray) -> bool:
     return found is not None and found.card == shot.card
 
 
+def held_back_shots(shots: Sequence[Shot]) -> list[bool]:
+    """Which shots learning holds back: every shot of every ``HOLD_BACK_EVERY``-th card, in the order the
+    cards first come (several frames of one card are never split between learning and checking)."""
+    order = list(dict.fromkeys(shot.card for shot in shots))
+    return [order.index(shot.card) % HOLD_BACK_EVERY == HOLD_BACK_EVERY - 1 for shot in shots]
+
+
+def _shot_image(shot: Shot) -> np.ndarray:
+    if isinstance(shot.image, np.ndarray):
+        try:
+            return check_image(shot.image)
+        except InvalidImage as exc:
+            raise DeckError(f"a shot of {shot.card}: {exc}") from exc
+    try:
+        return read_image(shot.image)
+    except (InvalidImage, OSError) as exc:
+        raise DeckError(f"{shot.image}: {exc}") from exc
+
+
 def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hold_back: bool = True) -> DeckProfile:
     """A profile of the deck that ``shots`` show. It is refused (:class:`ProfileRefused`) when the trained
-    reader reads fewer than ``AGREEING_SHARE`` of the shots as labelled. With ``hold_back``, every
-    ``HOLD_BACK_EVERY``-th shot is kept back and read by the whole detector with the profile learnt from
-    the others: with its colours alone and with the reader's shift too. The shift is kept only when it
+    reader reads fewer than ``AGREEING_SHARE`` of the shots as labelled. With ``hold_back``, the shots
+    of every ``HOLD_BACK_EVERY``-th card are kept back (:func:`held_back_shots`) and read by the whole
+    detector with the profile learnt from the others: with its colours alone and with the reader's shift too. The shift is kept only when it
     reads more of them right than the colours alone; :class:`ProfileRefused` is raised when the better of the two reads them worse than
     no profile. The profile returned is learnt from every shot. :class:`DeckError` when a shot cannot be
     read."""
     check_name(name)
     detector.set_family(_family(family))
     use_profile(detector, None)
-    images = {}
-    looks = []
-    for shot in shots:
-        try:
-            images[shot.image] = read_image(shot.image)
-        except (InvalidImage, OSError) as exc:
-            raise DeckError(f"{shot.image}: {exc}") from exc
-        looks.append(look_at(detector, shot, images[shot.image]))
+    images = [_shot_image(shot) for shot in shots]
+    looks = [look_at(detector, shot, image) for shot, image in zip(shots, images)]
     readable = [look for look in looks if look.target is not None and len(look.logits)]
     agreeing = sum(reads_right(look, family, None) for look in readable)
     if readable and agreeing < AGREEING_SHARE * len(readable):
         raise ProfileRefused(f"the trained reader reads only {agreeing} of {len(readable)} shots as the value or "
                              "rank they are labelled with: the labels do not match the cards")
     check, keep_shift = None, True
-    if hold_back and len(shots) >= HOLD_BACK_EVERY:
-        kept = [look for i, look in enumerate(looks) if i % HOLD_BACK_EVERY != HOLD_BACK_EVERY - 1]
-        held = [shot for i, shot in enumerate(shots) if i % HOLD_BACK_EVERY == HOLD_BACK_EVERY - 1]
+    if hold_back and len({shot.card for shot in shots}) >= HOLD_BACK_EVERY:
+        held_back = held_back_shots(shots)
+        kept = [look for look, back in zip(looks, held_back) if not back]
+        held = [(shot, image) for shot, image, back in zip(shots, images, held_back) if back]
 
         def right_with(profile: DeckProfile | None) -> int:
             use_profile(detector, profile)
-            right = sum(read_right(detector, shot, images[shot.image]) for shot in held)
+            right = sum(read_right(detector, shot, image) for shot, image in held)
             use_profile(detector, None)
             return right
 

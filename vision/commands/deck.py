@@ -2,9 +2,9 @@
 
 ``tableref deck learn DIR --name NAME [--family uno|standard]``: ``DIR`` holds ``images/`` and
 ``labels.csv`` (``image,card[,x1,y1,x2,y2]``, one card per photo, the card ids of
-``shared/spec/cards.md``). Learning holds back every third shot, prints how many of them are read
-right without and with the profile, and refuses (exit 1, nothing saved) a profile that reads them worse
-than no profile (:mod:`vision.decks`). ``tableref detect|watch ... --deck NAME`` then read with it.
+``shared/spec/cards.md``). Learning holds back the shots of every third card, prints how many of them
+are read right without and with the profile, and refuses (exit 1, nothing saved) a profile that reads
+them worse than no profile, or shots whose labels the trained reader mostly disagrees with (:mod:`vision.decks`). ``tableref detect|watch ... --deck NAME`` then read with it.
 """
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def _learn(store, args: argparse.Namespace) -> int:
         print(f"held-back shots read right: {check.right_without}/{check.shots} without the profile, "
               f"{check.right_with}/{check.shots} with it")
     else:
-        print(f"too few shots to hold any back (fewer than {decks.HOLD_BACK_EVERY}): the profile is unchecked")
+        print(f"too few cards to hold any back (fewer than {decks.HOLD_BACK_EVERY}): the profile is unchecked")
     if profile.hues:
         print("colours as this deck shows them (hue 0-180): " + ", ".join(f"{c} {h:.0f}" for c, h in profile.hues.items()))
     print(f"reader: {'refitted to the shots' if profile.shift is not None else 'as trained (a refit did not earn its place)'}")
