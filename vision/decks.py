@@ -33,7 +33,7 @@ import numpy as np
 
 from referee.cards import is_card_id, parse_card
 from vision.card_classifier import CLASSIFIER_CLASSES, HeadShift, classifier_label, family_classes, softmax_within
-from vision.card_merge import Box, Detection
+from vision.card_merge import Box, Detection, intersection_area
 from vision.detector import Detector, InvalidImage, check_image, read_image, reader_views
 from vision.uno_colour import HUE_PROTOTYPES, circular_mean_hue, shown_hue
 
@@ -229,19 +229,21 @@ def _contains(box: Box, point: tuple[float, float]) -> bool:
 
 
 def look_at(detector: Detector, shot: Shot, bgr: np.ndarray) -> ShotLook:
-    """The reader's look at the shot's card, from the labelled box (or the detector's surest card) and
-    every crop the detector reads a card from (:func:`vision.detector.reader_views`)."""
+    """What the shot teaches: the crops the detector's reader reads its card from as it reads it at the
+    table (recorded with :meth:`vision.detector.Detector.recording_views`, so that the profile learns
+    from the very crops it will read), or, where the detector finds no card there, the crops of the
+    labelled box (:func:`vision.detector.reader_views`); and for an UNO card the hue its colour shows."""
     card = parse_card(shot.card)
     label = classifier_label(shot.card)
-    box = shot.box
-    if box is None:
-        found = card_in_shot(detector, bgr, None)
-        height, width = bgr.shape[:2]
-        box = found.box if found is not None else (0.0, 0.0, float(width), float(height))
+    with detector.recording_views() as seen:
+        found = card_in_shot(detector, bgr, shot.box)
+    height, width = bgr.shape[:2]
+    box = shot.box or (found.box if found is not None else (0.0, 0.0, float(width), float(height)))
+    views = _views_of(found, seen) or reader_views(bgr, Detection(shot.card, 1.0, box))
     target = CLASSIFIER_CLASSES.index(label) if label is not None else None
     logits, features = [], []
     if target is not None and detector.classifier is not None:
-        for view, boxes in reader_views(bgr, Detection(shot.card, 1.0, box)):
+        for view, boxes in views:
             out = detector.classifier.outputs(view, boxes)
             logits.append(out[0])
             features.append(out[1])
@@ -249,6 +251,16 @@ def look_at(detector: Detector, shot: Shot, bgr: np.ndarray) -> ShotLook:
     return ShotLook(target, np.concatenate(logits) if logits else np.zeros((0, len(CLASSIFIER_CLASSES))),
                     np.concatenate(features) if features else np.zeros((0, 0)), colour,
                     shown_hue(bgr, box) if colour else None)
+
+
+def _views_of(found: Detection | None, seen: Sequence[tuple[Detection, list]]) -> list | None:
+    """The recorded views of the card ``found`` is a box of: the reading asked about the box of the card
+    that overlaps ``found`` most."""
+    if found is None:
+        return None
+    overlapping = [(intersection_area(asked.box, found.box), views) for asked, views in seen]
+    best = max(overlapping, key=lambda pair: pair[0], default=(0.0, None))
+    return best[1] if best[0] > 0 else None
 
 
 def fit_shift(looks: Sequence[ShotLook], family: str, ridge: float, steps: int = FIT_STEPS) -> HeadShift | None:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.cards import is_card_id, parse_card
+from referee.cards import UNO_COLORS, is_card_id, parse_card
 from vision.calibration import expected_calibration_error
 from vision.card_merge import Box, Detection
 
@@ -72,20 +72,29 @@ class Tally:
 @dataclass(frozen=True)
 class ScoredReading:
     """One reading the recogniser reported (or a labelled card it missed, ``read`` = ``none``): the truth,
-    what was read, its confidence and sure mark, and whether it was right."""
+    what was read, its confidence and sure mark, whether it was right, and the share of the colour vote
+    where an UNO colour was read from pixels."""
 
     truth: str
     read: str
     conf: float
     sure: bool
     right: bool
+    colour_share: float | None = None
 
     @classmethod
     def of(cls, truth: str, detection: Detection | None, right: bool) -> ScoredReading:
         """The reading of ``detection`` (``None``: nothing read) for a labelled ``truth``."""
         if detection is None:
             return cls(truth, NO_CARD, 0.0, False, right)
-        return cls(truth, detection.card, float(detection.conf), bool(detection.sure), right)
+        return cls(truth, detection.card, float(detection.conf), bool(detection.sure), right, detection.colour_share)
+
+    @property
+    def colour_right(self) -> bool | None:
+        """Whether the UNO colour read is the true one; ``None`` where no colour was read from pixels or
+        the truth has none."""
+        truth, read = uno_colour_and_value(self.truth)[0], uno_colour_and_value(self.read)[0]
+        return None if self.colour_share is None or truth not in UNO_COLORS else read == truth
 
 
 @dataclass
@@ -281,6 +290,23 @@ class CardOutline:
 
     card: str
     polygon: tuple[tuple[float, float], ...]
+
+
+def colour_votes_synthetic(cards: Mapping[str, Sequence[CardOutline]],
+                           predictions: Predictions) -> tuple[list[float], list[bool]]:
+    """The colour votes of rendered scenes: for each detection whose colour was read from pixels and
+    whose box centre lies on exactly one card (where cards overlap, which one is seen is not known), its
+    vote share and whether that card is of the colour read."""
+    shares, right = [], []
+    for image, outlines in cards.items():
+        for detection in predictions.get(image, ()):
+            centre = ((detection.box[0] + detection.box[2]) / 2, (detection.box[1] + detection.box[3]) / 2)
+            under = [o.card for o in outlines if point_in_polygon(*centre, o.polygon)]
+            truth = uno_colour_and_value(under[0])[0] if len(under) == 1 else None
+            if detection.colour_share is not None and truth in UNO_COLORS:
+                shares.append(detection.colour_share)
+                right.append(uno_colour_and_value(detection.card)[0] == truth)
+    return shares, right
 
 
 def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Predictions) -> MatchReport:

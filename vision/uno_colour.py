@@ -13,6 +13,7 @@ nothing here is fitted to any photo set.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -71,10 +72,20 @@ def coloured_hues(crop: np.ndarray) -> np.ndarray:
     return hsv[coloured, 0]
 
 
-def card_colour(bgr: np.ndarray, box: Sequence[float],
-                prototypes: Mapping[str, float] = HUE_PROTOTYPES) -> str | None:
-    """The UNO colour (``red``, ``yellow``, ``green``, ``blue``) of the card under ``box``, or ``None``
-    when its pixels cannot tell (too small, no colour left after the white correction).
+@dataclass(frozen=True)
+class ColourVote:
+    """The colour the coloured pixels of a card voted for, and its share of their votes (with one vote
+    added to each colour, so that a handful of pixels is never a unanimous 1.0). The share is what the
+    colour's calibrated probability is read from (:mod:`vision.calibration`)."""
+
+    colour: str
+    share: float
+
+
+def colour_vote(bgr: np.ndarray, box: Sequence[float],
+                prototypes: Mapping[str, float] = HUE_PROTOTYPES) -> ColourVote | None:
+    """The UNO colour (``red``, ``yellow``, ``green``, ``blue``) of the card under ``box`` with its share of
+    the vote, or ``None`` when its pixels cannot tell (too small, no colour left after the white correction).
 
     Each coloured pixel votes for the colour whose hue in ``prototypes`` (default: the printed colours;
     a deck profile, :mod:`vision.decks`, brings the hues its own deck shows) is nearest its own, and the
@@ -86,7 +97,15 @@ def card_colour(bgr: np.ndarray, box: Sequence[float],
     names = list(prototypes)
     distances = np.stack([hue_distance(hues, prototypes[name]) for name in names])
     votes = np.bincount(distances.argmin(axis=0), minlength=len(names))
-    return names[int(votes.argmax())]
+    best = int(votes.argmax())
+    return ColourVote(names[best], float((votes[best] + 1) / (votes.sum() + len(names))))
+
+
+def card_colour(bgr: np.ndarray, box: Sequence[float],
+                prototypes: Mapping[str, float] = HUE_PROTOTYPES) -> str | None:
+    """The colour of :func:`colour_vote`, or ``None`` when the pixels cannot tell."""
+    vote = colour_vote(bgr, box, prototypes)
+    return vote.colour if vote else None
 
 
 def circular_mean_hue(hues: np.ndarray) -> float:

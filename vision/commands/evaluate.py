@@ -184,9 +184,30 @@ def _scored_parts(which: str) -> Callable[[str], list[str]]:
     return parts
 
 
+#: The held-out renders the colour vote's calibration is fitted on: table scenes of UNO cards under
+#: warm, cold and cast light, of a seed neither training nor the report renders use.
+COLOUR_RENDERS = 150
+COLOUR_SEED = 23
+
+
+def colour_votes_on_renders(detector, n: int, seed: int, note_error) -> tuple[list[float], list[bool]]:
+    """Vote shares of colours read on ``n`` rendered table scenes of UNO cards (``seed``) and whether
+    each was right (:func:`vision.evaluation.colour_votes_synthetic`)."""
+    from vision import evaluation
+    from vision.detector import read_image
+
+    with tempfile.TemporaryDirectory(prefix="tableref-calibrate-") as scratch:
+        folder = _render_held_out("table-uno", n, seed, Path(scratch))
+        cards = evaluation.read_synthetic_meta(folder, None)
+        detector.set_family("uno")
+        predictions = evaluation.predict_folder(cards, folder, lambda path: detector.detect(read_image(path)),
+                                                note_error)
+        return evaluation.colour_votes_synthetic(cards, predictions)
+
+
 def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path) -> str:
-    """Fit the calibration on the tune parts with ``detector`` (raw confidences) and save it to ``out``;
-    returns a line describing it."""
+    """Fit the calibration on the tune parts with ``detector`` (raw confidences), the UNO colour vote's
+    also on held-out renders, and save it to ``out``; returns a line describing it."""
     from vision.calibration import Calibration, fit_family
 
     by_family: dict[str, list] = {}
@@ -196,13 +217,23 @@ def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path
         family = REAL_SETS[name][1]
         by_family.setdefault(family, []).extend(report.confidence.reported)
         sources.append(f"{folder_name} {part}")
-    families = {family: fit_family([r.conf for r in readings], [r.right for r in readings])
+    shares, right = colour_votes_on_renders(detector, COLOUR_RENDERS, COLOUR_SEED, note_error)
+    tune_colours = [(r.colour_share, r.colour_right) for r in by_family.get("uno", []) if r.colour_right is not None]
+    colour_votes = (shares + [s for s, _ in tune_colours], right + [c for _, c in tune_colours])
+    sources.append(f"UNO colour votes also on {COLOUR_RENDERS} table renders of seed {COLOUR_SEED}")
+    families = {family: fit_family([r.conf for r in readings], [r.right for r in readings],
+                                   [r.colour_share for r in readings],
+                                   colour_votes if family == "uno" else None)
                 for family, readings in by_family.items()}
     calibration = Calibration(families, ", ".join(sources))
     out.parent.mkdir(parents=True, exist_ok=True)
     calibration.save(out)
     return "; ".join(f"{family}: slope {c.slope:.3f}, offset {c.offset:.3f}, sure from {c.sure_at:.4f} "
-                     f"({c.readings} tune readings)" for family, c in sorted(families.items()))
+                     f"({c.readings} tune readings)" + (
+                         f", colour vote slope {c.colour_slope:.3f}, offset {c.colour_offset:.3f} "
+                         f"({c.colour_readings} votes, {sum(not r for r in colour_votes[1])} wrong)"
+                         if c.colour_slope is not None else "")
+                     for family, c in sorted(families.items()))
 
 
 def write_readings(path: Path, readings) -> None:
