@@ -21,8 +21,8 @@ from web_support import CAUGHT, SHORT_DEAL, SHORT_OPTIONS, PLAYERS, TableClient,
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_a_new_app_on_the_same_database_resumes_the_game(tmp_path: Path) -> None:
-    first = TableClient(make_app(tmp_path))
+def test_a_new_app_on_the_same_database_resumes_the_game(tmp_path: Path, db_url: str) -> None:
+    first = TableClient(make_app(tmp_path, db_url))
     game_id = short_game(first)
     for event in CAUGHT:
         first.event(game_id, event)
@@ -30,20 +30,20 @@ def test_a_new_app_on_the_same_database_resumes_the_game(tmp_path: Path) -> None
     log = first.get(f"/api/games/{game_id}/events").get_json()["events"]
     first.http.application.extensions["tableref.store"].close()
 
-    second = TableClient(make_app(tmp_path))
+    second = TableClient(make_app(tmp_path, db_url))
     assert second.get(f"/api/games/{game_id}").get_json() == snapshot
     assert second.get(f"/api/games/{game_id}/events").get_json()["events"] == log
     assert [g["id"] for g in second.get("/api/games").get_json()["games"]] == [game_id]
 
 
-def test_an_event_stored_but_not_yet_applied_is_applied_on_restart(tmp_path: Path) -> None:
-    first = TableClient(make_app(tmp_path))
+def test_an_event_stored_but_not_yet_applied_is_applied_on_restart(tmp_path: Path, db_url: str) -> None:
+    first = TableClient(make_app(tmp_path, db_url))
     game_id = short_game(first)
     store = first.http.application.extensions["tableref.store"]
     store.append_event(game_id, 2, CAUGHT[0], "api")  # the server died before applying it
     store.close()
 
-    second = TableClient(make_app(tmp_path))
+    second = TableClient(make_app(tmp_path, db_url))
     log = second.get(f"/api/games/{game_id}/events").get_json()["events"]
     assert log[-1]["seq"] == 2 and log[-1]["pending"] is False and log[-1]["accepted"] is True
     assert second.state(game_id)["top"] == "red-7"
@@ -93,8 +93,8 @@ def _start_server(port: int, db: str, home: Path) -> subprocess.Popen:
     raise AssertionError("the server did not start within 30 s")
 
 
-def test_kill_9_mid_game_and_start_again(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'games.db'}"
+def test_kill_9_mid_game_and_start_again(tmp_path: Path, db_url: str) -> None:
+    db = db_url
     port = _free_port()
     server = _start_server(port, db, tmp_path)
     try:
@@ -140,10 +140,10 @@ def _post_until_killed(client: _Http, game_id: int, server: subprocess.Popen, ki
     return answered
 
 
-def test_kill_9_while_events_flow_loses_no_answered_event(tmp_path: Path) -> None:
+def test_kill_9_while_events_flow_loses_no_answered_event(tmp_path: Path, db_url: str) -> None:
     from referee.engine import Referee
 
-    db = f"sqlite:///{tmp_path / 'games.db'}"
+    db = db_url
     port = _free_port()
     server = _start_server(port, db, tmp_path)
     client = _Http(f"http://127.0.0.1:{port}")
@@ -171,10 +171,10 @@ def test_kill_9_while_events_flow_loses_no_answered_event(tmp_path: Path) -> Non
         assert server.wait(timeout=10) == 0
 
 
-def test_an_event_the_referee_chokes_on_is_set_aside_and_the_game_survives(tmp_path: Path, monkeypatch) -> None:
+def test_an_event_the_referee_chokes_on_is_set_aside_and_the_game_survives(tmp_path: Path, db_url: str, monkeypatch) -> None:
     from referee.engine import Referee
 
-    client = TableClient(make_app(tmp_path))
+    client = TableClient(make_app(tmp_path, db_url))
     game_id = short_game(client)
     before = client.state(game_id)
     handle = Referee.handle
@@ -191,4 +191,4 @@ def test_an_event_the_referee_chokes_on_is_set_aside_and_the_game_survives(tmp_p
     assert client.get(f"/api/games/{game_id}/events").get_json()["events"][-1]["undone"] is True
     assert client.event(game_id, CAUGHT[0])["accepted"] is True
     monkeypatch.setattr(Referee, "handle", handle)
-    assert TableClient(make_app(tmp_path)).state(game_id) == client.state(game_id)
+    assert TableClient(make_app(tmp_path, db_url)).state(game_id) == client.state(game_id)

@@ -10,6 +10,7 @@ from flask import Flask
 from web import http, security
 from web.camera import Camera
 from web.evidence import EvidenceStore
+from web.fanout import fanout_for
 from web.rulings import Rulings
 from web.security import PinThrottle
 from web.sse import EventHub
@@ -55,10 +56,12 @@ def create_app(database_url: str | None = None, *, pin: str | None = None, secre
         JSON_SORT_KEYS=False,
     )
     hub = EventHub()
-    tables = Tables(store, hub)
+    fanout = fanout_for(store, hub)
+    tables = Tables(store, hub, fanout)
     rulings = Rulings(tables, EvidenceStore(store.engine))
     app.extensions["tableref.store"] = store
     app.extensions["tableref.hub"] = hub
+    app.extensions["tableref.fanout"] = fanout
     app.extensions["tableref.tables"] = tables
     app.extensions["tableref.rulings"] = rulings
     app.extensions["tableref.camera"] = Camera(tables, rulings=rulings)
@@ -74,3 +77,10 @@ def create_app(database_url: str | None = None, *, pin: str | None = None, secre
     app.register_blueprint(api_rulings)
     app.register_blueprint(pages)
     return app
+
+
+def close_app(app: Flask) -> None:
+    """Release what ``app`` holds: end its live streams, stop its stream fan-out, close its database."""
+    app.extensions["tableref.hub"].close()
+    app.extensions["tableref.fanout"].close()
+    app.extensions["tableref.store"].close()
