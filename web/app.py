@@ -70,11 +70,13 @@ def create_app(database_url: str | None = None, *, pin: str | None = None, secre
     security.install(app)
 
     from web.api import api
+    from web.api_club import club
     from web.api_rulings import api_rulings
     from web.pages import pages
 
     app.register_blueprint(api)
     app.register_blueprint(api_rulings)
+    app.register_blueprint(club)
     app.register_blueprint(pages)
     return app
 

@@ -66,6 +66,18 @@ class LiveGame:
     lock: threading.RLock = field(default_factory=threading.RLock)
     #: the stored game's ``resets`` count this referee was built at (see ``Store.head``)
     resets: int = 0
+    #: the flags of the latest verdict that had any, with that event's seq (the club page shows them)
+    latest_flags: tuple[int, list[dict[str, Any]]] | None = None
+
+    def note(self, seq: int, event: dict[str, Any], verdict: dict[str, Any]) -> None:
+        """Remember what the page shows of an applied event: the last verdict, event, play and flags."""
+        self.last_verdict = verdict
+        if verdict.get("accepted"):
+            self.last_event = event
+            self.last_play = event if event.get("type") == "play" else self.last_play
+        flags = [f for f in verdict.get("flags", []) if isinstance(f, dict)]
+        if flags:
+            self.latest_flags = (seq, flags)
 
 
 @dataclass(frozen=True)
@@ -166,26 +178,22 @@ class Tables:
         if not events or events[0].event.get("type") != "new_game":
             raise GameNotFound(f"no game {game_id}")
         setup = events[0].event
-        referee = self._new_referee()
-        verdict: dict[str, Any] = {}
-        last_event, last_play = setup, None
+        summary = self.store.game(game_id)
+        game = LiveGame(game_id, summary.name if summary else "", setup, self._new_referee(), events[-1].seq + 1,
+                        {}, setup)
         for stored in events:
             if stored.undone:
                 continue
-            judged = judge(referee, stored.event)
-            if judged is None:
+            verdict = judge(game.referee, stored.event)
+            if verdict is None:
                 self.store.set_undone(game_id, stored.seq)
                 continue
-            verdict = judged
-            if verdict.get("accepted"):
-                last_event = stored.event
-                last_play = stored.event if stored.event.get("type") == "play" else last_play
+            game.note(stored.seq, stored.event, verdict)
             if stored.verdict != verdict:
                 self.store.record_verdict(game_id, stored.seq, verdict)
-        summary = self.store.game(game_id)
         head = self.store.head(game_id)
-        return LiveGame(game_id, summary.name if summary else "", setup, referee, events[-1].seq + 1, verdict,
-                        last_event, last_play, resets=head.resets if head else 0)
+        game.resets = head.resets if head else 0
+        return game
 
     def _catch_up(self, game: LiveGame) -> LiveGame:
         """The game as stored now: the events another process stored since are applied in order (their
@@ -208,10 +216,7 @@ class Tables:
             if verdict is None:
                 self.store.set_undone(game.game_id, stored.seq)
                 return self._replace_live(game.game_id)
-            game.last_verdict = verdict
-            if verdict.get("accepted"):
-                game.last_event = stored.event
-                game.last_play = stored.event if stored.event.get("type") == "play" else game.last_play
+            game.note(stored.seq, stored.event, verdict)
             if stored.verdict != verdict:
                 self.store.record_verdict(game.game_id, stored.seq, verdict)
         return game
@@ -254,10 +259,7 @@ class Tables:
             self._replace_live(game.game_id)
             raise RefereeFailure("the referee failed on this event: it was set aside (undone) and the game is "
                                  "as it was before it")
-        game.last_verdict = verdict
-        if verdict.get("accepted"):
-            game.last_event = event
-            game.last_play = event if event.get("type") == "play" else game.last_play
+        game.note(seq, event, verdict)
         self.store.record_verdict(game.game_id, seq, verdict)
         entry = log_entry(replace(stored, verdict=verdict))
         entry["verdict"] = verdict
@@ -349,6 +351,13 @@ class Tables:
             "last_flags": [page_flag(f) for f in game.last_verdict.get("flags", []) if isinstance(f, dict)],
             "last_play": game.last_play,
         }
+
+    def overview(self, game_id: int) -> dict[str, Any]:
+        """A table at a glance (the club page): its snapshot, and the flags of its latest verdict that had any
+        (``latest_flags``: ``{"seq", "flags"}``, the flags as the page shows them)."""
+        with self._locked(game_id) as game:
+            seq, flags = game.latest_flags or (None, [])
+            return {**self._snapshot(game), "latest_flags": {"seq": seq, "flags": [page_flag(f) for f in flags]}}
 
     def snapshot(self, game_id: int) -> dict[str, Any]:
         """Everything the table page shows, except the log: setup, public state, last flags."""
