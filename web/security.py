@@ -117,10 +117,11 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def _protect() -> None:
-        if request.method in SAFE_METHODS:
-            return
         credential = bearer_credential() if request.path.startswith("/api/") else None
-        if credential is not None:  # a camera node: its PIN instead of a session and a CSRF token
+        if credential is None and request.method in SAFE_METHODS:
+            return
+        if credential is not None:  # a camera node: its PIN instead of a session and a CSRF token (a wrong
+            # one is refused even on a GET, so that a node learns at its start that its PIN is wrong)
             throttle, address = current_app.extensions["tableref.pin_throttle"], request.remote_addr or "?"
             if throttle.locked(address):
                 abort(429, description="too many wrong PINs from this device: wait a minute")
