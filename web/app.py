@@ -18,7 +18,7 @@ from web.store import Store, data_dir, default_database_url
 from web.tables import Tables
 
 
-def _secret_key() -> str:
+def session_secret_key() -> str:
     """The key signing browser sessions: ``TABLEREF_SECRET_KEY``, else one kept in the user's data
     directory (so sessions and CSRF tokens survive a restart), else a random one for this run."""
     from_env = os.environ.get("TABLEREF_SECRET_KEY")
@@ -49,7 +49,7 @@ def create_app(database_url: str | None = None, *, pin: str | None = None, secre
     store = Store(database_url or default_database_url())
     app = Flask(__name__)
     app.config.update(
-        SECRET_KEY=secret_key or _secret_key(),
+        SECRET_KEY=secret_key or session_secret_key(),
         TABLE_PIN=pin,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,

@@ -110,13 +110,16 @@ class PostgresFanout:
             connection.execute(f"LISTEN {CHANNEL}")
             self._listening.set()
             while not self._closed.is_set():
-                for notice in connection.notifies(timeout=1.0):
-                    row = connection.execute("SELECT game_id, body FROM stream_messages WHERE id = %s",
-                                             (int(notice.payload),)).fetchone()
-                    if row is not None:
-                        self.hub.publish(row[0], json.loads(row[1]))
-                    if self._closed.is_set():
-                        return
+                # the connection serves no query while it waits: take what came, then read the messages
+                ids = [int(notice.payload) for notice in connection.notifies(timeout=1.0, stop_after=1)]
+                if not ids:
+                    continue
+                rows = connection.execute("SELECT id, game_id, body FROM stream_messages WHERE id = ANY(%s)",
+                                          (ids,)).fetchall()
+                by_id = {row[0]: row for row in rows}
+                for message_id in ids:  # in the order the transactions committed
+                    if message_id in by_id:
+                        self.hub.publish(by_id[message_id][1], json.loads(by_id[message_id][2]))
 
 
 def fanout_for(store: Store, hub: EventHub) -> Fanout:

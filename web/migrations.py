@@ -1,6 +1,7 @@
 """The schema of ``web.store``: created on a new database, brought up to date on an older one.
 
-The tables are created from their SQLAlchemy models (``create_all``: only what is missing). Columns and
+The tables (``web.store``'s and ``web.evidence``'s) are created from their SQLAlchemy models
+(``create_all``: only what is missing). Columns and
 indexes added to existing tables since the first release are listed in :data:`ADDED_COLUMNS` and
 :data:`ADDED_INDEXES`, as data, and added where an older database lacks them, with DDL that SQLite and
 PostgreSQL both accept. On PostgreSQL the whole upgrade holds an advisory lock, so that several web
@@ -49,6 +50,7 @@ def missing_columns(connection: Connection) -> list[AddedColumn]:
 def upgrade(engine: Engine) -> list[str]:
     """Create what is missing of the schema and add the columns and indexes an older database lacks;
     returns the columns added (``table.column``)."""
+    from web.evidence import EvidenceBase
     from web.store import Base
 
     with engine.begin() as connection:
@@ -58,6 +60,7 @@ def upgrade(engine: Engine) -> list[str]:
         for column in added:
             connection.execute(text(f"ALTER TABLE {column.table} ADD COLUMN {column.column} {column.ddl}"))
         Base.metadata.create_all(connection)
+        EvidenceBase.metadata.create_all(connection)
         for name, table, columns, unique in ADDED_INDEXES:
             connection.execute(text(f"CREATE {'UNIQUE ' if unique else ''}INDEX IF NOT EXISTS {name} "
                                     f"ON {table} ({', '.join(columns)})"))
