@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -142,3 +143,13 @@ def test_more_than_one_worker_needs_postgresql(tmp_path: Path) -> None:
                              "--db", f"sqlite:///{tmp_path / 'games.db'}"], cwd=ROOT, capture_output=True, text=True,
                             timeout=60)
     assert result.returncode == 2 and "needs a PostgreSQL database" in result.stderr
+
+
+def test_the_wsgi_module_builds_the_app_from_the_environment(tmp_path: Path) -> None:
+    script = ("from web.wsgi import app; c = app.test_client(); "
+              "print(c.get('/api/session').get_json()['pin_required'], c.get('/api/camera').get_json()['mode'])")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'games.db'}", "TABLEREF_PIN": "4711",
+           "TABLEREF_SECRET_KEY": "k", "XDG_DATA_HOME": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "off"]

@@ -75,10 +75,16 @@ class CameraNode:
             self.poster.wake()
 
     def finish(self) -> int:
-        """Wait until the server has every queued event: 0, or 1 when sending stopped (the reason reported)."""
+        """Wait until the server has every queued event: 0, or 1 when sending stopped (the reason reported),
+        130 when interrupted (Ctrl-C: the queue is kept)."""
         if self.outbox.unsent():
             self.report(f"the source ended: waiting for the server to take {self.outbox.unsent()} queued events")
-        sent = self.poster.drain()
+        try:
+            sent = self.poster.drain()
+        except KeyboardInterrupt:
+            self.report(f"stopped: {self.outbox.unsent()} events stay queued in {self.outbox.path}; they are sent "
+                        "when the node starts again")
+            return 130
         self.poster.stop()
         outcomes = self.outbox.outcomes()
         self.outbox.close()
