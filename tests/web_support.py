@@ -23,9 +23,16 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def make_app(tmp_path: Path, **kwargs: Any) -> Flask:
-    """The real app on an SQLite file in ``tmp_path``."""
-    return create_app(f"sqlite:///{tmp_path / 'games.db'}", secret_key="test-secret", **kwargs)
+#: Apps made by :func:`make_app` during a test; ``conftest.py`` closes them after it.
+OPEN_APPS: list[Flask] = []
+
+
+def make_app(tmp_path: Path, db_url: str | None = None, **kwargs: Any) -> Flask:
+    """The real app on ``db_url`` (the ``db_url`` fixture: SQLite or PostgreSQL), by default on an SQLite
+    file in ``tmp_path``."""
+    app = create_app(db_url or f"sqlite:///{tmp_path / 'games.db'}", secret_key="test-secret", **kwargs)
+    OPEN_APPS.append(app)
+    return app
 
 
 @contextmanager

@@ -1,4 +1,5 @@
-"""`tableref serve`: the table page on http://127.0.0.1:8000 with the camera (or the bundled demo)."""
+"""`tableref serve`: the table page on http://127.0.0.1:8000 with the camera (or the bundled demo); with
+``--workers N``, N web worker processes on one PostgreSQL database (club mode, ``web.workers``)."""
 from __future__ import annotations
 
 import argparse
@@ -31,6 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="also answer to this host name (e.g. mylaptop.local); loopback names, the --host "
                              "address and, with --host 0.0.0.0, any IP address are always answered (repeatable)")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="serve with N web worker processes (gunicorn; needs a PostgreSQL --db; the camera is "
+                             "off: a club's cameras are nodes, `tableref watch --post`). Default 1: one process")
+    parser.add_argument("--threads", type=int, default=256, metavar="T",
+                        help="with --workers: threads per worker, one per request in flight and per live viewer "
+                             "(default 256)")
 
 
 def start_camera(camera: Any, args: argparse.Namespace) -> None:
@@ -59,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from werkzeug.serving import make_server
 
     import referee.engine  # noqa: F401  (the referee is needed; fail here, plainly, if it is missing)
-    from web.app import create_app
+    from web.app import close_app, create_app
 
     logging.basicConfig(level=logging.INFO, format="tableref: %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request (SSE and MJPEG included)
@@ -67,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"tableref serve: --port {args.port} is not a port number (1-65535)", file=sys.stderr)
         return 2
     pin = table_pin(args)
+    if args.workers != 1:
+        return serve_workers(args, pin)
     try:
         app = create_app(args.db, pin=pin, listen=args.host, allowed_hosts=args.allow_host)
     except (SQLAlchemyError, ImportError, OSError) as exc:  # bad --db URL, missing driver, unreachable database
@@ -98,7 +107,51 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         camera.stop()
-        app.extensions["tableref.hub"].close()
         server.server_close()
-        app.extensions["tableref.store"].close()
+        close_app(app)
+    return 0
+
+
+def serve_workers(args: argparse.Namespace, pin: str | None) -> int:
+    """``--workers N``: gunicorn workers on one PostgreSQL database (``web.workers``), until stopped."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from web.app import create_app, session_secret_key
+    from web.store import default_database_url, normalise_url
+    from web.workers import host_port, prepare_database, serve_workers as run_workers
+
+    url = normalise_url(args.db or default_database_url())
+    if not 1 <= args.workers <= 64 or not 1 <= args.threads <= 2000:
+        print("tableref serve: --workers must be 1 to 64 and --threads 1 to 2000", file=sys.stderr)
+        return 2
+    if not url.startswith("postgresql"):
+        print("tableref serve: --workers needs a PostgreSQL database (--db postgresql://user@host/db): SQLite is "
+              "served by one process", file=sys.stderr)
+        return 2
+    if args.camera is not None or args.demo:
+        print("tableref serve: with --workers the camera is off: run it as a camera node "
+              "(tableref watch SOURCE --post URL --table NAME)", file=sys.stderr)
+        return 2
+    try:
+        url = prepare_database(url)
+    except (SQLAlchemyError, ImportError, OSError) as exc:
+        print(f"tableref serve: cannot open the database: {exc}", file=sys.stderr)
+        return 1
+    secret_key = session_secret_key()
+
+    def build() -> Any:
+        app = create_app(url, pin=pin, secret_key=secret_key, listen=args.host, allowed_hosts=args.allow_host)
+        app.extensions["tableref.camera"].set_off("camera off (--workers): cameras are nodes, tableref watch --post")
+        return app
+
+    def started() -> None:
+        shown_host = f"[{args.host}]" if ":" in args.host else args.host
+        print(f"tableref: the table page is on http://{shown_host}:{args.port}/ ({args.workers} workers, "
+              f"{args.threads} threads each)", flush=True)
+        if pin:
+            print(f"tableref: the controls need the table PIN {pin}", flush=True)
+        print(f"tableref: games are kept in {make_url(url).render_as_string(hide_password=True)}", flush=True)
+
+    run_workers(build, host_port(args.host, args.port), args.workers, args.threads, started)
     return 0
