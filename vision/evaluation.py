@@ -156,11 +156,15 @@ class MatchReport:
     rank_recall: Tally = field(default_factory=Tally)
     suit_right: Tally = field(default_factory=Tally)
     confidence: SureTally = field(default_factory=SureTally)
+    #: of the cards found, those read more than once (two detections of one physical card): "right"
+    #: counts the cards counted twice
+    counted_twice: Tally = field(default_factory=Tally)
 
     def to_dict(self, top: int = 10) -> dict:
         """JSON form with the ``top`` most often missed labels and wrong detections."""
         return {"recall": self.recall.to_dict(), "precision": self.precision.to_dict(),
                 "rank_recall": self.rank_recall.to_dict(), "suit_right": self.suit_right.to_dict(),
+                "counted_twice": self.counted_twice.to_dict(),
                 "confidence": self.confidence.to_dict(),
                 "missed": dict(self.missed.most_common(top)), "wrong": dict(self.wrong.most_common(top))}
 
@@ -311,17 +315,23 @@ def colour_votes_synthetic(cards: Mapping[str, Sequence[CardOutline]],
 
 def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Predictions) -> MatchReport:
     """Card-id recall and precision on synthetic scenes: a detection matches a card of the same id
-    when its box centre lies inside the card's outline."""
+    when its box centre lies inside the card's outline. A card found is counted twice when two or more
+    detections of its id lie on it and on no card above it (outlines come in the order they were laid)."""
     report = MatchReport()
     for image, outlines in cards.items():
         detections = predictions.get(image, ())
         centres = [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in detections]
-        for outline in outlines:
+        on_top = [max((i for i, o in enumerate(outlines) if point_in_polygon(*c, o.polygon)), default=None)
+                  for c in centres]
+        for index, outline in enumerate(outlines):
             hit = any(d.card == outline.card and point_in_polygon(*c, outline.polygon)
                       for d, c in zip(detections, centres))
             report.recall.add(hit)
             if not hit:
                 report.missed[outline.card] += 1
+            else:
+                readings = sum(d.card == outline.card and top == index for d, top in zip(detections, on_top))
+                report.counted_twice.add(readings >= 2)
         for detection, centre in zip(detections, centres):
             hit = any(o.card == detection.card and point_in_polygon(*centre, o.polygon) for o in outlines)
             report.precision.add(hit)

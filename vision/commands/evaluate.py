@@ -1,6 +1,6 @@
 """`tableref eval`: measure the card recogniser on the real photo sets, part by part, and on held-out renders.
 
-`tableref eval [--datasets DIR] [--sets uno,cards,cards-rf,synthetic,table-uno,table-standard]
+`tableref eval [--datasets DIR] [--sets uno,cards,cards-rf,synthetic,table-uno,table-standard,crowd-uno,crowd-standard]
 [--synthetic RENDERED_DIR | --render N]
 [--seed S] [--model M] [--conf C] [--limit N] [--calibrate] [--readings-out FILE] [--json]`
 
@@ -25,7 +25,7 @@ from pathlib import Path
 
 HELP = "Measure the card recogniser on the real photo sets (tune and report parts) and on held-out renders."
 
-SETS = ("uno", "cards", "cards-rf", "synthetic", "table-uno", "table-standard")
+SETS = ("uno", "cards", "cards-rf", "synthetic", "table-uno", "table-standard", "crowd-uno", "crowd-standard")
 #: The real sets: name -> (folder under the datasets dir, deck family, scorer name in vision.evaluation).
 REAL_SETS: dict[str, tuple[str, str, str]] = {
     "uno": ("uno-real-dev", "uno", "score_uno"),
@@ -41,6 +41,8 @@ RENDERED_SETS: dict[str, tuple[str | None, str | None, str]] = {
     "synthetic": (None, None, "square"),
     "table-uno": ("table", "uno", "4:3"),
     "table-standard": ("table", "standard", "4:3"),
+    "crowd-uno": ("crowded", "uno", "4:3"),
+    "crowd-standard": ("crowded", "standard", "4:3"),
 }
 DATASETS_ENV = "TABLEREF_DATASETS"
 HELD_OUT_SEED = 7  # the shipped models never learnt from renders of this seed
@@ -117,6 +119,8 @@ def _print_match(title: str, report) -> None:
     if report.rank_recall.total:
         print(f"  rank alone {_fraction(report.rank_recall)}; suit right on {_fraction(report.suit_right)} "
               "of the corners found")
+    if report.counted_twice.total:
+        print(f"  cards counted twice: {_fraction(report.counted_twice)} of the cards found")
     _print_confidence(report)
     if report.missed:
         print("  most missed: " + ", ".join(f"{k} x{n}" for k, n in report.missed.most_common(8)))
