@@ -100,12 +100,14 @@ def test_the_demo_streamed_by_the_phone_page_ends_as_watch_demo(tmp_path: Path) 
             app.extensions["tableref.camera"].stop()
 
     log = _log(api, game_id)
+    status = api.get("/api/phone").get_json()
+    # a machine too busy to read about 5 frames a second misses plays and draws, as with any live camera
+    assert [entry["event"] for entry in log] == [line.event for line in script], \
+        f"frames received {status['frames_received']}, read {status['frames_read']}, dropped {status['frames_dropped']}"
     referee = Referee()
     truth = [referee.handle(dict(line.event)) for line in script]
-    assert [entry["event"] for entry in log] == [line.event for line in script]  # every player right, in order
     assert [entry["source"] for entry in log[1:]] == ["camera" if line.camera else "api" for line in script[1:]]
     assert [entry["accepted"] for entry in log] == [True] * len(script)
     assert [f["kind"] for entry in log for f in entry["flags"]] == ["illegal_card", "missed_uno", "challenge_upheld"]
     assert api.state(game_id) == {k: v for k, v in truth[-1]["state"].items() if k != "hands"}
-    status = api.get("/api/phone").get_json()
     assert status["frames_received"] > 200 and status["refused"] == {}

@@ -18,6 +18,7 @@
   let stream = null, wakeLock = null, running = false, retryMs = 500;
   let scale = 1, quality = 0.8, sent = 0, bytes = 0, started = 0, lastRoundTrip = 0;
   let newFrames = 0, sentFrame = -1;  // frames the video has shown (where the browser counts them)
+  let sending = Promise.resolve();    // the frame on its way (stopping waits for it)
   const canvas = document.createElement("canvas");
 
   function say(text) {
@@ -103,6 +104,7 @@
 
   async function stop() {
     running = false;
+    await sending.catch(() => {});  // the frame on its way arrives before the camera is let go
     localStorage.removeItem(AUTO_RESUME);
     if (stream) stream.getTracks().forEach((track) => track.stop());
     stream = null;
@@ -173,7 +175,10 @@
       const tick = performance.now();
       const fresh = !$("phone-video").requestVideoFrameCallback || newFrames !== sentFrame;
       try {
-        if (document.visibilityState === "visible" && fresh) await sendOne();
+        if (document.visibilityState === "visible" && fresh) {
+          sending = sendOne();
+          await sending;
+        }
         retryMs = 500;
       } catch (err) {  // the network is gone for now: keep the camera, try again a little later
         say("Lost the connection to the table; trying again…");
