@@ -195,7 +195,9 @@
     $("seen-top").textContent = status.top ? words[status.top] || status.top : "—";
     $("seen-turn").textContent = status.turn || "—";
     const last = status.last_event;
-    if (last) {
+    if (!status.game_id) {
+      $("seen-last").textContent = "No game is being played: start a new game on the table page, and the camera's plays go to it.";
+    } else if (last) {
       const e = last.event;
       const what = [e.player, e.type, e.card || (e.count ? e.count + " card" + (e.count > 1 ? "s" : "") : "")]
         .filter(Boolean).join(" ");
