@@ -223,6 +223,9 @@ def test_the_self_signed_certificate_is_made_once_and_again_for_a_new_address(tm
     assert {str(ip) for ip in names.get_values_for_type(x509.IPAddress)} >= {"127.0.0.1", "192.168.1.20"}
     assert "localhost" in names.get_values_for_type(x509.DNSName)
     assert self_signed(tmp_path, ["10.0.0.7"])[0].read_bytes() != made  # a new address: made again
+    cert = self_signed(tmp_path, ["table.local"])[0]  # a host name given with --host
+    names = x509.load_pem_x509_certificate(cert.read_bytes()).extensions.get_extension_for_class(x509.SubjectAlternativeName)
+    assert "table.local" in names.value.get_values_for_type(x509.DNSName)
 
 
 @pytest.mark.parametrize(("listen", "https", "url"), [
@@ -253,3 +256,11 @@ def test_serve_refuses_a_certificate_it_cannot_use(options: list[str], message: 
     args = parser.parse_args(["--no-camera", "--port", "8765", "--db", f"sqlite:///{tmp_path / 'g.db'}", *options])
     assert run(args) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("options", [["--seconds", "0"], ["--fps", "-1"], ["--quality", "101"], ["--window", "0"]])
+def test_bench_phone_refuses_options_out_of_range(options: list[str], capsys: Any) -> None:
+    from web.cli import main
+
+    assert main(["bench", "phone", *options]) == 2
+    assert "must be above 0" in capsys.readouterr().err

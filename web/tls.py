@@ -55,31 +55,41 @@ def phone_address(listen: str, port: int, https: bool) -> str | None:
     return f"{'https' if https else 'http'}://{shown}:{port}/phone"
 
 
-def _names(extra_ips: list[str]) -> list[object]:
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _names(extra: list[str]) -> list[object]:
+    """The certificate's names: this computer's, loopback's and ``extra`` (addresses or host names)."""
     from cryptography import x509
 
-    dns = sorted({"localhost", socket.gethostname()})
-    ips = sorted({"127.0.0.1", "::1", *extra_ips})
+    dns = sorted({"localhost", socket.gethostname(), *(name for name in extra if not _is_ip(name))})
+    ips = sorted({"127.0.0.1", "::1", *(name for name in extra if _is_ip(name))})
     return [x509.DNSName(name) for name in dns] + [x509.IPAddress(ipaddress.ip_address(ip)) for ip in ips]
 
 
-def _covers(cert_file: Path, ips: list[str]) -> bool:
-    """True when the certificate in ``cert_file`` reads, is valid for a month more and names every ``ips``."""
+def _covers(cert_file: Path, names: list[str]) -> bool:
+    """True when the certificate in ``cert_file`` reads, is valid for a month more and carries every ``names``."""
     from cryptography import x509
 
     try:
         cert = x509.load_pem_x509_certificate(cert_file.read_bytes())
-        names = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+        alternative = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
     except (OSError, ValueError, x509.ExtensionNotFound):
         return False
-    named = {str(ip) for ip in names.get_values_for_type(x509.IPAddress)}
+    named = {str(ip) for ip in alternative.get_values_for_type(x509.IPAddress)}
+    named |= set(alternative.get_values_for_type(x509.DNSName))
     fresh = cert.not_valid_after_utc > datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=30)
-    return fresh and all(ip in named for ip in ips)
+    return fresh and all(name in named for name in names)
 
 
-def self_signed(folder: Path, ips: list[str]) -> tuple[Path, Path]:
+def self_signed(folder: Path, names: list[str]) -> tuple[Path, Path]:
     """The self-signed certificate and key kept in ``folder`` (made, or made again, when missing, unreadable,
-    near its end or not naming every address in ``ips``); returns their paths."""
+    near its end or not carrying every address or host name in ``names``); returns their paths."""
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec
@@ -87,7 +97,7 @@ def self_signed(folder: Path, ips: list[str]) -> tuple[Path, Path]:
 
     folder.mkdir(parents=True, exist_ok=True)
     cert_file, key_file = folder / CERT_NAME, folder / KEY_NAME
-    if key_file.exists() and _covers(cert_file, ips):
+    if key_file.exists() and _covers(cert_file, names):
         return cert_file, key_file
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, f"tableref on {socket.gethostname()}")])
@@ -96,7 +106,7 @@ def self_signed(folder: Path, ips: list[str]) -> tuple[Path, Path]:
             .serial_number(x509.random_serial_number())
             .not_valid_before(now - datetime.timedelta(minutes=5))
             .not_valid_after(now + datetime.timedelta(days=VALID_DAYS))
-            .add_extension(x509.SubjectAlternativeName(_names(ips)), critical=False)
+            .add_extension(x509.SubjectAlternativeName(_names(names)), critical=False)
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
             .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
             .sign(key, hashes.SHA256()))
