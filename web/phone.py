@@ -101,6 +101,12 @@ class PhoneFeed:
                 self.holder, self.since = None, None
         return self.status(phone)
 
+    def restart(self) -> None:
+        """Start the phone's watcher afresh, forgetting what it has seen of the table (as a new watcher does
+        when a webcam or the demo starts); the phone holding the camera keeps it."""
+        with self._lock:
+            self._start_watcher()
+
     def _holder_words(self) -> str:
         if self.last_frame_at is None:
             return ""
@@ -115,7 +121,7 @@ class PhoneFeed:
 
         source = PushedSource(PHONE_SPEC)
         if not self.camera.start_pushed(source):
-            self.holder, self.since = None, None
+            self.holder, self.since, self.source = None, None, None
             raise PhoneRefused(503, self.camera.status()["message"])
         self.source = source
 

@@ -11,6 +11,9 @@ people-entered events (the deal, UNO calls, catches, colours, challenges) are po
 * ``file``: the same app's camera reading the recording straight from the file at its own pace, thinned to the
   same frames a second.
 
+Each pass starts a new watcher on both paths (the recording jumps from the end of one game to the start of
+the next, which no table does).
+
 Figures: frames sent, received and read per second; card -> verdict latency (from the moment the frame on
 which a played card first lay still was captured, or read from the file, to the referee's verdict) p50 and
 p95; and, per ``--window`` seconds, the same rates, the latency p95 and the backlog: frames received and not
@@ -176,10 +179,11 @@ def run_phone(app: Any, seconds: float, fps: float, frames: list[bytes], length:
             game_id, unseen = _new_pass(app, script)
 
             def counters() -> tuple[int, ...]:
-                source = feed.source
+                sources = [watcher.source for watcher in list(watchers)]  # one per pass
                 outbox = watchers[-1].status()["pending_events"] if watchers else 0
-                return (sent, source.frames_received, source.stats.frames_read, source.pending, outbox) if source \
-                    else (sent, 0, 0, 0, outbox)
+                return (sent, sum(source.frames_received for source in sources),
+                        sum(source.stats.frames_read for source in sources),
+                        sources[-1].pending if sources else 0, outbox)
 
             run.started = time.monotonic()
             passes, last = 0, -1
@@ -190,6 +194,7 @@ def run_phone(app: Any, seconds: float, fps: float, frames: list[bytes], length:
                         run.games.append((game_id, length))
                         passes, last = int(elapsed // length), -1
                         game_id, unseen = _new_pass(app, script)
+                        feed.restart()  # a new watcher per pass, as the file path starts one
                     video_t = elapsed - passes * length
                     unseen.due(video_t)
                     index = min(int(video_t * fps), len(frames) - 1)
