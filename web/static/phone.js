@@ -154,6 +154,11 @@
       $("takeover").hidden = false;
       return;
     }
+    if (status === 403) {  // the PIN or the session is no longer good: sending again would be refused again
+      running = false;
+      say("The table refused this phone (" + data.error + "). Reload the page, and enter the PIN if it asks.");
+      return;
+    }
     if (status !== 200) {
       say("A frame was refused (" + status + "): " + data.error);
       return;
