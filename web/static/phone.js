@@ -171,7 +171,7 @@
     const view = $("phone-view");
     view.width = canvas.width;
     view.height = canvas.height;
-    view.getContext("2d").drawImage(canvas, 0, 0);
+    view.getContext("2d", { willReadFrequently: true }).drawImage(canvas, 0, 0);  // a software canvas: screenshots see it
     show(data, blob.size);
   }
 
