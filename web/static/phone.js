@@ -171,7 +171,7 @@
     const view = $("phone-view");
     view.width = canvas.width;
     view.height = canvas.height;
-    view.getContext("2d", { willReadFrequently: true }).drawImage(canvas, 0, 0);  // a software canvas: screenshots see it
+    view.getContext("2d").drawImage(canvas, 0, 0);
     show(data, blob.size);
   }
 
@@ -224,6 +224,7 @@
       const shape = document.createElementNS(SVG, "polygon");
       shape.setAttribute("points", zones[name].map((p) => p.join(",")).join(" "));
       shape.setAttribute("class", "z-" + name);
+      shape.setAttribute("vector-effect", "non-scaling-stroke");  // a stroke in pixels, not in picture widths
       svg.append(shape);
     }
   }
