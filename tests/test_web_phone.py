@@ -146,6 +146,9 @@ def test_without_the_pin_no_phone_may_be_the_camera(tmp_path: Path) -> None:
 def test_the_phone_page_and_its_qr_code(app: Any) -> None:
     page = TableClient(app).get("/phone")
     assert page.status_code == 200 and b"Use this phone as the table camera" in page.data
+    assert b"not private" not in page.data  # no self-signed certificate: nothing to explain
+    app.config["SELF_SIGNED"] = True
+    assert b"will warn that the connection is not private" in TableClient(app).get("/phone").data
     qr = TableClient(app).get("/phone/qr.svg")
     assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and qr.data.startswith(b"<svg")
     table = TableClient(app)
