@@ -11,6 +11,7 @@ from web import http, security
 from web.camera import Camera
 from web.evidence import EvidenceStore
 from web.fanout import fanout_for
+from web.phone import PhoneFeed
 from web.rulings import Rulings
 from web.security import PinThrottle
 from web.sse import EventHub
@@ -65,12 +66,14 @@ def create_app(database_url: str | None = None, *, pin: str | None = None, secre
     app.extensions["tableref.tables"] = tables
     app.extensions["tableref.rulings"] = rulings
     app.extensions["tableref.camera"] = Camera(tables, rulings=rulings)
+    app.extensions["tableref.phone"] = PhoneFeed(app.extensions["tableref.camera"])
     app.extensions["tableref.pin_throttle"] = PinThrottle()
     http.install(app, http.HostPolicy(listen, allowed_hosts))
     security.install(app)
 
     from web.api import api
     from web.api_club import club
+    from web.api_phone import phone
     from web.api_rulings import api_rulings
     from web.pages import pages
 
@@ -78,6 +81,7 @@ def create_app(database_url: str | None = None, *, pin: str | None = None, secre
     app.register_blueprint(api_rulings)
     app.register_blueprint(club)
     app.register_blueprint(pages)
+    app.register_blueprint(phone)
     return app
 
 

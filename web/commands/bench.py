@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-HELP = "run a benchmark (referee, detector, pipeline, web, table, club) and print its figures"
+HELP = "run a benchmark (referee, detector, pipeline, web, table, club, phone) and print its figures"
 
 BENCHMARKS: dict[str, str] = {
     "referee": "web.benchmarks.referee",
@@ -12,6 +12,7 @@ BENCHMARKS: dict[str, str] = {
     "web": "web.benchmarks.live_stream",
     "table": "vision.benchmarks.table",
     "club": "web.benchmarks.club",
+    "phone": "web.benchmarks.phone",
 }
 
 
