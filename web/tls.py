@@ -13,6 +13,8 @@ import socket
 import ssl
 from pathlib import Path
 
+from web.http import is_ip
+
 #: What the terminal and the phone page say about the browser's warning.
 SELF_SIGNED_WARNING = ("The phone's browser will warn that the connection is not private. That is because this "
                        "computer made its own certificate instead of buying one: the connection is still "
@@ -55,20 +57,12 @@ def phone_address(listen: str, port: int, https: bool) -> str | None:
     return f"{'https' if https else 'http'}://{shown}:{port}/phone"
 
 
-def _is_ip(name: str) -> bool:
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    return True
-
-
 def _names(extra: list[str]) -> list[object]:
     """The certificate's names: this computer's, loopback's and ``extra`` (addresses or host names)."""
     from cryptography import x509
 
-    dns = sorted({"localhost", socket.gethostname(), *(name for name in extra if not _is_ip(name))})
-    ips = sorted({"127.0.0.1", "::1", *(name for name in extra if _is_ip(name))})
+    dns = sorted({"localhost", socket.gethostname(), *(name for name in extra if not is_ip(name))})
+    ips = sorted({"127.0.0.1", "::1", *(name for name in extra if is_ip(name))})
     return [x509.DNSName(name) for name in dns] + [x509.IPAddress(ipaddress.ip_address(ip)) for ip in ips]
 
 
