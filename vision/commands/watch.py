@@ -1,7 +1,8 @@
 """`tableref watch SOURCE --rules R --players A,B,C`: referee a table from a camera, headless.
 
-SOURCE is a webcam index (``0``), a video file, a folder of images, a stream URL, or ``demo``
-(the bundled recording, also ``--demo``). The game is set up with ``new_game`` from ``--rules``,
+SOURCE is a webcam index (``0``), a video file, a folder of images, a stream URL, ``demo`` (the bundled
+UNO recording, also ``--demo``) or ``demo:NAME`` (a bundled demo by name: ``demo:twist``, four standard
+decks and two teams; also ``--demo NAME``). The game is set up with ``new_game`` from ``--rules``,
 ``--players`` and ``--options``; the first card the camera sees lie still on the pile is the
 starter of a ``start_round`` dealt by ``--dealer``. With ``demo`` the game, the deal and the events
 people enter (UNO calls, catches, challenges, colour choices) come from the demo's script at their
@@ -28,17 +29,21 @@ import os
 import sys
 from typing import IO, Any, Callable
 
+from vision.demo import DEFAULT_DEMO
+
 HELP = "referee a table from a webcam, video, image folder or stream (or the bundled demo); JSON lines out"
 
 DEMO = "demo"
+DEMO_PREFIX = "demo:"
 PROG = "tableref watch"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of `tableref watch`."""
     parser.add_argument("source", nargs="?", default=None, metavar="SOURCE",
-                        help="webcam index, video file, image folder, stream URL, or 'demo'")
-    parser.add_argument("--demo", action="store_true", help="play the bundled demo recording with its script")
+                        help="webcam index, video file, image folder, stream URL, 'demo' or 'demo:NAME' (demo:twist)")
+    parser.add_argument("--demo", nargs="?", const=DEFAULT_DEMO, default=None, metavar="NAME",
+                        help="play a bundled demo recording with its script (uno, the default, or twist)")
     parser.add_argument("--rules", default="official", help="preset (default official; `tableref rules` lists them)")
     parser.add_argument("--players", default=None, metavar="A,B,C", help="player names in seating order, clockwise")
     parser.add_argument("--options", default=None, metavar="JSON", help='option overrides, e.g. \'{"hand_size": 5}\'')
@@ -77,6 +82,17 @@ def _setup(args: argparse.Namespace) -> tuple[dict[str, Any], str | None]:
     if dealer not in players:
         raise ValueError(f"--dealer {dealer!r} is not one of the players {players}")
     return setup, dealer
+
+
+def demo_named(args: argparse.Namespace) -> str | None:
+    """The bundled demo the options ask for (``--demo NAME``, ``demo`` or ``demo:NAME``), None for another source."""
+    if args.demo:
+        return args.demo
+    if args.source == DEMO:
+        return DEFAULT_DEMO
+    if args.source is not None and args.source.startswith(DEMO_PREFIX):
+        return args.source[len(DEMO_PREFIX):]
+    return None
 
 
 def _print_judgement(judgement: Any) -> None:
@@ -135,19 +151,20 @@ def run(args: argparse.Namespace) -> int:
     from vision.sources import SampledSource, SourceError, open_source
     from vision.zones import Zones, ZonesError
 
-    demo = args.demo or args.source == DEMO
+    demo = demo_named(args)
     script: list = []
     try:
         if args.fps is not None and not args.fps > 0:
             raise ValueError("--fps must be above 0")
         if demo:
-            from vision.demo import load_script, recording_path
+            from vision.demo import demo_dir, load_script, recording_path, script_path
 
-            spec = recording_path()
-            script = load_script()
+            folder = demo_dir(demo)
+            spec = recording_path(folder)
+            script = load_script(script_path(folder))
             setup, dealer = dict(script[0].event), None
         elif args.source is None:
-            raise ValueError("give a SOURCE (webcam index, video file, image folder, stream URL) or 'demo'")
+            raise ValueError("give a SOURCE (webcam index, video file, image folder, stream URL), 'demo' or 'demo:NAME'")
         else:
             spec = args.source
             setup, dealer = _setup(args)
