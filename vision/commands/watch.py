@@ -99,12 +99,16 @@ def _print_judgement(judgement: Any) -> None:
     print(json.dumps(judgement.to_dict()), flush=True)
 
 
+def _print_question(question: Any) -> None:
+    print(json.dumps({"question": question.to_dict(), "t": question.reading.t}), flush=True)
+
+
 def _asker(answers: IO[str] | None) -> Callable[[Any], str | None]:
     """Writes a question as a JSON line; returns the card the next line of ``answers`` names (None: no answer)."""
     from referee.cards import is_card_id
 
     def ask(question: Any) -> str | None:
-        print(json.dumps({"question": question.to_dict(), "t": question.reading.t}), flush=True)
+        _print_question(question)
         line = answers.readline() if answers is not None else ""
         try:
             card = json.loads(line).get("answer") if line.strip() else None
@@ -121,9 +125,11 @@ class ScriptAnswers:
     """The bundled demo's table answers questions from its script: the card of the camera event the script
     has next (or, asked about the card on top, of the last one that put a card down)."""
 
-    def __init__(self, script: list[Any]) -> None:
+    def __init__(self, script: list[Any], show: Callable[[Any], None] | None = None) -> None:
         self.expected = [line.event for line in script if line.camera]
         self.judged = 0
+        self.show = show  # called with each question before it is answered
+        self.asked = 0
 
     def note(self, judgement: Any) -> None:
         """Count the camera's events as they are judged."""
@@ -133,7 +139,9 @@ class ScriptAnswers:
     def __call__(self, question: Any) -> str | None:
         from vision.rulings import CARD_FIELD
 
-        print(json.dumps({"question": question.to_dict(), "t": question.reading.t}), flush=True)
+        self.asked += 1
+        if self.show is not None:
+            self.show(question)
         done = self.expected[:self.judged + (0 if question.waiting is not None else 1)]
         wanted = next((e for e in reversed(done) if e.get("type") in CARD_FIELD), None)
         return wanted.get(CARD_FIELD[wanted["type"]]) if wanted is not None else None
@@ -185,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
     asker: Callable[[Any], str | None] = _asker(answers)
     printer: Callable[[Any], None] = _print_judgement
     if demo and answers is None:  # the demo's table answers from its script
-        scripted = asker = ScriptAnswers(script)
+        scripted = asker = ScriptAnswers(script, show=_print_question)
 
         def printer(judgement: Any) -> None:
             scripted.note(judgement)
