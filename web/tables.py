@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from web.describe import event_text, page_flag
+from web.in_force import card_in_force, turn_note, under_top
 from web.sse import EventHub
 from web.store import StoredEvent, Store
 from web.validation import InvalidInput, check_event, check_name, check_new_game
@@ -56,6 +57,8 @@ class LiveGame:
     last_event: dict[str, Any]
     #: the last play in force: "who played this" may give it to another player until the next play
     last_play: dict[str, Any] | None = None
+    #: the last card put on the pile that play goes on from (a Joker leaves the one under it in force)
+    in_force: str | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
 
 
@@ -158,7 +161,7 @@ class Tables:
         setup = events[0].event
         referee = self._new_referee()
         verdict: dict[str, Any] = {}
-        last_event, last_play = setup, None
+        last_event, last_play, in_force = setup, None, None
         for stored in events:
             if stored.undone:
                 continue
@@ -170,11 +173,12 @@ class Tables:
             if verdict.get("accepted"):
                 last_event = stored.event
                 last_play = stored.event if stored.event.get("type") == "play" else last_play
+                in_force = card_in_force(in_force, stored.event)
             if stored.verdict != verdict:
                 self.store.record_verdict(game_id, stored.seq, verdict)
         summary = self.store.game(game_id)
         return LiveGame(game_id, summary.name if summary else "", setup, referee, events[-1].seq + 1, verdict,
-                        last_event, last_play)
+                        last_event, last_play, in_force)
 
     # -- events ----------------------------------------------------------------------------------
     @contextmanager
@@ -204,6 +208,7 @@ class Tables:
         if verdict.get("accepted"):
             game.last_event = event
             game.last_play = event if event.get("type") == "play" else game.last_play
+            game.in_force = card_in_force(game.in_force, event)
         self.store.record_verdict(game.game_id, seq, verdict)
         entry = log_entry(replace(stored, verdict=verdict))
         entry["verdict"] = verdict
@@ -294,6 +299,8 @@ class Tables:
             "state": state,
             "last_flags": [page_flag(f) for f in game.last_verdict.get("flags", []) if isinstance(f, dict)],
             "last_play": game.last_play,
+            "under_top": under_top(state, game.in_force),
+            "turn_note": turn_note(game.last_event, state),
         }
 
     def snapshot(self, game_id: int) -> dict[str, Any]:
