@@ -154,3 +154,10 @@ def test_a_pile_located_from_an_index_corner_is_a_card_big() -> None:
     whole = (300.0, 150.0, 420.0, 300.0)
     assert at_least_card_size(whole, CARD) == whole  # a whole card's box stays as it is
     assert at_least_card_size(corner, 0.0) == corner  # no card size known yet
+
+
+def test_the_pipeline_bench_refuses_an_unknown_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    from web.cli import main
+
+    assert main(["bench", "pipeline", "--demo", "uno,poker"]) == 2
+    assert capsys.readouterr().err == "tableref bench pipeline: no bundled demo 'poker': choose one of uno, twist\n"
