@@ -5,6 +5,8 @@ Scenes (kinds in ``SCENE_WEIGHTS``):
 * ``table``: a webcam or phone looking down at a table (wood, felt, cloth, ...): a messy discard
   pile, often a face-down draw pile, a fanned hand, loose cards, hands reaching in; perspective
   tilt of the whole table plane.
+* ``crowded``: a busy table, some 10 to 25 cards in view and smaller: two fanned hands, a pile, loose
+  cards (``CROWDS``).
 * ``closeup``: one card held up close to a laptop webcam in a room, fingers over it,
   washed-out colours. Card faces are never mirrored (a mirrored 5 is a 2).
 * ``few``: one to three cards lying flat, photographed from above (phone photos).
@@ -30,7 +32,7 @@ from .effects import camera_pipeline
 from .hands import Hand, make_hand, paint_hand
 
 CLASS_INDEX: dict[str, int] = {card_id: i for i, card_id in enumerate(ALL_CARD_IDS)}
-SCENE_WEIGHTS: dict[str, float] = {"table": 0.45, "closeup": 0.33, "few": 0.19, "empty": 0.03}
+SCENE_WEIGHTS: dict[str, float] = {"table": 0.37, "crowded": 0.08, "closeup": 0.33, "few": 0.19, "empty": 0.03}
 FAMILY_WEIGHTS: dict[str, float] = {"uno": 0.55, "standard": 0.45}
 FAMILY_FACES: dict[str, tuple[str, ...]] = {"uno": UNO_FACE_IDS, "standard": STANDARD_FACE_IDS}
 FAMILY_BACK: dict[str, str] = {"uno": UNO_BACK, "standard": CARD_BACK}
@@ -319,12 +321,38 @@ class Deck:
 
 # ------------------------------------------------------------------------------------------ scenes
 
-def _table_scene(rng: np.random.Generator, size: int, deck: Deck | None) -> tuple[Frame, bool]:
+@dataclass(frozen=True)
+class Crowd:
+    """How busy a table scene is: card width (share of the frame), discard pile size, fanned hands
+    (each drawn with ``hand_chance``) and their sizes, loose cards (ranges are ``integers`` bounds)."""
+
+    width: tuple[float, float]
+    pile: tuple[int, int]
+    hands: int
+    hand_chance: float
+    hand_size: tuple[int, int]
+    loose: tuple[int, int]
+
+
+#: ``table``: a game in progress; ``crowded``: a busy table of some 10 to 25 cards in view, smaller in
+#: the frame, with two fanned hands and more cards lying loose.
+CROWDS: dict[str, Crowd] = {
+    "table": Crowd(width=(0.07, 0.22), pile=(1, 9), hands=1, hand_chance=0.45, hand_size=(3, 9), loose=(0, 5)),
+    "crowded": Crowd(width=(0.06, 0.11), pile=(2, 7), hands=2, hand_chance=1.0, hand_size=(4, 10), loose=(2, 7)),
+}
+
+
+def _crowded_scene(rng: np.random.Generator, size: int, deck: Deck | None) -> tuple[Frame, bool]:
+    return _table_scene(rng, size, deck, CROWDS["crowded"])
+
+
+def _table_scene(rng: np.random.Generator, size: int, deck: Deck | None,
+                 crowd: Crowd = CROWDS["table"]) -> tuple[Frame, bool]:
     tilt = table_tilt(rng, size, rng.uniform(0.0, 0.35))
     _, surface = textures.table(rng, size, size)
     image = cv2.warpPerspective(surface, tilt, (size, size), borderMode=cv2.BORDER_REFLECT)
     frame = Frame(image)
-    width = rng.uniform(0.07, 0.22) * size
+    width = rng.uniform(*crowd.width) * size
     distractors.scatter(rng, frame.image, tilt, width, int(rng.integers(0, 4)))
     if deck is None:
         return frame, rng.random() < 0.5
@@ -337,12 +365,14 @@ def _table_scene(rng: np.random.Generator, size: int, deck: Deck | None) -> tupl
             cards.append((deck.back(), card_quad(FAMILY_BACK[deck.family], centre + jitter, width,
                                                  angle + rng.normal(0, 3))))
     centre = rng.uniform(0.25, 0.75, 2) * size  # discard pile
-    for _ in range(int(rng.integers(1, 9))):
+    for _ in range(int(rng.integers(*crowd.pile))):
         card = deck.face()
         spot = centre + rng.normal(0, 0.35 * width, 2)
         cards.append((card, card_quad(card[0], spot, width, rng.uniform(-180, 180))))
-    if rng.random() < 0.45:  # a fanned hand lying on the table or held low
-        n = int(rng.integers(3, 9))
+    for _ in range(crowd.hands):
+        if rng.random() >= crowd.hand_chance:  # a fanned hand lying on the table or held low
+            continue
+        n = int(rng.integers(*crowd.hand_size))
         pivot = rng.uniform(0.1, 0.9, 2) * size
         base_angle = rng.uniform(-180, 180)
         step = rng.uniform(7, 16)
@@ -354,7 +384,7 @@ def _table_scene(rng: np.random.Generator, size: int, deck: Deck | None) -> tupl
             rad = math.radians(a - 90)
             spot = pivot + radius * np.array([math.cos(rad), math.sin(rad)])
             cards.append((card, card_quad(card[0], spot, fan_width, a)))
-    for _ in range(int(rng.integers(0, 5))):  # loose cards
+    for _ in range(int(rng.integers(*crowd.loose))):  # loose cards
         card = deck.face() if rng.random() < 0.92 else deck.back()
         cards.append((card, card_quad(card[0], rng.uniform(0.05, 0.95, 2) * size, width * rng.uniform(0.9, 1.1),
                                       rng.uniform(-180, 180))))
@@ -436,7 +466,7 @@ def _few_scene(rng: np.random.Generator, size: int, deck: Deck | None) -> tuple[
     return frame, False
 
 
-SCENES = {"table": _table_scene, "closeup": _closeup_scene, "few": _few_scene}
+SCENES = {"table": _table_scene, "crowded": _crowded_scene, "closeup": _closeup_scene, "few": _few_scene}
 
 
 def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = None,

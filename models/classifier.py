@@ -153,13 +153,28 @@ def evaluate(network: nn.Module, crops: np.ndarray, targets: np.ndarray) -> floa
     return right / max(1, len(crops))
 
 
+class ReaderWithFeatures(nn.Module):
+    """The reader as exported: its logits and, beside them, the features its last layer weighs (the
+    mean-pooled 128 values of each crop), which a deck profile (:mod:`vision.decks`) refits on."""
+
+    def __init__(self, network: nn.Module) -> None:
+        super().__init__()
+        self.body, self.head = network[:-2], network[-1]  # network[-2] is the dropout, idle in eval
+
+    def forward(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Logits and features of a batch of crops."""
+        features = self.body(crops)
+        return self.head(features), features
+
+
 def export(network: nn.Module, out: Path, size: int = CROP_SIZE) -> None:
     """Write the network as ONNX for ``size`` x ``size`` crops with a dynamic batch dimension (input
-    ``crops``, output ``logits``); the run time reads the crop size from the input's shape."""
+    ``crops``, outputs ``logits`` and ``features``); the run time reads the crop size from the input's shape."""
     network.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(network, torch.zeros(1, 3, size, size), str(out), input_names=["crops"],
-                      output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+    torch.onnx.export(ReaderWithFeatures(network), torch.zeros(1, 3, size, size), str(out), input_names=["crops"],
+                      output_names=["logits", "features"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "features": {0: "n"}},
                       opset_version=17, dynamo=False)
 
 

@@ -84,3 +84,24 @@ def test_a_broken_file_is_a_clear_error(tmp_path) -> None:
     path.write_text(json.dumps({"families": {"uno": {"slope": -1.0, "offset": 0.0, "sure_at": 0.9}}}))
     with pytest.raises(CalibrationError, match="not increasing"):
         Calibration.load(path)
+
+
+def test_a_split_colour_vote_makes_an_uno_reading_less_sure() -> None:
+    rng = np.random.default_rng(1)
+    shares = np.concatenate([rng.uniform(0.95, 1.0, 900), rng.uniform(0.4, 0.8, 100)])
+    colour_right = np.concatenate([np.ones(900, bool), rng.random(100) < 0.5])  # split votes: a coin toss
+    raw = np.full(1000, 0.999)
+    family = fit_family(raw, colour_right, shares, (shares, colour_right))
+    assert family.colour_slope is not None and family.colour_slope > 0
+    assert family.probability(0.999, 0.6) < 0.8 < family.probability(0.999, 0.99)
+    assert family.probability(0.999, None) == pytest.approx(family.probability(0.999))
+    calibration = Calibration({"uno": family})
+    assert not calibration.apply(Detection("blue-5", 0.999, (0, 0, 9, 9), colour_share=0.55)).sure
+    assert calibration.apply(Detection("blue-5", 0.999, (0, 0, 9, 9), colour_share=0.999)).sure
+
+
+def test_a_colour_calibration_that_falls_with_the_share_is_refused(tmp_path) -> None:
+    path = tmp_path / "calibration.json"
+    Calibration({"uno": FamilyCalibration(1.0, 0.0, 0.9, colour_slope=-1.0)}).save(path)
+    with pytest.raises(CalibrationError, match="colour calibration"):
+        Calibration.load(path)

@@ -9,6 +9,7 @@ from vision.card_merge import Detection
 from vision.evaluation import (
     CardOutline,
     LabelBox,
+    colour_votes_synthetic,
     point_in_polygon,
     read_labels_csv,
     read_synthetic_meta,
@@ -136,3 +137,16 @@ def test_eval_command_on_a_tiny_folder(tmp_path, capsys) -> None:
     assert len(report["unreadable"]) == 1 and "broken.jpg" in report["unreadable"][0]
     assert main(["eval", "--datasets", str(tmp_path), "--sets", "cards"]) == 2  # no cards-real-dev there
     assert main(["eval", "--sets", "nonsense"]) == 2
+
+
+def test_colour_votes_count_only_detections_on_one_card() -> None:
+    left = ((0, 0), (100, 0), (100, 100), (0, 100))
+    right = ((50, 0), (200, 0), (200, 100), (50, 100))  # overlaps the left card from x 50 to 100
+    cards = {"t.jpg": [CardOutline("green-3", left), CardOutline("blue-7", right)]}
+    predictions = {"t.jpg": [
+        Detection("green-3", 0.9, (10, 10, 30, 30), colour_share=0.98),  # on the green card alone: right
+        Detection("yellow-7", 0.9, (150, 10, 190, 30), colour_share=0.6),  # on the blue card alone: wrong
+        Detection("blue-3", 0.9, (60, 10, 90, 30), colour_share=0.9),  # where both lie: not counted
+        Detection("red-9", 0.9, (10, 60, 30, 80)),  # colour not read from pixels: not counted
+    ]}
+    assert colour_votes_synthetic(cards, predictions) == ([0.98, 0.6], [True, False])

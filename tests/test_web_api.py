@@ -13,8 +13,8 @@ from web_support import CAUGHT, PLAYERS, SHORT_DEAL, SHORT_OPTIONS, SHORT_ROUND,
 
 
 @pytest.fixture()
-def client(tmp_path: Path) -> TableClient:
-    return TableClient(make_app(tmp_path))
+def client(tmp_path: Path, db_url: str) -> TableClient:
+    return TableClient(make_app(tmp_path, db_url))
 
 
 def test_a_missed_uno_is_flagged_with_its_penalty(client: TableClient) -> None:
@@ -142,8 +142,8 @@ def test_state_changes_need_the_csrf_token(client: TableClient) -> None:
     assert len(client.get(f"/api/games/{game_id}/events").get_json()["events"]) == 2
 
 
-def test_with_a_pin_the_controls_need_it(tmp_path: Path) -> None:
-    client = TableClient(make_app(tmp_path, pin="424242"))
+def test_with_a_pin_the_controls_need_it(tmp_path: Path, db_url: str) -> None:
+    client = TableClient(make_app(tmp_path, db_url, pin="424242"))
     assert client.get("/api/session").get_json()["pin_required"] is True
     locked = client.post("/api/games", {"rules": "official", "players": PLAYERS})
     assert locked.status_code == 403 and "PIN" in locked.get_json()["error"]
@@ -164,8 +164,8 @@ def _post_routes(app: object) -> list[str]:
                   if "POST" in (rule.methods or ()))
 
 
-def test_every_state_changing_route_needs_the_csrf_token_and_the_pin(tmp_path: Path) -> None:
-    app = make_app(tmp_path, pin="424242")
+def test_every_state_changing_route_needs_the_csrf_token_and_the_pin(tmp_path: Path, db_url: str) -> None:
+    app = make_app(tmp_path, db_url, pin="424242")
     owner = TableClient(app)
     owner.post("/api/unlock", {"pin": "424242"})
     game_id = owner.new_game()
@@ -195,8 +195,8 @@ def test_only_loopback_addresses_go_without_a_pin() -> None:
     assert new_pin().isdigit() and len(new_pin()) == 6
 
 
-def test_who_played_this_fixes_a_wild_after_its_colour_was_chosen(tmp_path: Path) -> None:
-    client = TableClient(make_app(tmp_path))
+def test_who_played_this_fixes_a_wild_after_its_colour_was_chosen(tmp_path: Path, db_url: str) -> None:
+    client = TableClient(make_app(tmp_path, db_url))
     game_id = client.new_game()
     client.event(game_id, {"type": "start_round", "dealer": "cat", "starter": "red-5"})
     client.event(game_id, {"type": "play", "player": "ben", "card": "wild"})  # the camera credited ben

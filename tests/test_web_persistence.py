@@ -2,27 +2,20 @@
 from __future__ import annotations
 
 import http.client
-import http.cookiejar
 import json
-import os
 import signal
-import socket
 import subprocess
-import sys
 import threading
-import time
 import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
+from server_support import Http, free_port, start_server
 from web_support import CAUGHT, SHORT_DEAL, SHORT_OPTIONS, PLAYERS, TableClient, make_app, short_game
 
-ROOT = Path(__file__).resolve().parent.parent
 
-
-def test_a_new_app_on_the_same_database_resumes_the_game(tmp_path: Path) -> None:
-    first = TableClient(make_app(tmp_path))
+def test_a_new_app_on_the_same_database_resumes_the_game(tmp_path: Path, db_url: str) -> None:
+    first = TableClient(make_app(tmp_path, db_url))
     game_id = short_game(first)
     for event in CAUGHT:
         first.event(game_id, event)
@@ -30,75 +23,32 @@ def test_a_new_app_on_the_same_database_resumes_the_game(tmp_path: Path) -> None
     log = first.get(f"/api/games/{game_id}/events").get_json()["events"]
     first.http.application.extensions["tableref.store"].close()
 
-    second = TableClient(make_app(tmp_path))
+    second = TableClient(make_app(tmp_path, db_url))
     assert second.get(f"/api/games/{game_id}").get_json() == snapshot
     assert second.get(f"/api/games/{game_id}/events").get_json()["events"] == log
     assert [g["id"] for g in second.get("/api/games").get_json()["games"]] == [game_id]
 
 
-def test_an_event_stored_but_not_yet_applied_is_applied_on_restart(tmp_path: Path) -> None:
-    first = TableClient(make_app(tmp_path))
+def test_an_event_stored_but_not_yet_applied_is_applied_on_restart(tmp_path: Path, db_url: str) -> None:
+    first = TableClient(make_app(tmp_path, db_url))
     game_id = short_game(first)
     store = first.http.application.extensions["tableref.store"]
     store.append_event(game_id, 2, CAUGHT[0], "api")  # the server died before applying it
     store.close()
 
-    second = TableClient(make_app(tmp_path))
+    second = TableClient(make_app(tmp_path, db_url))
     log = second.get(f"/api/games/{game_id}/events").get_json()["events"]
     assert log[-1]["seq"] == 2 and log[-1]["pending"] is False and log[-1]["accepted"] is True
     assert second.state(game_id)["top"] == "red-7"
     assert second.event(game_id, CAUGHT[1])["seq"] == 3
 
 
-class _Http:
-    """urllib with a cookie jar and the CSRF token, against a server in another process."""
-
-    def __init__(self, base: str) -> None:
-        self.base = base
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        self.token = self.get("/api/session")["csrf_token"]
-
-    def get(self, path: str) -> Any:
-        with self.opener.open(self.base + path, timeout=10) as response:
-            return json.loads(response.read())
-
-    def post(self, path: str, body: Any) -> Any:
-        request = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json", "X-CSRF-Token": self.token})
-        with self.opener.open(request, timeout=10) as response:
-            return json.loads(response.read())
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _start_server(port: int, db: str, home: Path) -> subprocess.Popen:
-    env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data")}
-    env.pop("DATABASE_URL", None)
-    process = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--no-camera", "--port", str(port), "--db", db],
-                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/session", timeout=1).close()
-            return process
-        except (urllib.error.URLError, ConnectionError):
-            if process.poll() is not None:
-                raise AssertionError(process.stdout.read().decode()) from None
-            time.sleep(0.1)
-    process.kill()
-    raise AssertionError("the server did not start within 30 s")
-
-
-def test_kill_9_mid_game_and_start_again(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'games.db'}"
-    port = _free_port()
-    server = _start_server(port, db, tmp_path)
+def test_kill_9_mid_game_and_start_again(tmp_path: Path, db_url: str) -> None:
+    db = db_url
+    port = free_port()
+    server = start_server(port, db, tmp_path)
     try:
-        client = _Http(f"http://127.0.0.1:{port}")
+        client = Http(f"http://127.0.0.1:{port}")
         game_id = client.post("/api/games", {"rules": "official", "players": PLAYERS, "options": SHORT_OPTIONS})["id"]
         client.post(f"/api/games/{game_id}/events", SHORT_DEAL)
         for event in CAUGHT:
@@ -109,9 +59,9 @@ def test_kill_9_mid_game_and_start_again(tmp_path: Path) -> None:
         server.send_signal(signal.SIGKILL)
         server.wait(timeout=10)
 
-    server = _start_server(port, db, tmp_path)
+    server = start_server(port, db, tmp_path)
     try:
-        client = _Http(f"http://127.0.0.1:{port}")
+        client = Http(f"http://127.0.0.1:{port}")
         assert client.get(f"/api/games/{game_id}") == before
         assert client.get(f"/api/games/{game_id}/events") == log_before
         assert client.post(f"/api/games/{game_id}/undo", {})["undone"]["seq"] == 3
@@ -120,7 +70,7 @@ def test_kill_9_mid_game_and_start_again(tmp_path: Path) -> None:
         assert server.wait(timeout=10) == 0
 
 
-def _post_until_killed(client: _Http, game_id: int, server: subprocess.Popen, kill_after: int) -> list[dict[str, Any]]:
+def _post_until_killed(client: Http, game_id: int, server: subprocess.Popen, kill_after: int) -> list[dict[str, Any]]:
     """Post draw/pass turns as fast as they are answered; once ``kill_after`` are answered, kill -9 the
     server from another thread while posting goes on. Returns the answered log entries."""
     answered: list[dict[str, Any]] = []
@@ -140,21 +90,21 @@ def _post_until_killed(client: _Http, game_id: int, server: subprocess.Popen, ki
     return answered
 
 
-def test_kill_9_while_events_flow_loses_no_answered_event(tmp_path: Path) -> None:
+def test_kill_9_while_events_flow_loses_no_answered_event(tmp_path: Path, db_url: str) -> None:
     from referee.engine import Referee
 
-    db = f"sqlite:///{tmp_path / 'games.db'}"
-    port = _free_port()
-    server = _start_server(port, db, tmp_path)
-    client = _Http(f"http://127.0.0.1:{port}")
+    db = db_url
+    port = free_port()
+    server = start_server(port, db, tmp_path)
+    client = Http(f"http://127.0.0.1:{port}")
     game_id = client.post("/api/games", {"rules": "official", "players": PLAYERS})["id"]
     client.post(f"/api/games/{game_id}/events", {"type": "start_round", "dealer": "ann", "starter": "red-5"})
     answered = _post_until_killed(client, game_id, server, kill_after=20)
     assert len(answered) >= 20
 
-    server = _start_server(port, db, tmp_path)
+    server = start_server(port, db, tmp_path)
     try:
-        client = _Http(f"http://127.0.0.1:{port}")
+        client = Http(f"http://127.0.0.1:{port}")
         log = {e["seq"]: e for e in client.get(f"/api/games/{game_id}/events")["events"]}
         for entry in answered:  # every answered event is there, with the verdict it was answered with
             stored = log[entry["seq"]]
@@ -171,10 +121,10 @@ def test_kill_9_while_events_flow_loses_no_answered_event(tmp_path: Path) -> Non
         assert server.wait(timeout=10) == 0
 
 
-def test_an_event_the_referee_chokes_on_is_set_aside_and_the_game_survives(tmp_path: Path, monkeypatch) -> None:
+def test_an_event_the_referee_chokes_on_is_set_aside_and_the_game_survives(tmp_path: Path, db_url: str, monkeypatch) -> None:
     from referee.engine import Referee
 
-    client = TableClient(make_app(tmp_path))
+    client = TableClient(make_app(tmp_path, db_url))
     game_id = short_game(client)
     before = client.state(game_id)
     handle = Referee.handle
@@ -191,4 +141,4 @@ def test_an_event_the_referee_chokes_on_is_set_aside_and_the_game_survives(tmp_p
     assert client.get(f"/api/games/{game_id}/events").get_json()["events"][-1]["undone"] is True
     assert client.event(game_id, CAUGHT[0])["accepted"] is True
     monkeypatch.setattr(Referee, "handle", handle)
-    assert TableClient(make_app(tmp_path)).state(game_id) == client.state(game_id)
+    assert TableClient(make_app(tmp_path, db_url)).state(game_id) == client.state(game_id)

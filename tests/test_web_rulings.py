@@ -48,6 +48,8 @@ def test_an_unsure_reading_that_would_flag_is_asked_and_nothing_is_judged(table:
     question = questions[0]
     assert question["options"][0] == "blue-8" and "red-8" in question["options"]
     assert question["event"]["player"] == "ben" and question["reading"]["prob"] == pytest.approx(0.71)
+    words = " ".join(flag["words"] for flag in question["would_flag"])
+    assert "Blue 8" in words and "blue-8" not in words  # the reasons read in words, not card ids
     assert client.get(question["still_url"]).data.startswith(b"\xff\xd8")
     # the next camera event waits for the answer
     assert camera.on_event({"type": "draw", "count": 1}) is None

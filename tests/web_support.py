@@ -23,36 +23,43 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def make_app(tmp_path: Path, **kwargs: Any) -> Flask:
-    """The real app on an SQLite file in ``tmp_path``."""
-    return create_app(f"sqlite:///{tmp_path / 'games.db'}", secret_key="test-secret", **kwargs)
+#: Apps made by :func:`make_app` during a test; ``conftest.py`` closes them after it.
+OPEN_APPS: list[Flask] = []
+
+
+def make_app(tmp_path: Path, db_url: str | None = None, **kwargs: Any) -> Flask:
+    """The real app on ``db_url`` (the ``db_url`` fixture: SQLite or PostgreSQL), by default on an SQLite
+    file in ``tmp_path``."""
+    app = create_app(db_url or f"sqlite:///{tmp_path / 'games.db'}", secret_key="test-secret", **kwargs)
+    OPEN_APPS.append(app)
+    return app
 
 
 @contextmanager
-def served(app: Flask) -> Iterator[str]:
-    """``app`` served on a free loopback port by a thread: its base URL; the server and the app's live
-    stream are stopped afterwards."""
+def served(app: Flask, ssl_context: Any = None) -> Iterator[str]:
+    """``app`` served on a free loopback port by a thread (over HTTPS with ``ssl_context``): its base URL; the
+    server and the app's live stream are stopped afterwards."""
     from werkzeug.serving import make_server
 
-    http = make_server("127.0.0.1", 0, app, threaded=True)
+    http = make_server("127.0.0.1", 0, app, threaded=True, ssl_context=ssl_context)
     threading.Thread(target=http.serve_forever, daemon=True).start()
     try:
-        yield f"http://127.0.0.1:{http.server_port}"
+        yield f"{'https' if ssl_context else 'http'}://127.0.0.1:{http.server_port}"
     finally:
         app.extensions["tableref.hub"].close()
         http.shutdown()
 
 
 @contextmanager
-def chromium_page(profile: Path, **context_options: Any) -> Iterator[Any]:
-    """A page of headless ``CHROMIUM`` in a fresh profile folder (Playwright's context options, e.g. the
-    viewport), with a 10 s default timeout; closed afterwards."""
+def chromium_page(profile: Path, extra_args: tuple[str, ...] = (), **context_options: Any) -> Iterator[Any]:
+    """A page of headless ``CHROMIUM`` in a fresh profile folder (more command-line flags in ``extra_args``;
+    Playwright's context options, e.g. the viewport), with a 10 s default timeout; closed afterwards."""
     os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
-            str(profile), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, **context_options)
+            str(profile), executable_path=CHROMIUM, headless=True, args=[*CHROMIUM_ARGS, *extra_args], **context_options)
         context.set_default_timeout(10_000)
         try:
             yield context.new_page()

@@ -8,6 +8,13 @@ raw confidence's log-odds), and marks a reading ``sure`` from the level at which
 ``SURE_PRECISION`` of the tune readings were right. Fitted by ``tableref eval --calibrate`` and stored
 beside the models (``models/calibration.json``); the report parts measure it (expected calibration
 error, share right among sure readings).
+
+An UNO card's colour is read from its pixels, apart from the value the reader reads, and the tune photos
+hold too few colour errors to tell how far a colour vote can be trusted. The colour gets a probability of
+its own: a second Platt scaling, of the colour's share of its pixels' votes
+(:func:`vision.uno_colour.colour_vote`), fitted on held-out renders of cards lying on a table under
+warm, cold and cast light (where colours do go wrong) together with the tune photos. A reading's
+probability is then the value's times the colour's, and ``sure`` is fitted on that product.
 """
 from __future__ import annotations
 
@@ -59,10 +66,23 @@ class FamilyCalibration:
     offset: float
     sure_at: float
     readings: int = 0  # how many tune readings it was fitted on
+    colour_slope: float | None = None  # the colour vote's Platt scaling (UNO), when fitted
+    colour_offset: float = 0.0
+    colour_readings: int = 0
 
-    def probability(self, raw: float) -> float:
-        """The calibrated probability that a reading of raw confidence ``raw`` is right."""
-        return float(0.5 * (1 + math.tanh(0.5 * (self.slope * float(log_odds(raw)) + self.offset))))
+    def probability(self, raw: float, colour_share: float | None = None) -> float:
+        """The calibrated probability that a reading of raw confidence ``raw`` is right: times the
+        colour's own probability where the colour was read from pixels with vote share ``colour_share``."""
+        value = platt(self.slope, self.offset, raw)
+        if colour_share is None or self.colour_slope is None:
+            return value
+        return value * platt(self.colour_slope, self.colour_offset, colour_share)
+
+
+def platt(slope: float, offset: float, raw: float | np.ndarray) -> float | np.ndarray:
+    """The logistic of ``slope * logit(raw) + offset``, computed without overflow."""
+    result = 0.5 * (1 + np.tanh(0.5 * (slope * log_odds(raw) + offset)))
+    return float(result) if np.ndim(result) == 0 else result
 
 
 @dataclass(frozen=True)
@@ -78,7 +98,7 @@ class Calibration:
         family = self.families.get(parse_card(detection.card).family)
         if family is None:
             return replace(detection, sure=False)
-        conf = family.probability(detection.conf)
+        conf = family.probability(detection.conf, detection.colour_share)
         return replace(detection, conf=conf, sure=conf >= family.sure_at)
 
     def save(self, path: Path) -> None:
@@ -98,6 +118,9 @@ class Calibration:
         for name, family in families.items():
             if not (math.isfinite(family.slope) and math.isfinite(family.offset) and family.slope > 0):
                 raise CalibrationError(f"{path}: the {name} calibration is not increasing in the raw confidence")
+            if family.colour_slope is not None and not (math.isfinite(family.colour_slope) and family.colour_slope > 0
+                                                        and math.isfinite(family.colour_offset)):
+                raise CalibrationError(f"{path}: the {name} colour calibration is not increasing in the vote share")
         return cls(families, str(data.get("fitted_on", "")))
 
 
@@ -146,11 +169,19 @@ def sure_level(conf: Sequence[float], right: Sequence[bool], precision: float = 
     return float(conf_sorted[holding[-1]])
 
 
-def fit_family(raw: Sequence[float], right: Sequence[bool]) -> FamilyCalibration:
-    """The calibration of one family from its tune readings (raw confidence, whether it was right)."""
+def fit_family(raw: Sequence[float], right: Sequence[bool], colour_shares: Sequence[float | None] = (),
+               colour_votes: tuple[Sequence[float], Sequence[bool]] | None = None) -> FamilyCalibration:
+    """The calibration of one family from its tune readings (raw confidence, whether it was right, and
+    for UNO each reading's colour vote share or ``None``), with the colour's own scaling fitted on
+    ``colour_votes`` (vote shares, whether the colour was right) when given; ``sure`` is fitted on the
+    calibrated probabilities of the tune readings."""
     slope, offset = fit_platt(raw, right)
-    calibrated = 0.5 * (1 + np.tanh(0.5 * (slope * log_odds(raw) + offset)))
-    return FamilyCalibration(slope, offset, sure_level(calibrated, right), len(raw))
+    colour_slope, colour_offset = fit_platt(*colour_votes) if colour_votes and len(colour_votes[0]) else (None, 0.0)
+    family = FamilyCalibration(slope, offset, 2.0, len(raw), colour_slope, colour_offset,
+                               len(colour_votes[0]) if colour_votes else 0)
+    shares = list(colour_shares) or [None] * len(raw)
+    calibrated = [family.probability(r, s) for r, s in zip(raw, shares)]
+    return replace(family, sure_at=sure_level(calibrated, right))
 
 
 def expected_calibration_error(conf: Sequence[float], right: Sequence[bool], bins: int = 10) -> float:

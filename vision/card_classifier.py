@@ -83,6 +83,24 @@ def family_classes(family: str) -> np.ndarray:
                      for label in CLASSIFIER_CLASSES])
 
 
+def softmax_within(logits: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
+    """Row-wise softmax of ``logits`` over the classes ``mask`` keeps (all when ``None``); zero elsewhere."""
+    if mask is not None:
+        logits = np.where(mask, logits, -np.inf)
+    logits = logits - logits.max(axis=1, keepdims=True)
+    probs = np.exp(logits)
+    return probs / probs.sum(axis=1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class HeadShift:
+    """A light refit of the reader's last layer for one deck (:mod:`vision.decks`): logits become
+    ``logits + features @ weight.T + bias`` (``weight``: classes x features, ``bias``: classes)."""
+
+    weight: np.ndarray
+    bias: np.ndarray
+
+
 @dataclass(frozen=True)
 class Reading:
     """The classifier's reading of one box: its class and probability."""
@@ -99,6 +117,8 @@ class CardClassifier:
         self.input_name = session.get_inputs()[0].name
         self.crop_size = crop_size  # the side of the square crops the network was trained on
         self._mask: np.ndarray | None = None
+        self.shift: HeadShift | None = None
+        self.has_features = len(session.get_outputs()) > 1  # readers exported before deck profiles lack them
 
     @classmethod
     def load(cls, path: str | Path | None = None, threads: int | None = None) -> CardClassifier:
@@ -118,18 +138,31 @@ class CardClassifier:
         """Read only classes of ``family`` ("uno", "standard"; None: both), and ``NOT_A_CARD``."""
         self._mask = None if family is None else family_classes(family)
 
+    def set_shift(self, shift: HeadShift | None) -> None:
+        """Read with a deck's refit of the last layer (``None``: as trained)."""
+        if shift is not None and not self.has_features:
+            raise ClassifierError("this reader model has no features output: re-export it to use deck profiles")
+        self.shift = shift
+
+    def outputs(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> tuple[np.ndarray, np.ndarray]:
+        """The trained logits (boxes x ``CLASSIFIER_CLASSES``) and features (boxes x F) of each box of
+        ``bgr``, with no deck shift and no family mask; features are empty for a reader without them."""
+        if not boxes:
+            return np.zeros((0, len(CLASSIFIER_CLASSES)), np.float32), np.zeros((0, 0), np.float32)
+        blob = crops_to_blob([crop_for_classifier(bgr, b, self.crop_size) for b in boxes])
+        outputs = self.session.run(None, {self.input_name: blob})
+        features = outputs[1] if self.has_features else np.zeros((len(boxes), 0), np.float32)
+        return outputs[0], features
+
     def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
         """The class probabilities of each box of ``bgr`` (boxes x ``CLASSIFIER_CLASSES``), zero outside
-        the family set by :meth:`set_family`."""
+        the family set by :meth:`set_family`, with the deck's shift (:meth:`set_shift`) when one is set."""
         if not boxes:
             return np.zeros((0, len(CLASSIFIER_CLASSES)), np.float32)
-        blob = crops_to_blob([crop_for_classifier(bgr, b, self.crop_size) for b in boxes])
-        logits = self.session.run(None, {self.input_name: blob})[0]
-        if self._mask is not None:
-            logits = np.where(self._mask, logits, -np.inf)
-        logits = logits - logits.max(axis=1, keepdims=True)
-        probs = np.exp(logits)
-        return probs / probs.sum(axis=1, keepdims=True)
+        logits, features = self.outputs(bgr, boxes)
+        if self.shift is not None:
+            logits = logits + features @ self.shift.weight.T + self.shift.bias
+        return softmax_within(logits, self._mask)
 
     def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Reading]:
         """One :class:`Reading` (the likeliest class) per box of ``bgr``, in order."""

@@ -24,12 +24,15 @@ class Detection:
 
     ``conf`` is the calibrated probability that ``card`` is right; ``sure`` is True when it reaches
     the level at which at least 99 % of readings were right on the photos it was calibrated on
-    (``vision.calibration``)."""
+    (``vision.calibration``). ``colour_share``: for an UNO card whose colour was read from its pixels,
+    the share of their votes for it (:func:`vision.uno_colour.colour_vote`), which the calibration
+    turns into the colour's own probability."""
 
     card: str
     conf: float
     box: Box
     sure: bool = False
+    colour_share: float | None = None
 
     def to_dict(self) -> dict:
         """The cards.md JSON form: ``{"card", "conf", "sure", "box": [x1, y1, x2, y2]}``."""
@@ -109,6 +112,7 @@ def merge_card_parts(detections: Sequence[Detection],
             decided = identify(min(card_boxes, key=lambda d: box_area(d.box)))
             if decided is None:  # the look at the pixels found no card there
                 continue
-            card_boxes = [replace(d, card=decided.card, conf=decided.conf) for d in card_boxes]
+            card_boxes = [replace(d, card=decided.card, conf=decided.conf, colour_share=decided.colour_share)
+                          for d in card_boxes]
         kept.extend(card_boxes)
     return sorted(kept, key=lambda d: -d.conf)

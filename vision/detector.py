@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,15 +32,18 @@ import numpy as np
 
 from referee.cards import ALL_CARD_IDS, parse_card
 from vision.calibration import Calibration, CalibrationError, default_calibration_path
-from vision.card_classifier import (CLASSIFIER_CLASSES, NOT_A_CARD, CardClassifier, ClassifierError, Reading,
-                                   default_classifier_path, family_classes)
+from vision.card_classifier import (CLASSIFIER_CLASSES, NOT_A_CARD, CardClassifier, ClassifierError, HeadShift,
+                                   Reading, default_classifier_path, family_classes)
 from vision.card_merge import Box, Detection, intersection_area, iou, is_part_of, merge_card_parts
 from vision.card_outline import card_outline, upright_card
 from vision.onnx_session import open_session
-from vision.uno_colour import card_colour
+from vision.uno_colour import HUE_PROTOTYPES, colour_vote
 from vision.source_tree import repo_root
 
 __all__ = ["Detection", "Detector", "DetectorError", "FAMILIES", "InvalidImage", "default_model_path", "read_image"]
+
+#: One look of the reader at a card: an image (the frame, or the card straightened upright) and boxes in it.
+View = tuple[np.ndarray, list[Box]]
 
 MODEL_ENV = "TABLEREF_MODEL"
 DEFAULT_CONF = 0.35
@@ -195,6 +199,9 @@ class Detector:
         self.path: Path | None = None
         self.family: str | None = None
         self._class_mask: np.ndarray | None = None
+        self.hues: Mapping[str, float] = HUE_PROTOTYPES
+        self.deck: str | None = None
+        self._recorded: list[tuple[Detection, list[View]]] | None = None
         self.set_family(family)
 
     def set_family(self, family: str | None) -> None:
@@ -206,6 +213,27 @@ class Detector:
             [parse_card(name).family == family for name in self.class_names], dtype=np.float32)
         if self.classifier is not None:
             self.classifier.set_family(family)
+
+    @contextmanager
+    def recording_views(self) -> Iterator[list[tuple[Detection, list[View]]]]:
+        """While open, each card the reader reads is recorded, as the detection it was asked about and
+        the crops it read (:func:`reader_views`): what a deck profile learns from (:mod:`vision.decks`)."""
+        self._recorded = []
+        try:
+            yield self._recorded
+        finally:
+            self._recorded = None
+
+    def use_deck(self, name: str | None, hues: Mapping[str, float] | None = None,
+                 shift: HeadShift | None = None) -> None:
+        """Read with what a deck profile (:mod:`vision.decks`) learnt: its UNO colour ``hues`` and the
+        reader's ``shift``; ``name=None`` goes back to the trained reader and the printed colours."""
+        if self.classifier is None and shift is not None:
+            raise DetectorError("a deck profile needs the second stage (the reader), which is not loaded")
+        self.deck = name
+        self.hues = dict(hues) if hues else HUE_PROTOTYPES
+        if self.classifier is not None:
+            self.classifier.set_shift(shift if name is not None else None)
 
     @classmethod
     def load(cls, path: str | Path | None = None, conf_threshold: float = DEFAULT_CONF,
@@ -293,17 +321,28 @@ class Detector:
         Backs, which the reader does not read, keep the detector's name."""
         card = parse_card(detection.card)
         if self.classifier is None or card.is_back:
-            return recoloured(image, detection)
-        probs = [self.classifier.probabilities(image, [detection.box, *parts, *index_corners(detection)])]
-        straightened = straightened_index_corners(image, detection)
-        if straightened is not None:
-            probs.append(self.classifier.probabilities(*straightened))
+            return recoloured(image, detection, self.hues)
+        views = reader_views(image, detection, parts)
+        if self._recorded is not None:
+            self._recorded.append((detection, views))
+        probs = [self.classifier.probabilities(view, boxes) for view, boxes in views]
         reading = fused_reading(np.concatenate(probs), family_classes(card.family))
         if reading.label == NOT_A_CARD:
             return None if unread(detection, reading) else detection
         if reading.prob < READ_CONFIDENCE:  # the reader is unsure: the detector's naming stands
-            return recoloured(image, detection)
-        return recoloured(image, named(detection, reading))
+            return recoloured(image, detection, self.hues)
+        return recoloured(image, named(detection, reading), self.hues)
+
+
+def reader_views(image: np.ndarray, detection: Detection, parts: Sequence[Box] = ()) -> list[View]:
+    """The crops the reader reads a card from, as (image, boxes) pairs: its box, ``parts`` (its corner
+    indices, :func:`inner_parts`), its two index corners (:func:`index_corners`), and the index corners
+    of the card straightened upright from its outline (:func:`straightened_index_corners`)."""
+    views = [(image, [detection.box, *parts, *index_corners(detection)])]
+    straightened = straightened_index_corners(image, detection)
+    if straightened is not None:
+        views.append((straightened[0], list(straightened[1])))
+    return views
 
 
 def surest_of_looks(native: Sequence[Detection], zoomed: Sequence[Detection],
@@ -437,14 +476,17 @@ def named(detection: Detection, reading: Reading) -> Detection:
     return replace(detection, card=label, conf=reading.prob)
 
 
-def recoloured(bgr: np.ndarray, detection: Detection) -> Detection:
-    """``detection`` with its UNO colour re-decided from the pixels under its box (see
-    :mod:`vision.uno_colour`); wilds, standard cards and backs, and undecidable crops, stay as they are."""
+def recoloured(bgr: np.ndarray, detection: Detection, hues: Mapping[str, float] = HUE_PROTOTYPES) -> Detection:
+    """``detection`` with its UNO colour re-decided from the pixels under its box against the colour
+    ``hues`` (the printed ones, or a deck profile's; see :mod:`vision.uno_colour`), and that colour's
+    share of the vote; wilds, standard cards and backs, and undecidable crops, stay as they are."""
     parsed = parse_card(detection.card)
     if parsed.family != "uno" or parsed.color is None:
         return detection
-    colour = card_colour(bgr, detection.box)
-    return detection if colour is None else replace(detection, card=f"{colour}-{parsed.value}")
+    vote = colour_vote(bgr, detection.box, hues)
+    if vote is None:
+        return detection
+    return replace(detection, card=f"{vote.colour}-{parsed.value}", colour_share=vote.share)
 
 
 def _class_names(metadata: dict[str, str], model_path: Path) -> tuple[str, ...]:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.cards import is_card_id, parse_card
+from referee.cards import UNO_COLORS, is_card_id, parse_card
 from vision.calibration import expected_calibration_error
 from vision.card_merge import Box, Detection
 
@@ -72,20 +72,29 @@ class Tally:
 @dataclass(frozen=True)
 class ScoredReading:
     """One reading the recogniser reported (or a labelled card it missed, ``read`` = ``none``): the truth,
-    what was read, its confidence and sure mark, and whether it was right."""
+    what was read, its confidence and sure mark, whether it was right, and the share of the colour vote
+    where an UNO colour was read from pixels."""
 
     truth: str
     read: str
     conf: float
     sure: bool
     right: bool
+    colour_share: float | None = None
 
     @classmethod
     def of(cls, truth: str, detection: Detection | None, right: bool) -> ScoredReading:
         """The reading of ``detection`` (``None``: nothing read) for a labelled ``truth``."""
         if detection is None:
             return cls(truth, NO_CARD, 0.0, False, right)
-        return cls(truth, detection.card, float(detection.conf), bool(detection.sure), right)
+        return cls(truth, detection.card, float(detection.conf), bool(detection.sure), right, detection.colour_share)
+
+    @property
+    def colour_right(self) -> bool | None:
+        """Whether the UNO colour read is the true one; ``None`` where no colour was read from pixels or
+        the truth has none."""
+        truth, read = uno_colour_and_value(self.truth)[0], uno_colour_and_value(self.read)[0]
+        return None if self.colour_share is None or truth not in UNO_COLORS else read == truth
 
 
 @dataclass
@@ -147,11 +156,15 @@ class MatchReport:
     rank_recall: Tally = field(default_factory=Tally)
     suit_right: Tally = field(default_factory=Tally)
     confidence: SureTally = field(default_factory=SureTally)
+    #: of the cards found, those read more than once (two detections of one physical card): "right"
+    #: counts the cards counted twice
+    counted_twice: Tally = field(default_factory=Tally)
 
     def to_dict(self, top: int = 10) -> dict:
         """JSON form with the ``top`` most often missed labels and wrong detections."""
         return {"recall": self.recall.to_dict(), "precision": self.precision.to_dict(),
                 "rank_recall": self.rank_recall.to_dict(), "suit_right": self.suit_right.to_dict(),
+                "counted_twice": self.counted_twice.to_dict(),
                 "confidence": self.confidence.to_dict(),
                 "missed": dict(self.missed.most_common(top)), "wrong": dict(self.wrong.most_common(top))}
 
@@ -283,19 +296,42 @@ class CardOutline:
     polygon: tuple[tuple[float, float], ...]
 
 
+def colour_votes_synthetic(cards: Mapping[str, Sequence[CardOutline]],
+                           predictions: Predictions) -> tuple[list[float], list[bool]]:
+    """The colour votes of rendered scenes: for each detection whose colour was read from pixels and
+    whose box centre lies on exactly one card (where cards overlap, which one is seen is not known), its
+    vote share and whether that card is of the colour read."""
+    shares, right = [], []
+    for image, outlines in cards.items():
+        for detection in predictions.get(image, ()):
+            centre = ((detection.box[0] + detection.box[2]) / 2, (detection.box[1] + detection.box[3]) / 2)
+            under = [o.card for o in outlines if point_in_polygon(*centre, o.polygon)]
+            truth = uno_colour_and_value(under[0])[0] if len(under) == 1 else None
+            if detection.colour_share is not None and truth in UNO_COLORS:
+                shares.append(detection.colour_share)
+                right.append(uno_colour_and_value(detection.card)[0] == truth)
+    return shares, right
+
+
 def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Predictions) -> MatchReport:
     """Card-id recall and precision on synthetic scenes: a detection matches a card of the same id
-    when its box centre lies inside the card's outline."""
+    when its box centre lies inside the card's outline. A card found is counted twice when two or more
+    detections of its id lie on it and on no card above it (outlines come in the order they were laid)."""
     report = MatchReport()
     for image, outlines in cards.items():
         detections = predictions.get(image, ())
         centres = [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in detections]
-        for outline in outlines:
+        on_top = [max((i for i, o in enumerate(outlines) if point_in_polygon(*c, o.polygon)), default=None)
+                  for c in centres]
+        for index, outline in enumerate(outlines):
             hit = any(d.card == outline.card and point_in_polygon(*c, outline.polygon)
                       for d, c in zip(detections, centres))
             report.recall.add(hit)
             if not hit:
                 report.missed[outline.card] += 1
+            else:
+                readings = sum(d.card == outline.card and top == index for d, top in zip(detections, on_top))
+                report.counted_twice.add(readings >= 2)
         for detection, centre in zip(detections, centres):
             hit = any(o.card == detection.card and point_in_polygon(*centre, o.polygon) for o in outlines)
             report.precision.add(hit)

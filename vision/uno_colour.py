@@ -12,7 +12,8 @@ nothing here is fitted to any photo set.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -71,17 +72,62 @@ def coloured_hues(crop: np.ndarray) -> np.ndarray:
     return hsv[coloured, 0]
 
 
-def card_colour(bgr: np.ndarray, box: Sequence[float]) -> str | None:
-    """The UNO colour (``red``, ``yellow``, ``green``, ``blue``) of the card under ``box``, or ``None``
-    when its pixels cannot tell (too small, no colour left after the white correction).
+@dataclass(frozen=True)
+class ColourVote:
+    """The colour the coloured pixels of a card voted for, and its share of their votes (with one vote
+    added to each colour, so that a handful of pixels is never a unanimous 1.0). The share is what the
+    colour's calibrated probability is read from (:mod:`vision.calibration`)."""
 
-    Each coloured pixel votes for the printed colour nearest its hue, and the most votes win: the vote
-    is swayed less than a mean hue would be by fingers over the card.
+    colour: str
+    share: float
+
+
+def colour_vote(bgr: np.ndarray, box: Sequence[float],
+                prototypes: Mapping[str, float] = HUE_PROTOTYPES) -> ColourVote | None:
+    """The UNO colour (``red``, ``yellow``, ``green``, ``blue``) of the card under ``box`` with its share of
+    the vote, or ``None`` when its pixels cannot tell (too small, no colour left after the white correction).
+
+    Each coloured pixel votes for the colour whose hue in ``prototypes`` (default: the printed colours;
+    a deck profile, :mod:`vision.decks`, brings the hues its own deck shows) is nearest its own, and the
+    most votes win: the vote is swayed less than a mean hue would be by fingers over the card.
     """
     hues = coloured_hues(crop_of(bgr, box))
     if len(hues) < MIN_PIXELS:
         return None
-    names = list(HUE_PROTOTYPES)
-    distances = np.stack([hue_distance(hues, HUE_PROTOTYPES[name]) for name in names])
+    names = list(prototypes)
+    distances = np.stack([hue_distance(hues, prototypes[name]) for name in names])
     votes = np.bincount(distances.argmin(axis=0), minlength=len(names))
-    return names[int(votes.argmax())]
+    best = int(votes.argmax())
+    return ColourVote(names[best], float((votes[best] + 1) / (votes.sum() + len(names))))
+
+
+def card_colour(bgr: np.ndarray, box: Sequence[float],
+                prototypes: Mapping[str, float] = HUE_PROTOTYPES) -> str | None:
+    """The colour of :func:`colour_vote`, or ``None`` when the pixels cannot tell."""
+    vote = colour_vote(bgr, box, prototypes)
+    return vote.colour if vote else None
+
+
+def circular_mean_hue(hues: np.ndarray) -> float:
+    """The mean of OpenCV hues (0-180) taken on their circle (red sits on both ends of the range)."""
+    angles = np.asarray(hues, np.float64) * (2 * np.pi / 180.0)
+    mean = np.arctan2(np.sin(angles).mean(), np.cos(angles).mean())
+    return float((mean % (2 * np.pi)) * 180.0 / (2 * np.pi))
+
+
+PEAK_HALF_WIDTH = 15  # hues within this of the crop's commonest hue are the card's own colour
+
+
+def shown_hue(bgr: np.ndarray, box: Sequence[float]) -> float | None:
+    """The hue that the card under ``box`` shows (a card of one colour, as when teaching a deck): the
+    circular mean of its coloured pixels around their commonest hue, so that fingers and a neighbour's
+    edge, fewer, are left out; ``None`` when too few pixels tell. What a deck profile learns from."""
+    hues = coloured_hues(crop_of(bgr, box))
+    if len(hues) < MIN_PIXELS:
+        return None
+    counts = np.bincount(hues.astype(np.int64) % 180, minlength=180).astype(np.float64)
+    window = np.arange(-PEAK_HALF_WIDTH // 2, PEAK_HALF_WIDTH // 2 + 1)
+    smoothed = sum(np.roll(counts, int(shift)) for shift in window)
+    peak = float(smoothed.argmax())
+    own = hues[hue_distance(hues, peak) <= PEAK_HALF_WIDTH]
+    return circular_mean_hue(own)

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
+from web.describe import reason_text
 from web.security import controls
 from web.validation import InvalidInput
 
@@ -23,10 +24,19 @@ def _with_still_url(game_id: int, body: dict[str, Any]) -> dict[str, Any]:
     return {**body, "still_url": url}
 
 
+def _in_words(question: dict[str, Any]) -> dict[str, Any]:
+    """``question`` with each flag it would raise given ``words``: its reason with card ids in words."""
+    would_flag = [{**flag, "words": reason_text(str(flag.get("reason") or ""))}
+                  for flag in question.get("would_flag", [])]
+    return {**question, "would_flag": would_flag}
+
+
 @api_rulings.get("/questions")
 def questions(game_id: int) -> Response:
-    """The questions the table has not answered yet, oldest first, each with its still's URL."""
-    return jsonify(questions=[_with_still_url(game_id, q.to_dict()) for q in _rulings().open_questions(game_id)])
+    """The questions the table has not answered yet, oldest first, each with its still's URL and the
+    reasons of the flags it would raise in words."""
+    return jsonify(questions=[_with_still_url(game_id, _in_words(q.to_dict()))
+                              for q in _rulings().open_questions(game_id)])
 
 
 @api_rulings.post("/questions/<int:question_id>/answer")

@@ -10,6 +10,8 @@ from flask import Flask
 from web import http, security
 from web.camera import Camera
 from web.evidence import EvidenceStore
+from web.fanout import fanout_for
+from web.phone import PhoneFeed
 from web.rulings import Rulings
 from web.security import PinThrottle
 from web.sse import EventHub
@@ -17,7 +19,7 @@ from web.store import Store, data_dir, default_database_url
 from web.tables import Tables
 
 
-def _secret_key() -> str:
+def session_secret_key() -> str:
     """The key signing browser sessions: ``TABLEREF_SECRET_KEY``, else one kept in the user's data
     directory (so sessions and CSRF tokens survive a restart), else a random one for this run."""
     from_env = os.environ.get("TABLEREF_SECRET_KEY")
@@ -48,29 +50,43 @@ def create_app(database_url: str | None = None, *, pin: str | None = None, secre
     store = Store(database_url or default_database_url())
     app = Flask(__name__)
     app.config.update(
-        SECRET_KEY=secret_key or _secret_key(),
+        SECRET_KEY=secret_key or session_secret_key(),
         TABLE_PIN=pin,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
         JSON_SORT_KEYS=False,
     )
     hub = EventHub()
-    tables = Tables(store, hub)
+    fanout = fanout_for(store, hub)
+    tables = Tables(store, hub, fanout)
     rulings = Rulings(tables, EvidenceStore(store.engine))
     app.extensions["tableref.store"] = store
     app.extensions["tableref.hub"] = hub
+    app.extensions["tableref.fanout"] = fanout
     app.extensions["tableref.tables"] = tables
     app.extensions["tableref.rulings"] = rulings
     app.extensions["tableref.camera"] = Camera(tables, rulings=rulings)
+    app.extensions["tableref.phone"] = PhoneFeed(app.extensions["tableref.camera"])
     app.extensions["tableref.pin_throttle"] = PinThrottle()
     http.install(app, http.HostPolicy(listen, allowed_hosts))
     security.install(app)
 
     from web.api import api
+    from web.api_club import club
+    from web.api_phone import phone
     from web.api_rulings import api_rulings
     from web.pages import pages
 
     app.register_blueprint(api)
     app.register_blueprint(api_rulings)
+    app.register_blueprint(club)
     app.register_blueprint(pages)
+    app.register_blueprint(phone)
     return app
+
+
+def close_app(app: Flask) -> None:
+    """Release what ``app`` holds: end its live streams, stop its stream fan-out, close its database."""
+    app.extensions["tableref.hub"].close()
+    app.extensions["tableref.fanout"].close()
+    app.extensions["tableref.store"].close()

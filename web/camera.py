@@ -24,7 +24,7 @@ from web.tables import Applied, GameNotFound, Tables
 from web.validation import InvalidInput, check_zones
 
 if TYPE_CHECKING:
-    from vision.sources import Frame
+    from vision.sources import Frame, FrameSource
     from vision.zones import Zones
     from web.rulings import Rulings
 
@@ -39,6 +39,11 @@ FrameCallback = Callable[["Frame"], None]
 #: Opens a source and starts a watcher on it:
 #: ``(spec, zones or None, on_event, before_frame) -> started watcher``.
 WatcherOpener = Callable[[str, "Zones | None", EventCallback, FrameCallback], Any]
+#: Starts a watcher on a source already open (a phone's pushed frames):
+#: ``(source, zones or None, on_event, before_frame) -> started watcher``.
+SourceWatcher = Callable[["FrameSource", "Zones | None", EventCallback, FrameCallback], Any]
+#: The camera spec of a phone's pushed frames (its zones are stored under it).
+PHONE_SPEC = "phone"
 
 
 class NoCamera(LookupError):
@@ -57,11 +62,17 @@ def open_watcher(spec: str, zones: Zones | None, on_event: EventCallback, before
     """Open the source ``spec`` with the card detector and start a :class:`vision.watcher.TableWatcher`
     on it (``zones`` None: located automatically; ``before_frame`` called in its thread before each frame);
     raises whatever opening the source or the model raises."""
-    from vision.detector import Detector
     from vision.sources import open_source
+
+    return watch_source(open_source(spec), zones, on_event, before_frame)
+
+
+def watch_source(source: FrameSource, zones: Zones | None, on_event: EventCallback, before_frame: FrameCallback) -> Any:
+    """Start a :class:`vision.watcher.TableWatcher` with the card detector on an open ``source`` (closed again
+    when the detector cannot load); raises whatever loading the model raises."""
+    from vision.detector import Detector
     from vision.watcher import TableWatcher
 
-    source = open_source(spec)
     try:
         watcher = TableWatcher(source, Detector.load(), zones, on_event, before_frame=before_frame)
         watcher.start()
@@ -74,9 +85,11 @@ def open_watcher(spec: str, zones: Zones | None, on_event: EventCallback, before
 class Camera:
     """Runs (at most) one :class:`vision.watcher.TableWatcher` and sends its events to one game."""
 
-    def __init__(self, tables: Tables, opener: WatcherOpener = open_watcher, rulings: Rulings | None = None) -> None:
+    def __init__(self, tables: Tables, opener: WatcherOpener = open_watcher, rulings: Rulings | None = None,
+                 source_watcher: SourceWatcher = watch_source) -> None:
         self.tables = tables
         self.opener = opener
+        self.source_watcher = source_watcher
         self.rulings = rulings
         if rulings is not None:
             rulings.on_answer = self.note_verdict
@@ -192,11 +205,23 @@ class Camera:
         the zones calibrated for it (if any) and the followed game's state; ``before_frame(t)`` is called
         in the watcher's thread before each frame. False (with the reason shown on the page) when the
         source, the model or the vision package is not available."""
+        return self._start(spec, lambda zones: self.opener(spec, zones, self.on_event, self._before_frame), before_frame)
+
+    def start_pushed(self, source: FrameSource, before_frame: Callable[[float], None] | None = None) -> bool:
+        """Watch frames pushed in from a phone (``source``, a :class:`vision.pushed.PushedSource`) instead of any
+        camera or demo before; as :meth:`start_source` otherwise (zones stored under ``PHONE_SPEC``)."""
+        if self._demo is not None:
+            self._demo.stop()
+            self._demo = None
+        return self._start(PHONE_SPEC, lambda zones: self.source_watcher(source, zones, self.on_event, self._before_frame),
+                           before_frame)
+
+    def _start(self, spec: str, open_with: Callable[[Zones | None], Any], before_frame: Callable[[float], None] | None) -> bool:
         self._stop_watcher()
         self._frame_hook, self._feeding = before_frame, True
         self._catch_up_with(self.game_id)
         try:
-            watcher = self.opener(spec, self._stored_zones(spec), self.on_event, self._before_frame)
+            watcher = open_with(self._stored_zones(spec))
         except Exception as exc:  # any failure of an optional part: the page works without it
             self._feeding = False
             reason = str(exc).replace(spec, shown_spec(spec))  # the source's own words may repeat the spec
@@ -205,7 +230,8 @@ class Camera:
             return False
         self._watcher, self._spec = watcher, spec
         self._starts += 1
-        self._mode, self._message = "camera", f"watching {shown_spec(spec)}"
+        self._mode, self._message = "camera", ("watching the phone's camera" if spec == PHONE_SPEC
+                                               else f"watching {shown_spec(spec)}")
         return True
 
     def start_demo(self, reason: str = "", name: str = DEFAULT_DEMO) -> bool:
@@ -303,6 +329,23 @@ class Camera:
     def running(self) -> bool:
         """True while a watcher runs (the page then shows the camera view)."""
         return self._watcher is not None
+
+    @property
+    def spec(self) -> str | None:
+        """The spec of the camera being watched (``PHONE_SPEC`` for a phone); None when none is."""
+        return self._spec
+
+    def last_event(self) -> dict[str, Any] | None:
+        """The watcher's last event with its verdict in short (``event``, ``accepted``, flag kinds); None before
+        the first."""
+        watcher = self._watcher
+        history = getattr(watcher, "history", None)
+        if not history:
+            return None
+        entry = history[-1]
+        verdict = entry.get("verdict") or {}
+        return {"event": entry["event"], "accepted": verdict.get("accepted"),
+                "flags": [flag.get("kind") for flag in verdict.get("flags", [])]}
 
     def latest_jpeg(self) -> bytes | None:
         """The latest annotated frame, or None."""

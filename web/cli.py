@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "bench": "web.commands.bench",
     "datasets": "vision.commands.datasets",
     "train": "vision.commands.train",
+    "deck": "vision.commands.deck",
 }
 
 

@@ -3,6 +3,9 @@ set (``--pin``, or a random one when the server listens beyond this computer).
 
 A page gets its CSRF token in a ``<meta>`` tag and sends it back as the ``X-CSRF-Token`` header
 (or the ``csrf_token`` form field). Outside clients read it from ``GET /api/session`` with a cookie jar.
+A camera node (``tableref watch --post``) carries no cookie: it sends ``Authorization: Bearer <PIN>`` on
+every request instead (no CSRF token: a browser never sends that header to another site's server without
+a CORS preflight, which this server never grants). Wrong PINs sent that way count like any other.
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import time
 from functools import wraps
 from typing import Any, Callable
 
-from flask import Flask, abort, current_app, redirect, request, session, url_for
+from flask import Flask, abort, current_app, g, redirect, request, session, url_for
 
 from web.http import SAFE_METHODS
 
@@ -49,8 +52,22 @@ def pin_required() -> bool:
 
 
 def has_control() -> bool:
-    """True when this browser session may use the controls (no PIN set, or it was entered)."""
-    return not pin_required() or bool(session.get("pin_ok"))
+    """True when this browser session may use the controls (no PIN set, or it was entered), or this request
+    carried the table's PIN as a bearer credential (a camera node)."""
+    return not pin_required() or bool(session.get("pin_ok")) or bool(g.get("bearer_ok"))
+
+
+def bearer_credential() -> str | None:
+    """The credential of an ``Authorization: Bearer …`` header, or None when the request has none."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, credential = header.partition(" ")
+    return credential.strip() if scheme.lower() == "bearer" else None
+
+
+def _bearer_ok(credential: str) -> bool:
+    """True when a bearer credential opens the controls: the table's PIN, or anything when none is set."""
+    pin = current_app.config.get("TABLE_PIN") or ""
+    return not pin or hmac.compare_digest(credential.encode(), pin.encode())
 
 
 class PinThrottle:
@@ -100,7 +117,18 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def _protect() -> None:
-        if request.method in SAFE_METHODS:
+        credential = bearer_credential() if request.path.startswith("/api/") else None
+        if credential is None and request.method in SAFE_METHODS:
+            return
+        if credential is not None:  # a camera node: its PIN instead of a session and a CSRF token (a wrong
+            # one is refused even on a GET, so that a node learns at its start that its PIN is wrong)
+            throttle, address = current_app.extensions["tableref.pin_throttle"], request.remote_addr or "?"
+            if throttle.locked(address):
+                abort(429, description="too many wrong PINs from this device: wait a minute")
+            if not _bearer_ok(credential):
+                throttle.failed(address)
+                abort(403, description="wrong PIN in the Authorization header")
+            g.bearer_ok = True
             return
         if not _csrf_ok():
             abort(403, description="missing or wrong CSRF token: reload the page (API clients: GET /api/session first)")

@@ -59,6 +59,11 @@ class EventHub:
         """End every stream (server shutdown)."""
         with self._lock:
             self._closed = True
+        self.end_all()
+
+    def end_all(self) -> None:
+        """End every stream now (their viewers reconnect and start again from a snapshot)."""
+        with self._lock:
             subscribers = [s for group in self._subscribers.values() for s in group]
             self._subscribers.clear()
         for subscription in subscribers:

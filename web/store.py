@@ -2,13 +2,20 @@
 and each camera's hand-calibrated table zones.
 
 Every event is written (and committed) before the referee sees it; its verdict is written after.
-A game is rebuilt by replaying its stored events that were not undone, in order.
+A game is rebuilt by replaying its stored events that were not undone, in order. An event may carry
+an idempotency key (a camera node's): the database keeps each key once per game. Several server
+processes may share one PostgreSQL database: :meth:`Store.game_lock` serialises a game's changes
+across them (an advisory lock), and each game's last seq and ``resets`` count tell a process whether the
+game it holds in memory is still the stored one. The schema is created, and older databases
+brought up to date, by :mod:`web.migrations`.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -19,6 +26,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -26,7 +34,9 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -35,6 +45,10 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 APP_NAME = "tableref"
 #: Longest camera name kept as it is in ``camera_settings`` (longer ones are stored by digest).
 MAX_SETTING_NAME = 200
+#: Longest idempotency key of an event (a camera node's: its run and the event's number).
+MAX_EVENT_KEY = 120
+#: The first of the two keys of PostgreSQL advisory locks taken on a game (the second is its id).
+GAME_LOCK_SPACE = 0x7AB1E
 
 
 def data_dir() -> Path:
@@ -48,11 +62,20 @@ def data_dir() -> Path:
 
 def default_database_url() -> str:
     """``DATABASE_URL`` when set, else an SQLite file in the user's data directory."""
-    url = os.environ.get("DATABASE_URL")
-    if url:
-        # Heroku-style URLs name the driver "postgres"; SQLAlchemy wants "postgresql".
-        return "postgresql" + url[len("postgres"):] if url.startswith("postgres://") else url
-    return f"sqlite:///{data_dir() / 'tableref.db'}"
+    return normalise_url(os.environ.get("DATABASE_URL") or f"sqlite:///{data_dir() / 'tableref.db'}")
+
+
+#: PostgreSQL URL schemes without a driver (Heroku's ``postgres`` included): psycopg 3 drives them.
+PLAIN_POSTGRES_SCHEMES = ("postgres://", "postgresql://")
+
+
+def normalise_url(url: str) -> str:
+    """A database URL as SQLAlchemy should open it: a PostgreSQL URL that names no driver gets psycopg 3
+    (a dependency of tableref), whatever SQLAlchemy's own default driver is."""
+    for scheme in PLAIN_POSTGRES_SCHEMES:
+        if url.startswith(scheme):
+            return "postgresql+psycopg://" + url[len(scheme):]
+    return url
 
 
 def utcnow() -> datetime:
@@ -78,13 +101,17 @@ class GameRow(Base):
     game_over: Mapped[bool] = mapped_column(Boolean, default=False)
     winner: Mapped[str | None] = mapped_column(String(80), nullable=True)
     scores: Mapped[dict] = mapped_column(JSON, default=dict)
+    #: how many times events already applied were changed (undone, cleared): a process holding the game
+    #: in memory rebuilds it when this moved; new events alone are caught up with one by one
+    resets: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class EventRow(Base):
     """One event of a game, in order (``seq`` from 0, the ``new_game``), with its verdict once applied."""
 
     __tablename__ = "events"
-    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_event_game_seq"),)
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_event_game_seq"),
+                      Index("uq_event_game_key", "game_id", "idem_key", unique=True))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
@@ -94,6 +121,20 @@ class EventRow(Base):
     verdict: Mapped[str | None] = mapped_column(Text, nullable=True)
     undone: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: the sender's idempotency key (a camera node's), unique per game; None for the page's events
+    idem_key: Mapped[str | None] = mapped_column(String(MAX_EVENT_KEY), nullable=True)
+
+
+class StreamMessageRow(Base):
+    """A live-stream message on its way to the other server processes (PostgreSQL's NOTIFY names its id;
+    ``web.fanout``). Kept a few minutes, then pruned."""
+
+    __tablename__ = "stream_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(Integer)
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
 
 
 class CameraSettingRow(Base):
@@ -134,6 +175,14 @@ class StoredEvent:
 
 
 @dataclass(frozen=True)
+class GameHead:
+    """Where a stored game stands: its last event's seq and how many times applied events were changed."""
+
+    last_seq: int
+    resets: int
+
+
+@dataclass(frozen=True)
 class GameSummary:
     """A game's row as read back from the database."""
 
@@ -170,15 +219,64 @@ class Store:
     """The database of games, events and camera settings. Thread-safe: every method opens its own short session."""
 
     def __init__(self, url: str) -> None:
+        from web.migrations import upgrade
+
+        url = normalise_url(url)
         self.url = url
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:  # a web worker holds a connection per live stream's listener and per game lock held
+            kwargs.update(pool_size=20, max_overflow=40, pool_pre_ping=True)
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
+        upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def shared(self) -> bool:
+        """True when other server processes may use this database at the same time (PostgreSQL)."""
+        return self.engine.dialect.name == "postgresql"
+
+    @contextmanager
+    def game_lock(self, game_id: int) -> Iterator[None]:
+        """Hold a game against every other process changing it (PostgreSQL: an advisory lock on a connection
+        of its own, released with it even when the process is killed); nothing to do for SQLite, which one
+        process serves."""
+        if not self.shared:
+            yield
+            return
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT pg_advisory_lock(:space, :game)"), {"space": GAME_LOCK_SPACE, "game": game_id})
+            connection.commit()
+            try:
+                yield
+            finally:
+                connection.execute(text("SELECT pg_advisory_unlock(:space, :game)"),
+                                   {"space": GAME_LOCK_SPACE, "game": game_id})
+                connection.commit()
+
+    def head(self, game_id: int) -> GameHead | None:
+        """The game's last stored seq and its ``resets`` count, or None when there is no such game."""
+        with self._sessions() as session:
+            resets = session.scalar(select(GameRow.resets).where(GameRow.id == game_id))
+            if resets is None:
+                return None
+            last = session.scalar(select(func.max(EventRow.seq)).where(EventRow.game_id == game_id))
+            return GameHead(last if last is not None else -1, resets)
+
+    def event_by_key(self, game_id: int, key: str) -> StoredEvent | None:
+        """The event of a game stored under an idempotency key, or None."""
+        with self._sessions() as session:
+            row = session.scalars(select(EventRow).where(EventRow.game_id == game_id, EventRow.idem_key == key)).first()
+            return _stored(row) if row else None
+
+    def latest_game_named(self, name: str) -> GameSummary | None:
+        """The newest game with this name (a club's table name), or None."""
+        with self._sessions() as session:
+            row = session.scalars(select(GameRow).where(GameRow.name == name).order_by(GameRow.id.desc())).first()
+            return _summary(row) if row else None
 
     def close(self) -> None:
         """Release the database connections."""
@@ -196,12 +294,14 @@ class Store:
                                  verdict=json.dumps(verdict)))
             return game.id
 
-    def append_event(self, game_id: int, seq: int, event_: dict[str, Any], source: str) -> StoredEvent:
-        """Store (and commit) an event before it is applied; returns it as stored."""
+    def append_event(self, game_id: int, seq: int, event_: dict[str, Any], source: str,
+                     key: str | None = None) -> StoredEvent:
+        """Store (and commit) an event, with its idempotency key if it has one, before it is applied; returns
+        it as stored."""
         created = utcnow()
         with self._sessions.begin() as session:
             session.add(EventRow(game_id=game_id, seq=seq, source=source, payload=json.dumps(event_),
-                                 created_at=created))
+                                 created_at=created, idem_key=key))
         return StoredEvent(seq, source, event_, None, False, created)
 
     def record_verdict(self, game_id: int, seq: int, verdict: dict[str, Any]) -> None:
@@ -223,6 +323,7 @@ class Store:
         with self._sessions.begin() as session:
             session.execute(update(EventRow).where(EventRow.game_id == game_id, EventRow.seq == seq)
                             .values(undone=True))
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(resets=GameRow.resets + 1))
 
     def clear_events(self, game_id: int) -> None:
         """Delete every event of a game but its ``new_game`` and reset its summary (a demo played again)."""
@@ -232,7 +333,8 @@ class Store:
             verdict = json.loads(setup.verdict) if setup is not None and setup.verdict else {}
             state = verdict.get("state") if isinstance(verdict.get("state"), dict) else {}
             session.execute(update(GameRow).where(GameRow.id == game_id).values(
-                scores=state.get("scores") or {}, game_over=False, winner=None, updated_at=utcnow()))
+                scores=state.get("scores") or {}, game_over=False, winner=None, updated_at=utcnow(),
+                resets=GameRow.resets + 1))
 
     def game(self, game_id: int) -> GameSummary | None:
         """The game with this id, or None."""

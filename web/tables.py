@@ -3,7 +3,13 @@
 Order for every event: check it, store it (committed), apply it, store its verdict, tell the pages.
 Undo marks the last event undone and rebuilds the referee from the remaining stored events.
 Whoever must follow the game (the camera's watcher) hears every change through :meth:`Tables.listen`,
-in the order the referee saw them, whichever way the event came (page, API, demo, camera).
+in the order the referee saw them, whichever way the event came (page, API, demo, camera, camera node).
+
+Several server processes may share one PostgreSQL database (``tableref serve --workers N``): a game is
+changed under :meth:`web.store.Store.game_lock`, and a process first catches its referee up with what
+the others stored (new events applied one by one; a rebuild after an undo or a restart elsewhere).
+An event sent with an idempotency key (a camera node's) is stored once: sent again, it is answered
+with its stored entry.
 """
 from __future__ import annotations
 
@@ -15,10 +21,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from web.describe import event_text, page_flag
+from web.fanout import Fanout, LocalFanout
 from web.in_force import card_in_force, turn_note, under_top
 from web.sse import EventHub
 from web.store import StoredEvent, Store
-from web.validation import InvalidInput, check_event, check_name, check_new_game
+from web.validation import InvalidInput, check_event, check_event_key, check_name, check_new_game
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +67,21 @@ class LiveGame:
     #: the last card put on the pile that play goes on from (a Joker leaves the one under it in force)
     in_force: str | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
+    #: the stored game's ``resets`` count this referee was built at (see ``Store.head``)
+    resets: int = 0
+    #: the flags of the latest verdict that had any, with that event's seq (the club page shows them)
+    latest_flags: tuple[int, list[dict[str, Any]]] | None = None
+
+    def note(self, seq: int, event: dict[str, Any], verdict: dict[str, Any]) -> None:
+        """Remember what the page shows of an applied event: the last verdict, event, play and flags."""
+        self.last_verdict = verdict
+        if verdict.get("accepted"):
+            self.last_event = event
+            self.last_play = event if event.get("type") == "play" else self.last_play
+            self.in_force = card_in_force(self.in_force, event)
+        flags = [f for f in verdict.get("flags", []) if isinstance(f, dict)]
+        if flags:
+            self.latest_flags = (seq, flags)
 
 
 @dataclass(frozen=True)
@@ -105,11 +127,12 @@ def public_state(state: dict[str, Any]) -> dict[str, Any]:
 class Tables:
     """Every game the server knows, kept live in memory and durable in the :class:`Store`."""
 
-    def __init__(self, store: Store, hub: EventHub) -> None:
+    def __init__(self, store: Store, hub: EventHub, fanout: Fanout | None = None) -> None:
         from referee.engine import Referee
 
         self.store = store
         self.hub = hub
+        self.fanout: Fanout = fanout or LocalFanout(hub)
         self._new_referee = Referee
         self._live: dict[int, LiveGame] = {}
         self._registry_lock = threading.Lock()
@@ -159,44 +182,80 @@ class Tables:
         if not events or events[0].event.get("type") != "new_game":
             raise GameNotFound(f"no game {game_id}")
         setup = events[0].event
-        referee = self._new_referee()
-        verdict: dict[str, Any] = {}
-        last_event, last_play, in_force = setup, None, None
+        summary = self.store.game(game_id)
+        game = LiveGame(game_id, summary.name if summary else "", setup, self._new_referee(), events[-1].seq + 1,
+                        {}, setup)
         for stored in events:
             if stored.undone:
                 continue
-            judged = judge(referee, stored.event)
-            if judged is None:
+            verdict = judge(game.referee, stored.event)
+            if verdict is None:
                 self.store.set_undone(game_id, stored.seq)
                 continue
-            verdict = judged
-            if verdict.get("accepted"):
-                last_event = stored.event
-                last_play = stored.event if stored.event.get("type") == "play" else last_play
-                in_force = card_in_force(in_force, stored.event)
+            game.note(stored.seq, stored.event, verdict)
             if stored.verdict != verdict:
                 self.store.record_verdict(game_id, stored.seq, verdict)
-        summary = self.store.game(game_id)
-        return LiveGame(game_id, summary.name if summary else "", setup, referee, events[-1].seq + 1, verdict,
-                        last_event, last_play, in_force)
+        head = self.store.head(game_id)
+        game.resets = head.resets if head else 0
+        return game
+
+    def _catch_up(self, game: LiveGame) -> LiveGame:
+        """The game as stored now: the events another process stored since are applied in order (their
+        verdicts recorded where that process died before it could); rebuilt when events were undone or
+        cleared elsewhere. Called under the game's locks."""
+        head = self.store.head(game.game_id)
+        if head is None:
+            raise GameNotFound(f"no game {game.game_id}")
+        if head.resets != game.resets:
+            return self._replace_live(game.game_id)
+        if head.last_seq < game.next_seq:
+            return game
+        for stored in self.store.events(game.game_id):
+            if stored.seq < game.next_seq:
+                continue
+            game.next_seq = stored.seq + 1
+            if stored.undone:
+                continue
+            verdict = judge(game.referee, stored.event)
+            if verdict is None:
+                self.store.set_undone(game.game_id, stored.seq)
+                return self._replace_live(game.game_id)
+            game.note(stored.seq, stored.event, verdict)
+            if stored.verdict != verdict:
+                self.store.record_verdict(game.game_id, stored.seq, verdict)
+        return game
 
     # -- events ----------------------------------------------------------------------------------
     @contextmanager
     def _locked(self, game_id: int) -> Iterator[LiveGame]:
-        """Hold a game's lock and yield its current referee (an undo may have replaced it meanwhile)."""
+        """Hold a game's lock (in this process and, on a shared database, against the others) and yield its
+        current referee, caught up with the database (an undo may have replaced it meanwhile)."""
         lock = self.live(game_id).lock
-        with lock:
-            yield self.live(game_id)
+        with lock, self.store.game_lock(game_id):
+            yield self._catch_up(self.live(game_id))
 
-    def post(self, game_id: int, event: Any, source: str = "api") -> dict[str, Any]:
-        """Check, store, apply and announce one event; returns its log entry with the verdict."""
+    def _current(self, game_id: int) -> LiveGame:
+        """The game caught up with the database (events stored by another process, or by one that died
+        before judging them, are judged first)."""
         with self._locked(game_id) as game:
-            clean = check_event(event, game.setup)
-            return self._apply(game, clean, source)
+            return game
 
-    def _apply(self, game: LiveGame, event: dict[str, Any], source: str) -> dict[str, Any]:
+    def post(self, game_id: int, event: Any, source: str = "api", key: Any = None) -> dict[str, Any]:
+        """Check, store, apply and announce one event; returns its log entry with the verdict. With an
+        idempotency ``key`` (a camera node's), an event already stored under it is not applied again: its
+        stored entry is answered, marked ``"duplicate": true``."""
+        clean_key = check_event_key(key) if key is not None else None
+        with self._locked(game_id) as game:
+            if clean_key is not None:
+                earlier = self.store.event_by_key(game_id, clean_key)
+                if earlier is not None:
+                    return {**log_entry(earlier), "verdict": earlier.verdict, "duplicate": True}
+            clean = check_event(event, game.setup)
+            return self._apply(game, clean, source, clean_key)
+
+    def _apply(self, game: LiveGame, event: dict[str, Any], source: str, key: str | None = None) -> dict[str, Any]:
         seq = game.next_seq
-        stored = self.store.append_event(game.game_id, seq, event, source)
+        stored = self.store.append_event(game.game_id, seq, event, source, key)
         game.next_seq = seq + 1
         verdict = judge(game.referee, event)
         if verdict is None:
@@ -204,16 +263,12 @@ class Tables:
             self._replace_live(game.game_id)
             raise RefereeFailure("the referee failed on this event: it was set aside (undone) and the game is "
                                  "as it was before it")
-        game.last_verdict = verdict
-        if verdict.get("accepted"):
-            game.last_event = event
-            game.last_play = event if event.get("type") == "play" else game.last_play
-            game.in_force = card_in_force(game.in_force, event)
+        game.note(seq, event, verdict)
         self.store.record_verdict(game.game_id, seq, verdict)
         entry = log_entry(replace(stored, verdict=verdict))
         entry["verdict"] = verdict
-        self.hub.publish(game.game_id, {"kind": "event", "seq": seq, "entry": entry,
-                                        "snapshot": self._snapshot(game)})
+        self.fanout.publish(game.game_id, {"kind": "event", "seq": seq, "entry": entry,
+                                           "snapshot": self._snapshot(game)})
         self._tell(Applied(game.game_id, event, verdict, source))
         return entry
 
@@ -284,8 +339,8 @@ class Tables:
 
     def _announce_reset(self, game_id: int, text: str) -> None:
         game = self.live(game_id)
-        self.hub.publish(game_id, {"kind": "reset", "seq": game.next_seq - 1, "text": text,
-                                   "snapshot": self._snapshot(game)})
+        self.fanout.publish(game_id, {"kind": "reset", "seq": game.next_seq - 1, "text": text,
+                                      "snapshot": self._snapshot(game)})
 
     # -- reading ---------------------------------------------------------------------------------
     def _snapshot(self, game: LiveGame) -> dict[str, Any]:
@@ -303,6 +358,13 @@ class Tables:
             "turn_note": turn_note(game.last_event, state),
         }
 
+    def overview(self, game_id: int) -> dict[str, Any]:
+        """A table at a glance (the club page): its snapshot, and the flags of its latest verdict that had any
+        (``latest_flags``: ``{"seq", "flags"}``, the flags as the page shows them)."""
+        with self._locked(game_id) as game:
+            seq, flags = game.latest_flags or (None, [])
+            return {**self._snapshot(game), "latest_flags": {"seq": seq, "flags": [page_flag(f) for f in flags]}}
+
     def snapshot(self, game_id: int) -> dict[str, Any]:
         """Everything the table page shows, except the log: setup, public state, last flags."""
         with self._locked(game_id) as game:
@@ -310,7 +372,7 @@ class Tables:
 
     def log(self, game_id: int) -> list[dict[str, Any]]:
         """Every stored event of a game in order, undone ones included, as log entries."""
-        self.live(game_id)
+        self._current(game_id)
         return [log_entry(e) for e in self.store.events(game_id)]
 
     def rounds(self, game_id: int) -> list[dict[str, Any]]:
@@ -322,7 +384,7 @@ class Tables:
 
     def export_lines(self, game_id: int) -> list[dict[str, Any]]:
         """The events in force, in order: protocol JSON lines replayable by `tableref referee`."""
-        self.live(game_id)
+        self._current(game_id)
         return [e.event for e in self.store.events(game_id, include_undone=False)]
 
     def legal_plays(self, game_id: int, player: str) -> list[str]:

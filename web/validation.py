@@ -22,6 +22,10 @@ MAX_DRAW_COUNT = 60
 MAX_PENALTY_DRAW = 100
 MAX_TARGET_SCORE = 100_000
 NAME_PATTERN = re.compile(r"^[\w][\w .'\-]*$", re.UNICODE)
+#: An idempotency key: 1 to 120 printable ASCII characters without spaces (a camera node's run and number).
+EVENT_KEY_PATTERN = re.compile(r"[!-~]{1,120}")
+#: Where a camera node's event came from, as the node says (stored as the event's source).
+NODE_SOURCES = ("camera", "table", "unanswered", "script")
 COLORS: tuple[str, ...] = UNO_COLORS + SUITS
 
 
@@ -129,6 +133,22 @@ def check_event(event: Any, game: Mapping[str, Any]) -> dict[str, Any]:
         if name in event and not (name in optional and event[name] is None):
             clean[name] = check(event[name], name, game)
     return clean
+
+
+def check_event_key(value: Any) -> str:
+    """An event's idempotency key (``Idempotency-Key``), or :class:`InvalidInput`."""
+    if not isinstance(value, str) or not EVENT_KEY_PATTERN.fullmatch(value):
+        raise InvalidInput("Idempotency-Key: expected 1 to 120 printable ASCII characters without spaces")
+    return value
+
+
+def check_node_source(value: Any) -> str:
+    """Where a camera node's event came from (default ``camera``), or :class:`InvalidInput`."""
+    if value is None:
+        return "camera"
+    if value not in NODE_SOURCES:
+        raise InvalidInput(f"source: expected one of {', '.join(NODE_SOURCES)}")
+    return value
 
 
 def check_name(value: Any, field: str) -> str:

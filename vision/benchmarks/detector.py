@@ -3,7 +3,11 @@
 Loads the model once, then times ``Detector.detect`` on a 640x480 frame (an image given with ``--image``;
 else a synthetic table scene when the ``datasets/`` source folder and Pillow are there, as in a checkout
 with the test extras; else, as in a plain install, a frame of the bundled demo recording) and prints
-the median, 90th percentile and frames per second. Figures are printed, never asserted.
+the median, 90th percentile and frames per second. ``--scene N`` times a rendered busy table (the
+``crowded`` scene kind) with at least ``N`` cards in view (of ``--family``); ``--baseline MODEL`` times
+another detector model on the same frame, turn about, and prints the ratio (the machine is shared and
+noisy: compare in one run).
+Figures are printed, never asserted.
 """
 from __future__ import annotations
 
@@ -23,8 +27,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--image", default=None, help="an image to resize to --size instead of a rendered scene")
     parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards.onnx)")
     parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads (default: all cores)")
+    parser.add_argument("--scene", type=int, default=None, metavar="CARDS",
+                        help="time a rendered busy table with at least CARDS cards in view")
+    parser.add_argument("--family", choices=("uno", "standard"), default="standard",
+                        help="the deck family of the --scene cards (default standard)")
+    parser.add_argument("--baseline", default=None, metavar="MODEL",
+                        help="also time this detector model on the same frame and print the ratio")
 
 
+#: How many rendered table scenes ``--scene`` looks through for one with enough cards.
+SCENE_ATTEMPTS = 300
 #: The demo recording's frame timed where no scene can be rendered (cards on the pile and in a hand).
 DEMO_FRAME_S = 46.0
 
@@ -53,8 +65,17 @@ def _frame(args: argparse.Namespace, width: int, height: int) -> tuple[object, s
         if not ok:
             raise SourceTreeMissing("no scene can be rendered and the demo recording cannot be read")
         return cv2.resize(image, (width, height)), f"the demo recording at {DEMO_FRAME_S:.0f} s"
-    image, _labels, _info = render_scene(np.random.default_rng([7, 0]), max(width, height), kind="table")
-    return cv2.resize(image, (width, height)), "a rendered table scene"
+    if args.scene is None:
+        image, _labels, _info = render_scene(np.random.default_rng([7, 0]), max(width, height), kind="table")
+        return cv2.resize(image, (width, height)), "a rendered table scene"
+    for attempt in range(SCENE_ATTEMPTS):
+        image, labels, _info = render_scene(np.random.default_rng([7, attempt]), max(width, height),
+                                            kind="crowded", family=args.family)
+        cards = len({label.instance for label in labels})
+        if cards >= args.scene:
+            return (cv2.resize(image, (width, height)),
+                    f"a rendered busy table of {cards} {args.family} cards in view, seed [7, {attempt}]")
+    raise SourceTreeMissing(f"no busy table of {args.scene} cards or more in {SCENE_ATTEMPTS} renders: ask for fewer")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         detector = Detector.load(args.model, threads=args.threads)
+        baseline = Detector.load(args.baseline, threads=args.threads) if args.baseline else None
     except DetectorError as exc:
         print(f"tableref bench detector: {exc}", file=sys.stderr)
         return 2
@@ -82,18 +104,31 @@ def run(args: argparse.Namespace) -> int:
     except (SourceTreeMissing, InvalidImage) as exc:
         print(f"tableref bench detector: {exc} (pass --image)", file=sys.stderr)
         return 2
+    detectors = [detector] + ([baseline] if baseline else [])
     for _ in range(args.warmup):
-        detector.detect(frame)
-    times = []
-    for _ in range(args.frames):
-        tick = time.perf_counter()
-        found = detector.detect(frame)
-        times.append((time.perf_counter() - tick) * 1000)
-    times.sort()
+        for each in detectors:
+            each.detect(frame)
+    times: list[list[float]] = [[] for _ in detectors]
+    found = {}
+    for _ in range(args.frames):  # turn about, so that both meet the same load
+        for i, each in enumerate(detectors):
+            tick = time.perf_counter()
+            found[i] = each.detect(frame)
+            times[i].append((time.perf_counter() - tick) * 1000)
+    print(f"model {detector.path} (input longest side {detector.imgsz}), loaded in {load_ms:.0f} ms")
+    print(f"frame {width}x{height} ({what}): {len(found[0])} detections")
+    medians = [_print_times("detect", sorted(times[0]))]
+    if baseline:
+        print(f"baseline {baseline.path}: {len(found[1])} detections")
+        medians.append(_print_times("baseline", sorted(times[1])))
+        print(f"speed ratio (model / baseline frames/s): {medians[1] / medians[0]:.2f}")
+    return 0
+
+
+def _print_times(label: str, times: list[float]) -> float:
+    """Print the median, p90 and min of ``times`` (ms, sorted) and frames/s; returns the median."""
     median = statistics.median(times)
     p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
-    print(f"model {detector.path} (input longest side {detector.imgsz}), loaded in {load_ms:.0f} ms")
-    print(f"frame {width}x{height} ({what}): {len(found)} detections")
-    print(f"detect: median {median:.1f} ms, p90 {p90:.1f} ms, min {times[0]:.1f} ms over {len(times)} frames "
+    print(f"{label}: median {median:.1f} ms, p90 {p90:.1f} ms, min {times[0]:.1f} ms over {len(times)} frames "
           f"-> {1000 / median:.1f} frames/s (median)")
-    return 0
+    return median

@@ -26,6 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--conf", type=float, default=None, help="confidence threshold (default 0.35)")
     parser.add_argument("--family", choices=("uno", "standard"), default=None,
                         help="report only this deck family's cards (default: both)")
+    parser.add_argument("--deck", default=None, metavar="NAME",
+                        help="read with a deck profile taught with `tableref deck learn` (sets its family)")
 
 
 def expand_paths(paths: list[str]) -> list[str]:
@@ -43,6 +45,7 @@ def expand_paths(paths: list[str]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Run `tableref detect`; exit status 1 when some image could not be read, 2 when no model."""
+    from vision.decks import DeckError, read_with_deck
     from vision.detector import DEFAULT_CONF, Detector, DetectorError, InvalidImage, read_image
 
     conf = DEFAULT_CONF if args.conf is None else args.conf
@@ -51,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         detector = Detector.load(args.model, conf_threshold=conf, family=args.family)
-    except DetectorError as exc:
+        read_with_deck(detector, args.deck)
+    except (DetectorError, DeckError) as exc:
         print(f"tableref detect: {exc}", file=sys.stderr)
         return 2
     failures = 0

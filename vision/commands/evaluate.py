@@ -1,6 +1,6 @@
 """`tableref eval`: measure the card recogniser on the real photo sets, part by part, and on held-out renders.
 
-`tableref eval [--datasets DIR] [--sets uno,cards,cards-rf,synthetic,table-uno,table-standard]
+`tableref eval [--datasets DIR] [--sets uno,cards,cards-rf,synthetic,table-uno,table-standard,crowd-uno,crowd-standard]
 [--synthetic RENDERED_DIR | --render N]
 [--seed S] [--model M] [--conf C] [--limit N] [--calibrate] [--readings-out FILE] [--json]`
 
@@ -25,7 +25,7 @@ from pathlib import Path
 
 HELP = "Measure the card recogniser on the real photo sets (tune and report parts) and on held-out renders."
 
-SETS = ("uno", "cards", "cards-rf", "synthetic", "table-uno", "table-standard")
+SETS = ("uno", "cards", "cards-rf", "synthetic", "table-uno", "table-standard", "crowd-uno", "crowd-standard")
 #: The real sets: name -> (folder under the datasets dir, deck family, scorer name in vision.evaluation).
 REAL_SETS: dict[str, tuple[str, str, str]] = {
     "uno": ("uno-real-dev", "uno", "score_uno"),
@@ -41,6 +41,8 @@ RENDERED_SETS: dict[str, tuple[str | None, str | None, str]] = {
     "synthetic": (None, None, "square"),
     "table-uno": ("table", "uno", "4:3"),
     "table-standard": ("table", "standard", "4:3"),
+    "crowd-uno": ("crowded", "uno", "4:3"),
+    "crowd-standard": ("crowded", "standard", "4:3"),
 }
 DATASETS_ENV = "TABLEREF_DATASETS"
 HELD_OUT_SEED = 7  # the shipped models never learnt from renders of this seed
@@ -83,6 +85,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="let the detector report both deck families on the real sets (by default it is "
                              "restricted to the set's family, as a table's rules restrict it to its deck)")
     parser.add_argument("--limit", type=int, default=None, help="score only the first N photos of each part")
+    parser.add_argument("--adapt", type=int, default=None, metavar="K",
+                        help="teach a deck profile from K shots of each card of each real set's tune part "
+                             "(vision.decks) and score its report part without and with it")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
 
@@ -114,6 +119,8 @@ def _print_match(title: str, report) -> None:
     if report.rank_recall.total:
         print(f"  rank alone {_fraction(report.rank_recall)}; suit right on {_fraction(report.suit_right)} "
               "of the corners found")
+    if report.counted_twice.total:
+        print(f"  cards counted twice: {_fraction(report.counted_twice)} of the cards found")
     _print_confidence(report)
     if report.missed:
         print("  most missed: " + ", ".join(f"{k} x{n}" for k, n in report.missed.most_common(8)))
@@ -181,9 +188,30 @@ def _scored_parts(which: str) -> Callable[[str], list[str]]:
     return parts
 
 
+#: The held-out renders the colour vote's calibration is fitted on: table scenes of UNO cards under
+#: warm, cold and cast light, of a seed neither training nor the report renders use.
+COLOUR_RENDERS = 150
+COLOUR_SEED = 23
+
+
+def colour_votes_on_renders(detector, n: int, seed: int, note_error) -> tuple[list[float], list[bool]]:
+    """Vote shares of colours read on ``n`` rendered table scenes of UNO cards (``seed``) and whether
+    each was right (:func:`vision.evaluation.colour_votes_synthetic`)."""
+    from vision import evaluation
+    from vision.detector import read_image
+
+    with tempfile.TemporaryDirectory(prefix="tableref-calibrate-") as scratch:
+        folder = _render_held_out("table-uno", n, seed, Path(scratch))
+        cards = evaluation.read_synthetic_meta(folder, None)
+        detector.set_family("uno")
+        predictions = evaluation.predict_folder(cards, folder, lambda path: detector.detect(read_image(path)),
+                                                note_error)
+        return evaluation.colour_votes_synthetic(cards, predictions)
+
+
 def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path) -> str:
-    """Fit the calibration on the tune parts with ``detector`` (raw confidences) and save it to ``out``;
-    returns a line describing it."""
+    """Fit the calibration on the tune parts with ``detector`` (raw confidences), the UNO colour vote's
+    also on held-out renders, and save it to ``out``; returns a line describing it."""
     from vision.calibration import Calibration, fit_family
 
     by_family: dict[str, list] = {}
@@ -193,13 +221,23 @@ def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path
         family = REAL_SETS[name][1]
         by_family.setdefault(family, []).extend(report.confidence.reported)
         sources.append(f"{folder_name} {part}")
-    families = {family: fit_family([r.conf for r in readings], [r.right for r in readings])
+    shares, right = colour_votes_on_renders(detector, COLOUR_RENDERS, COLOUR_SEED, note_error)
+    tune_colours = [(r.colour_share, r.colour_right) for r in by_family.get("uno", []) if r.colour_right is not None]
+    colour_votes = (shares + [s for s, _ in tune_colours], right + [c for _, c in tune_colours])
+    sources.append(f"UNO colour votes also on {COLOUR_RENDERS} table renders of seed {COLOUR_SEED}")
+    families = {family: fit_family([r.conf for r in readings], [r.right for r in readings],
+                                   [r.colour_share for r in readings],
+                                   colour_votes if family == "uno" else None)
                 for family, readings in by_family.items()}
     calibration = Calibration(families, ", ".join(sources))
     out.parent.mkdir(parents=True, exist_ok=True)
     calibration.save(out)
     return "; ".join(f"{family}: slope {c.slope:.3f}, offset {c.offset:.3f}, sure from {c.sure_at:.4f} "
-                     f"({c.readings} tune readings)" for family, c in sorted(families.items()))
+                     f"({c.readings} tune readings)" + (
+                         f", colour vote slope {c.colour_slope:.3f}, offset {c.colour_offset:.3f} "
+                         f"({c.colour_readings} votes, {sum(not r for r in colour_votes[1])} wrong)"
+                         if c.colour_slope is not None else "")
+                     for family, c in sorted(families.items()))
 
 
 def write_readings(path: Path, readings) -> None:
@@ -214,6 +252,74 @@ def write_readings(path: Path, readings) -> None:
         for r in readings:
             if r.truth != NO_CARD:
                 writer.writerow([r.truth, r.read, f"{r.conf:.4f}", "true" if r.sure else "false"])
+
+
+#: The real sets a deck can be taught from: labelled with card ids, with a tune part to teach from.
+ADAPT_SETS: tuple[str, ...] = CARD_ID_SETS
+
+
+def teaching_shots(folder: Path, labels: dict, images: list[str], per_card: int) -> list:
+    """The first ``per_card`` shots of each card among ``images`` (sorted), a shot a labelled card."""
+    from vision.decks import Shot
+
+    shots, taken = [], {}
+    for image in sorted(images):
+        for box in labels[image]:
+            if box.label == "none" or taken.get(box.label, 0) >= per_card or \
+                    any(s.image.name == image and s.card == box.label for s in shots):
+                continue
+            taken[box.label] = taken.get(box.label, 0) + 1
+            shots.append(Shot(folder / "images" / image, box.label, box.box))
+    return shots
+
+
+def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit: int | None, as_json: bool) -> int:
+    """`tableref eval --adapt K`: per real set, a deck profile learnt from K shots per card of its tune
+    part, and its report part scored without and with it."""
+    from vision import decks, evaluation, splits
+    from vision.detector import read_image
+
+    results = {}
+    for name in [s for s in chosen if s in ADAPT_SETS]:
+        folder_name, family, scorer = REAL_SETS[name]
+        folder = datasets / folder_name
+        labels = evaluation.read_labels_csv(folder / "labels.csv")
+        tune = [image for image in labels if splits.part_of(folder_name, image) == "tune"]
+        report = {image: boxes for image, boxes in labels.items()
+                  if splits.part_of(folder_name, image) == splits.REPORT_PART[folder_name]}
+        report = dict(list(report.items())[:limit]) if limit else report
+        shots = teaching_shots(folder, labels, tune, per_card)
+        detector.set_family(family)
+        started = time.perf_counter()
+        try:
+            profile = decks.learn(detector, shots, f"{name}-tune", family)
+            verdict = (f"kept: held back {profile.check.right_with}/{profile.check.shots} right with it, "
+                       f"{profile.check.right_without} without; "
+                       f"{'colours and reader shift' if profile.shift is not None else 'colours only'}")
+        except decks.ProfileRefused as refused:
+            profile, verdict = None, f"{refused} (so it reads as without)"
+        learnt_in = time.perf_counter() - started
+        figures = {}
+        for label, used in (("without", None), ("with", profile)):
+            decks.use_profile(detector, used)
+            predictions = evaluation.predict_folder(report, folder / "images",
+                                                    lambda path: detector.detect(read_image(path)), lambda *a: None)
+            figures[label] = getattr(evaluation, scorer)(report, predictions)
+        decks.use_profile(detector, None)
+        hues = profile.hues if profile is not None else {}
+        results[name] = {"shots": len(shots), "learn_s": round(learnt_in, 2), "profile": verdict, "hues": hues,
+                         **{k: r.to_dict() for k, r in figures.items()}}
+        if not as_json:
+            print(f"{folder_name}: profile from {len(shots)} tune shots ({per_card} per card) learnt in "
+                  f"{learnt_in:.1f} s, {verdict}{'; hues ' + str(hues) if hues else ''}")
+            for label, figure in figures.items():
+                if name == "uno":
+                    _print_uno(f"  [report] {label} profile", figure)
+                else:
+                    _print_match(f"  [report] {label} profile, corners", figure)
+    if as_json:
+        print(json.dumps({"adapt": per_card, **results}))
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -249,6 +355,15 @@ def run(args: argparse.Namespace) -> int:
         return Detector.load(args.model, conf_threshold=conf, imgsz=args.imgsz,
                              second_stage=not args.detector_only, calibrated=calibrated)
 
+    if args.adapt is not None:
+        if args.adapt < 1:
+            print("tableref eval: --adapt needs K >= 1 shots per card", file=sys.stderr)
+            return 2
+        try:
+            return run_adapt(load(not args.uncalibrated), datasets, chosen, args.adapt, args.limit, args.json)
+        except DetectorError as exc:
+            print(f"tableref eval: {exc}", file=sys.stderr)
+            return 2
     started = time.perf_counter()
     result: dict = {}
     try:

@@ -17,6 +17,10 @@ the answer is read from ``--answers FILE`` (``-``: standard input), one line per
 ``{"answer": "<card id>"}`` (``{"answer": null}``: nobody knows). Without ``--answers`` nobody answers
 (see ``vision.headless``); with ``demo`` the demo's script answers (the card it has the camera see).
 ``--ask never`` judges every reading as read.
+A camera node (``--post URL --table NAME``, ``vision.node``): the game is the server's table NAME (its
+setup read from the server; ``--players`` is not needed), and every event is queued on disk (``--queue``)
+and sent to the server with an idempotency key, exactly once however often the node or the server stop;
+a recording is then read frame by frame. The node ends once the server has every event.
 A source or model that cannot be opened, or a setup the referee refuses, gives exit status 2 and
 one line on standard error. A video that ends before the frames its header announces, or has unreadable
 frames, is reported on standard error at the end; one of which no frame could be read gives exit status 1.
@@ -50,6 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dealer", default=None, help="who deals the first round (default: the last player)")
     parser.add_argument("--zones", default=None, metavar="FILE", help="calibrated zones JSON (default: located automatically)")
     parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards.onnx)")
+    parser.add_argument("--deck", default=None, metavar="NAME",
+                        help="read with a deck profile taught with `tableref deck learn`")
     parser.add_argument("--fast", action="store_true",
                         help="video files: every frame as fast as possible, not at the recorded frame rate")
     parser.add_argument("--fps", type=float, default=None,
@@ -60,6 +66,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--answers", default=None, metavar="FILE",
                         help="read the table's answers to questions from FILE ('-': standard input), one JSON "
                              'line each: {"answer": "red-8"}')
+    node = parser.add_argument_group("camera node (club mode)")
+    node.add_argument("--post", default=None, metavar="URL",
+                      help="send the events to this tableref server (http://host:port), queued on disk until it has them")
+    node.add_argument("--table", default=None, metavar="NAME", help="the server's table (its newest game of that name)")
+    node.add_argument("--pin", default=None, help="the server's table PIN (default: $TABLEREF_PIN)")
+    node.add_argument("--queue", default=None, metavar="FILE",
+                      help="the node's queue file (default: one per server and table in the user's data directory)")
 
 
 def _setup(args: argparse.Namespace) -> tuple[dict[str, Any], str | None]:
@@ -151,16 +164,57 @@ def _print_doubt(doubt: dict[str, Any]) -> None:
     print(f"{PROG}: doubt: {doubt.get('reason')}", file=sys.stderr, flush=True)
 
 
+def _report(line: str) -> None:
+    print(f"{PROG}: {line}", file=sys.stderr, flush=True)
+
+
+def _node(args: argparse.Namespace, spec: str, recording: bool) -> Any:
+    """The camera node of ``--post``/``--table`` (None without ``--post``); ValueError saying what is wrong."""
+    if args.post is None:
+        if args.table is not None or args.queue is not None:
+            raise ValueError("--table and --queue belong to a camera node: give --post URL too")
+        return None
+    from pathlib import Path
+
+    from vision.node import CameraNode, default_queue_path
+
+    if not args.post.startswith(("http://", "https://")):
+        raise ValueError(f"--post needs the server's address, e.g. http://club.local:8000, got {args.post!r}")
+    if not args.table:
+        raise ValueError("--table NAME is needed with --post (the server's table this camera watches)")
+    queue = Path(args.queue) if args.queue else default_queue_path(args.post, args.table)
+    return CameraNode(args.post, args.table, args.pin or os.environ.get("TABLEREF_PIN"), queue, spec, recording,
+                      _report)
+
+
+def _node_setup(node: Any, args: argparse.Namespace, demo_setup: dict[str, Any] | None) -> tuple[dict[str, Any], str | None]:
+    """The game a node referees: the server's table's; for the demo, the demo's, which must be the table's."""
+    setup = node.table_setup()
+    if demo_setup is not None:
+        if (setup.get("rules"), setup.get("players")) != (demo_setup["rules"], demo_setup["players"]):
+            raise ValueError(f"the table {args.table!r} plays {setup.get('rules')} with {setup.get('players')}; "
+                             f"the demo needs {demo_setup['rules']} with {demo_setup['players']}")
+        return demo_setup, None
+    dealer = args.dealer or setup["players"][-1]
+    if dealer not in setup["players"]:
+        raise ValueError(f"--dealer {dealer!r} is not one of the table's players {setup['players']}")
+    return setup, dealer
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run `tableref watch`; 0 when the source ended (or the output was closed), 1 when no frame could be read
-    (or the output failed), 2 on bad setup."""
+    """Run `tableref watch`; 0 when the source ended (or the output was closed) and, for a camera node, the
+    server has every event; 1 when no frame could be read (or the output or the sending failed), 2 on bad setup."""
+    from vision.decks import DeckError, read_with_deck
     from vision.detector import Detector, DetectorError
     from vision.headless import HeadlessTable, SetupRefused
+    from vision.outbox import OutboxMismatch
+    from vision.poster import ServerError
     from vision.sources import SampledSource, SourceError, open_source
     from vision.zones import Zones, ZonesError
 
     demo = demo_named(args)
     script: list = []
+    node = None
     try:
         if args.fps is not None and not args.fps > 0:
             raise ValueError("--fps must be above 0")
@@ -175,16 +229,23 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("give a SOURCE (webcam index, video file, image folder, stream URL), 'demo' or 'demo:NAME'")
         else:
             spec = args.source
+        recording = demo or os.path.exists(str(spec))
+        node = _node(args, DEMO if demo else str(spec), recording)
+        if node is not None:
+            setup, dealer = _node_setup(node, args, setup if demo else None)
+        elif not demo:
             setup, dealer = _setup(args)
         zones = Zones.load(args.zones) if args.zones else None
         answers = sys.stdin if args.answers == "-" else open(args.answers) if args.answers else None
-        source = open_source(spec, realtime=False if args.fast else None)
-    except (ValueError, OSError, ZonesError, SourceError) as exc:
+        # a node reads a recording frame by frame: read again after a restart, it gives the same events
+        source = open_source(spec, realtime=False if args.fast or (node is not None and recording) else None)
+    except (ValueError, OSError, ZonesError, SourceError, ServerError) as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     try:
         detector = Detector.load(args.model)
-    except DetectorError as exc:
+        read_with_deck(detector, args.deck)
+    except (DetectorError, DeckError) as exc:
         source.close()
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
@@ -198,6 +259,14 @@ def run(args: argparse.Namespace) -> int:
         def printer(judgement: Any) -> None:
             scripted.note(judgement)
             _print_judgement(judgement)
+    if node is not None:  # queued (on disk) before anything else is done with it
+        shown = printer
+
+        def printer(judgement: Any) -> None:
+            node.send(judgement)
+            shown(judgement)
+
+        node.start()
     table = HeadlessTable(source, detector, setup, zones=zones, dealer=dealer, script=script,
                           on_judgement=printer, on_doubt=_print_doubt, ask=args.ask, on_question=asker)
     try:
@@ -213,6 +282,9 @@ def run(args: argparse.Namespace) -> int:
             answers.close()
     for problem in problems:
         print(f"{PROG}: {problem}", file=sys.stderr)
+    if isinstance(table.output_error, OutboxMismatch):
+        print(f"{PROG}: {table.output_error}", file=sys.stderr)
+        return 1
     if isinstance(table.output_error, BrokenPipeError):  # the reader went away (e.g. `| head`): a normal end
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     elif table.output_error is not None:
@@ -221,4 +293,4 @@ def run(args: argparse.Namespace) -> int:
     if not decoded:
         print(f"{PROG}: no usable frame could be read from {spec}: nothing was refereed", file=sys.stderr)
         return 1
-    return 0
+    return node.finish() if node is not None else 0

@@ -35,7 +35,7 @@
     const read = question.options[0];
     const earlier = !!question.waiting;
     $("question-title").textContent = (earlier ? "Was the card on the pile " : "Was that ") + cardWords(read) + "?";
-    const flags = (question.would_flag || []).map((f) => f.reason || f.kind).join("; ");
+    const flags = (question.would_flag || []).map((f) => f.words || f.reason || f.kind).join("; ");
     $("question-why").textContent = "The camera is only " + percent(question.reading.prob) + " sure. " +
       (earlier ? "The next play would be flagged if it was: " : "If it was, " + whoDid(question.event) + " play is flagged: ") +
       (flags || "a rule is broken") + ".";

@@ -1,0 +1,122 @@
+"""Club mode's API on SQLite and PostgreSQL: camera nodes' events stored once per idempotency key, their
+PIN as a bearer credential, the club's tables and standings, and an older database brought up to date."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import MetaData, Table, create_engine, inspect, text
+
+from web_support import CAUGHT, SHORT_DEAL, SHORT_OPTIONS, PLAYERS, TableClient, make_app
+
+PIN = "112358"
+
+
+def _node(app: Any, table: str, event: Any, key: str | None, pin: str = PIN, source: Any = None) -> Any:
+    headers = {"Authorization": f"Bearer {pin}"}
+    if key is not None:
+        headers["Idempotency-Key"] = key
+    body: dict[str, Any] = {"event": event}
+    if source is not None:
+        body["source"] = source
+    return app.test_client().post(f"/api/tables/{table}/events", json=body, headers=headers)
+
+
+@pytest.fixture
+def club(tmp_path: Path, db_url: str) -> tuple[Any, TableClient]:
+    app = make_app(tmp_path, db_url, pin=PIN)
+    client = TableClient(app)
+    client.post("/api/unlock", {"pin": PIN})
+    return app, client
+
+
+def test_an_event_sent_twice_with_one_key_is_stored_once(club: tuple[Any, TableClient]) -> None:
+    app, client = club
+    game_id = client.new_game(name="Table 1", options=SHORT_OPTIONS)
+    first = _node(app, "Table 1", SHORT_DEAL, "node-a:1")
+    again = _node(app, "Table 1", SHORT_DEAL, "node-a:1")
+    assert first.status_code == again.status_code == 200
+    assert first.get_json()["seq"] == again.get_json()["seq"] == 1 and again.get_json()["duplicate"] is True
+    assert again.get_json()["verdict"] == first.get_json()["verdict"]
+    played = _node(app, "Table 1", CAUGHT[0], "node-a:2", source="camera").get_json()
+    assert played["seq"] == 2 and played["source"] == "camera"
+    events = client.get(f"/api/games/{game_id}/events").get_json()["events"]
+    assert [e["seq"] for e in events] == [0, 1, 2]
+    # the same key on another table's game is another event
+    client.new_game(name="Table 2", options=SHORT_OPTIONS)
+    assert _node(app, "Table 2", SHORT_DEAL, "node-a:1").get_json()["seq"] == 1
+
+
+@pytest.mark.parametrize("key, pin, table, status, words", [
+    (None, PIN, "Table 1", 400, "Idempotency-Key"),
+    ("has space", PIN, "Table 1", 400, "Idempotency-Key"),
+    ("k" * 121, PIN, "Table 1", 400, "Idempotency-Key"),
+    ("ok:1", "000000", "Table 1", 403, "wrong PIN"),
+    ("ok:1", PIN, "No Such Table", 404, "no table named"),
+])
+def test_a_node_request_that_cannot_be_taken_is_refused_and_stores_nothing(
+        club: tuple[Any, TableClient], key: str | None, pin: str, table: str, status: int, words: str) -> None:
+    app, client = club
+    game_id = client.new_game(name="Table 1", options=SHORT_OPTIONS)
+    response = _node(app, table, SHORT_DEAL, key, pin=pin)
+    assert response.status_code == status and words in response.get_json()["error"]
+    assert len(client.get(f"/api/games/{game_id}/events").get_json()["events"]) == 1
+
+
+def test_a_node_reads_its_tables_setup_and_a_wrong_pin_is_refused_even_there(club: tuple[Any, TableClient]) -> None:
+    app, client = club
+    client.new_game(name="Table 1", options=SHORT_OPTIONS)
+    table = app.test_client().get("/api/tables/Table 1", headers={"Authorization": f"Bearer {PIN}"}).get_json()
+    assert table["setup"] == {"type": "new_game", "rules": "official", "players": PLAYERS, "options": SHORT_OPTIONS}
+    assert app.test_client().get("/api/tables/Table 1", headers={"Authorization": "Bearer 1"}).status_code == 403
+
+
+def test_the_club_shows_each_tables_newest_game_and_the_standings(club: tuple[Any, TableClient]) -> None:
+    app, client = club
+    client.new_game(name="Table 1", options=SHORT_OPTIONS)  # replaced by the next game of that name
+    first = client.new_game(name="Table 1", options=SHORT_OPTIONS)
+    second = client.new_game(["dot", "eve"], name="Table 2", rules="ena")
+    client.event(first, SHORT_DEAL)
+    for event in CAUGHT:
+        client.event(first, event)
+    view = client.get("/api/club").get_json()
+    tables = {t["name"]: t for t in view["tables"]}
+    assert [t["id"] for t in view["tables"]] == [first, second]
+    assert tables["Table 1"]["turn"] == "cat" and "Missed UNO" in tables["Table 1"]["latest_flag"]
+    assert tables["Table 1"]["scores"] == {"ann": 0, "ben": 0, "cat": 0} and not tables["Table 1"]["lowest_wins"]
+    assert tables["Table 2"]["lowest_wins"] and tables["Table 2"]["latest_flag"] is None
+    assert {row["table"] for row in view["standings"]["highest_wins"]} == {"Table 1"}
+    assert [row["player"] for row in view["standings"]["lowest_wins"]] == ["dot", "eve"]
+    page = client.get("/club").get_data(as_text=True)
+    assert "Table 1" in page and "Missed UNO" in page and f'href="/games/{first}"' in page
+    part = client.get("/club?part=tables").get_data(as_text=True)
+    assert "<html" not in part and "Table 2" in part
+
+
+def test_an_older_database_is_brought_up_to_date(tmp_path: Path, db_url: str) -> None:
+    from web.migrations import ADDED_COLUMNS
+    from web.store import Base
+
+    added = {(c.table, c.column) for c in ADDED_COLUMNS}
+    first_release = MetaData()  # today's games and events without the columns added since
+    for name in ("games", "events"):
+        Table(name, first_release, *[c._copy() for c in Base.metadata.tables[name].columns if (name, c.name) not in added])
+    engine = create_engine(db_url)
+    first_release.create_all(engine)
+    with engine.begin() as connection:
+        connection.execute(text("INSERT INTO games (id, name, rules, players, created_at, updated_at, game_over, scores) "
+                                "VALUES (1, 'Old', 'official', '[\"ann\", \"ben\", \"cat\"]', CURRENT_TIMESTAMP, "
+                                "CURRENT_TIMESTAMP, false, '{}')"))
+        connection.execute(text("INSERT INTO events (game_id, seq, source, payload, undone, created_at) "
+                                "VALUES (1, 0, 'setup', :payload, false, CURRENT_TIMESTAMP)"),
+                           {"payload": '{"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"], '
+                                       '"options": {"hand_size": 2}}'})
+    engine.dispose()
+
+    app = make_app(tmp_path, db_url, pin=PIN)
+    inspector = inspect(app.extensions["tableref.store"].engine)
+    assert "idem_key" in {c["name"] for c in inspector.get_columns("events")}
+    assert "resets" in {c["name"] for c in inspector.get_columns("games")}
+    assert _node(app, "Old", SHORT_DEAL, "n:1").get_json()["seq"] == 1
+    assert _node(app, "Old", SHORT_DEAL, "n:1").get_json()["duplicate"] is True

@@ -1,0 +1,112 @@
+"""Camera nodes: `tableref watch demo --post URL --table NAME` sends the demo game to a server's table;
+the node and the server are each killed with SIGKILL mid-game and started again: the table's game ends up
+with every event of the demo exactly once, in order."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from server_support import ROOT, Http, free_port, start_server
+
+PIN = "271828"
+TABLE = "Table 1"
+
+
+def _demo_events() -> list[dict]:
+    from vision.demo import load_script
+
+    return [line.event for line in load_script()]
+
+
+def _start_node(port: int, queue: Path, home: Path) -> subprocess.Popen:
+    """The demo as a camera node (4 frames a second of the recording: the same events, sooner)."""
+    env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"), "TABLEREF_PIN": PIN}
+    log = open(home / "node.log", "ab")
+    out = open(home / "node.jsonl", "ab")
+    process = subprocess.Popen([sys.executable, "-m", "web.cli", "watch", "demo", "--fps", "4",
+                                "--post", f"http://127.0.0.1:{port}", "--table", TABLE, "--queue", str(queue)],
+                               cwd=ROOT, env=env, stdout=out, stderr=log)
+    log.close()
+    out.close()
+    return process
+
+
+def _stored(client_port: int) -> list[dict]:
+    """The table's log, fetched fresh (the server may have just started again)."""
+    client = Http(f"http://127.0.0.1:{client_port}")
+    game_id = client.get(f"/api/tables/{TABLE.replace(' ', '%20')}")["id"]
+    return client.get(f"/api/games/{game_id}/events")["events"]
+
+
+def _wait_for_events(port: int, count: int, node: subprocess.Popen, home: Path, timeout: float = 180) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if len(_stored(port)) - 1 >= count:
+            return
+        assert node.poll() is None, (home / "node.log").read_text()
+        time.sleep(0.2)
+    raise AssertionError(f"fewer than {count} events reached the server in {timeout:.0f} s")
+
+
+def test_node_and_server_killed_mid_game_lose_nothing_and_duplicate_nothing(tmp_path: Path, db_url: str) -> None:
+    expected = _demo_events()
+    port, queue = free_port(), tmp_path / "node-queue.sqlite"
+    server = start_server(port, db_url, tmp_path, "--pin", PIN)
+    node = None
+    try:
+        client = Http(f"http://127.0.0.1:{port}")
+        client.post("/api/unlock", {"pin": PIN})
+        setup = {k: v for k, v in expected[0].items() if k != "type"}
+        client.post("/api/games", {"name": TABLE, **setup})
+
+        node = _start_node(port, queue, tmp_path)
+        _wait_for_events(port, 4, node, tmp_path)
+        node.send_signal(signal.SIGKILL)  # the node, mid-game
+        node.wait(timeout=10)
+        node = _start_node(port, queue, tmp_path)
+        _wait_for_events(port, 10, node, tmp_path)
+        server.send_signal(signal.SIGKILL)  # then the server, mid-game: the node queues meanwhile
+        server.wait(timeout=10)
+        time.sleep(3)
+        server = start_server(port, db_url, tmp_path, "--pin", PIN)
+        assert node.wait(timeout=240) == 0, (tmp_path / "node.log").read_text()
+
+        log = _stored(port)
+        assert [entry["event"] for entry in log] == expected  # every event once, in order
+        assert [entry["seq"] for entry in log] == list(range(len(expected)))
+        assert not any(entry["undone"] or entry["pending"] for entry in log)
+        assert all(entry["accepted"] for entry in log)
+        node_log = (tmp_path / "node.log").read_text()
+        assert "the server cannot be reached" in node_log and "every event is on the server" in node_log
+        printed = [json.loads(line) for line in (tmp_path / "node.jsonl").read_text().splitlines()
+                   if line.startswith("{\"event\"")]
+        assert len(printed) > len(expected)  # the node did judge events again after its restart
+    finally:
+        if node is not None and node.poll() is None:
+            node.kill()
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_a_wrong_pin_stops_the_node_with_its_events_kept(tmp_path: Path) -> None:
+    from vision.outbox import Outbox
+
+    port, queue = free_port(), tmp_path / "queue.sqlite"
+    server = start_server(port, f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--pin", "999999")
+    try:
+        client = Http(f"http://127.0.0.1:{port}")
+        client.post("/api/unlock", {"pin": "999999"})
+        setup = {k: v for k, v in _demo_events()[0].items() if k != "type"}
+        client.post("/api/games", {"name": TABLE, **setup})
+        node = _start_node(port, queue, tmp_path)  # with PIN, which is not the server's
+        assert node.wait(timeout=30) == 2
+        assert "wrong PIN" in (tmp_path / "node.log").read_text()
+        assert Outbox(queue).unsent() == 0  # refused before anything was judged or queued
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -1,0 +1,48 @@
+"""A camera node's queue on disk: every event once, in order, kept across restarts; a recording read again
+queues nothing twice."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vision.outbox import Outbox, OutboxMismatch
+
+PLAY = {"event": {"type": "play", "player": "ann", "card": "red-7"}, "source": "camera"}
+DRAW = {"event": {"type": "draw", "player": "ben", "count": 1}, "source": "camera"}
+
+
+def test_events_wait_in_order_until_sent_and_survive_a_restart(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "q.sqlite")
+    run = box.run_for("0", recording=False)
+    assert box.add(run, 1, PLAY) and box.add(run, 2, DRAW)
+    first = box.next_unsent()
+    assert first is not None and first.key == f"{run}:1" and first.body == PLAY
+    box.mark_sent(first.n, "stored")
+    box.close()  # a restart (a kill -9 leaves the file as at its last commit)
+
+    again = Outbox(tmp_path / "q.sqlite")
+    left = again.next_unsent()
+    assert left is not None and left.key == f"{run}:2" and again.unsent() == 1
+    assert again.run_for("0", recording=False) != run  # a live camera's new start is a new run
+    again.mark_sent(left.n, "duplicate")
+    assert again.next_unsent() is None and again.outcomes() == {"stored": 1, "duplicate": 1}
+
+
+def test_a_recording_read_again_queues_nothing_twice_and_must_give_the_same_events(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "q.sqlite")
+    run = box.run_for("demo", recording=True)
+    assert box.add(run, 1, PLAY)
+    assert box.run_for("demo", recording=True) == run
+    assert box.add(run, 1, PLAY) is False and box.unsent() == 1
+    with pytest.raises(OutboxMismatch, match="event 1 of this recording"):
+        box.add(run, 1, DRAW)
+    assert box.add(run, 2, DRAW) and box.unsent() == 2
+
+
+def test_remembered_values_survive_a_restart(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "q.sqlite")
+    box.remember("setup", {"type": "new_game", "players": ["ann", "ben"]})
+    box.close()
+    assert Outbox(tmp_path / "q.sqlite").recall("setup") == {"type": "new_game", "players": ["ann", "ben"]}
+    assert Outbox(tmp_path / "q.sqlite").recall("nothing") is None

@@ -1,0 +1,96 @@
+"""`tableref deck learn|list|forget`: teach tableref a deck, list the decks it knows, forget one.
+
+``tableref deck learn DIR --name NAME [--family uno|standard]``: ``DIR`` holds ``images/`` and
+``labels.csv`` (``image,card[,x1,y1,x2,y2]``, one card per photo, the card ids of
+``shared/spec/cards.md``). Learning holds back the shots of every third card, prints how many of them
+are read right without and with the profile, and refuses (exit 1, nothing saved) a profile that reads
+them worse than no profile, or shots whose labels the trained reader mostly disagrees with (:mod:`vision.decks`). ``tableref detect|watch ... --deck NAME`` then read with it.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+HELP = "Teach tableref a deck from photos of its cards (learn), list the decks it knows, forget one."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the sub-commands of `tableref deck`."""
+    sub = parser.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
+    learn = sub.add_parser("learn", help="learn a deck profile from a folder of labelled shots")
+    learn.add_argument("folder", type=Path, metavar="DIR", help="a folder with images/ and labels.csv (image,card)")
+    learn.add_argument("--name", required=True, help="the deck's name (letters, digits, space, _ . -)")
+    learn.add_argument("--family", choices=("uno", "standard"), default=None,
+                       help="the deck's family (default: the one its labels name)")
+    sub.add_parser("list", help="the decks tableref knows")
+    forget = sub.add_parser("forget", help="delete a deck profile")
+    forget.add_argument("name", help="the deck's name")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `tableref deck ...`; exit 1 when a profile is refused or unknown, 2 on bad input or no model."""
+    from vision import decks
+
+    store = decks.ProfileStore()
+    try:
+        if args.deck_command == "list":
+            return _list(store)
+        if args.deck_command == "forget":
+            store.forget(args.name)
+            print(f"forgot the deck {args.name!r}")
+            return 0
+        return _learn(store, args)
+    except decks.ProfileRefused as exc:
+        print(f"tableref deck learn: {exc}", file=sys.stderr)
+        return 1
+    except decks.DeckError as exc:
+        print(f"tableref deck {args.deck_command}: {exc}", file=sys.stderr)
+        return 1 if args.deck_command == "forget" else 2
+
+
+def _list(store) -> int:
+    names = store.names()
+    if not names:
+        print(f"no decks yet ({store.folder}); teach one with `tableref deck learn DIR --name NAME`")
+        return 0
+    for name in names:
+        try:
+            profile = store.load(name)
+        except Exception as exc:  # a damaged file is listed as such, the others still are
+            print(f"{name}: unreadable ({exc})")
+            continue
+        check = profile.check
+        checked = f", held-back shots {check.right_with}/{check.shots} right (without: {check.right_without})" \
+            if check else ""
+        learnt = "colours and reader" if profile.shift is not None else "colours" if profile.hues else "nothing new"
+        print(f"{name}: {profile.family}, {profile.shots} shots, learnt {learnt}{checked}, {profile.learnt_at}")
+    return 0
+
+
+def _learn(store, args: argparse.Namespace) -> int:
+    from vision import decks
+    from vision.detector import Detector, DetectorError
+
+    decks.check_name(args.name)
+    shots, family = decks.read_shots(args.folder, args.family)
+    try:
+        detector = Detector.load(family=family)
+    except DetectorError as exc:
+        raise decks.DeckError(str(exc)) from exc
+    started = time.perf_counter()
+    profile = decks.learn(detector, shots, args.name, family)
+    seconds = time.perf_counter() - started
+    path = store.save(profile)
+    check = profile.check
+    if check is not None:
+        print(f"held-back shots read right: {check.right_without}/{check.shots} without the profile, "
+              f"{check.right_with}/{check.shots} with it")
+    else:
+        print(f"too few cards to hold any back (fewer than {decks.HOLD_BACK_EVERY}): the profile is unchecked")
+    if profile.hues:
+        print("colours as this deck shows them (hue 0-180): " + ", ".join(f"{c} {h:.0f}" for c, h in profile.hues.items()))
+    print(f"reader: {'refitted to the shots' if profile.shift is not None else 'as trained (a refit did not earn its place)'}")
+    print(f"learnt the deck {args.name!r} ({family}) from {len(shots)} shots in {seconds:.1f} s; saved to {path}")
+    return 0

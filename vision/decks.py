@@ -1,0 +1,487 @@
+"""Deck profiles: what tableref learns of one deck under one table's light, from a few shots of it.
+
+Every home has its own deck under its own lamp; the reader was trained on others. A profile holds
+two things learnt from shots of known cards:
+
+- **the colours this deck shows** (UNO): the hue each colour's cards show here, which replaces the
+  printed colour as the prototype the pixels vote for (:func:`vision.uno_colour.card_colour`);
+- **a light refit of the reader's last layer** (:class:`vision.card_classifier.HeadShift`): a shift
+  of its weights, fitted on the reader's features of the shots' crops and held near zero by a ridge
+  penalty, so that the classes shown move towards what this camera sees of them and the rest barely
+  move.
+
+Learning checks itself: the shots of every third card are held back, the profile is learnt from the
+rest, and the held-back shots are read without and with it. A profile that reads them worse than no
+profile is refused (:class:`ProfileRefused`); otherwise the profile is learnt again from every shot.
+Backs are not read by the reader and teach nothing here.
+
+Profiles are JSON files in the user's data directory (:class:`ProfileStore`); ``$TABLEREF_DECKS``
+names another folder.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from referee.cards import is_card_id, parse_card
+from vision.card_classifier import CLASSIFIER_CLASSES, HeadShift, classifier_label, family_classes, softmax_within
+from vision.card_merge import Box, Detection, intersection_area
+from vision.detector import Detector, InvalidImage, check_image, read_image, reader_views
+from vision.uno_colour import HUE_PROTOTYPES, circular_mean_hue, shown_hue
+
+PROFILE_VERSION = 1
+DECKS_ENV = "TABLEREF_DECKS"
+#: The shots of every third card (in the order they come) are held back to check the profile.
+HOLD_BACK_EVERY = 3
+#: The ridge penalties on the shift of the reader's last layer (per weight, against the mean loss of a
+#: crop) that learning chooses among by cross-validation on the shots, strongest first; ``None``: no
+#: shift at all (the colours alone).
+RIDGES: tuple[float | None, ...] = (None, 1.0, 0.1, 0.01)
+FOLDS = 3
+#: Learning refuses shots of which the trained reader reads fewer than this share as labelled (values or
+#: ranks, not colours): their labels do not match their cards (a shuffled or shifted labels file).
+AGREEING_SHARE = 0.5
+FIT_STEPS = 200
+FIT_RATE = 0.05
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,39}$")
+
+
+class DeckError(ValueError):
+    """A teaching folder, a shot or a profile that cannot be used; the message says why."""
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One photo of one known card: the image (a file, or a BGR frame from a camera), its card id, and
+    its box when the labels give one."""
+
+    image: Path | np.ndarray
+    card: str
+    box: Box | None = None
+
+
+@dataclass(frozen=True)
+class HeldBackCheck:
+    """How the held-back shots were read without and with the profile learnt from the others."""
+
+    shots: int
+    right_without: int
+    right_with: int
+
+    def to_dict(self) -> dict:
+        """The check as JSON-ready data."""
+        return {"shots": self.shots, "right_without": self.right_without, "right_with": self.right_with}
+
+
+class ProfileRefused(DeckError):
+    """The profile would make reading worse, or the shots' labels do not match their cards: not kept."""
+
+    def __init__(self, reason: str, check: HeldBackCheck | None = None) -> None:
+        super().__init__(f"refused: {reason}; nothing was saved. Check the labels (one card per photo, the id "
+                         "of each) and the light, then teach it again.")
+        self.check = check
+
+
+@dataclass(frozen=True)
+class DeckProfile:
+    """What was learnt of one deck: its family, the hues its UNO colours show, the reader's shift."""
+
+    name: str
+    family: str
+    hues: dict[str, float] = field(default_factory=dict)
+    shift: HeadShift | None = None
+    shots: int = 0
+    check: HeldBackCheck | None = None
+    ridge: float | None = None
+    learnt_at: str = ""
+
+    def colour_hues(self) -> dict[str, float]:
+        """The colour prototypes to read with: the learnt hues, the printed ones for colours not shown."""
+        return {**HUE_PROTOTYPES, **self.hues}
+
+    def to_dict(self) -> dict:
+        """The profile as JSON-ready data."""
+        return {"version": PROFILE_VERSION, "name": self.name, "family": self.family, "hues": self.hues,
+                "shift": None if self.shift is None else {"weight": self.shift.weight.round(6).tolist(),
+                                                          "bias": self.shift.bias.round(6).tolist()},
+                "shots": self.shots, "check": None if self.check is None else self.check.to_dict(),
+                "ridge": self.ridge, "learnt_at": self.learnt_at}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> DeckProfile:
+        """A profile from :meth:`to_dict`'s data; :class:`DeckError` when it is not one."""
+        try:
+            if data.get("version") != PROFILE_VERSION:
+                raise DeckError(f"deck profile version {data.get('version')!r}, expected {PROFILE_VERSION}")
+            shift = data["shift"]
+            head = None if shift is None else HeadShift(np.asarray(shift["weight"], np.float32),
+                                                        np.asarray(shift["bias"], np.float32))
+            if head is not None and (head.weight.ndim != 2 or head.weight.shape[0] != len(CLASSIFIER_CLASSES)
+                                     or head.bias.shape != (len(CLASSIFIER_CLASSES),)):
+                raise DeckError("deck profile: its reader shift does not fit this reader's classes")
+            check = data.get("check")
+            return cls(name=str(data["name"]), family=_family(data["family"]),
+                       hues={str(k): float(v) for k, v in data.get("hues", {}).items() if k in HUE_PROTOTYPES},
+                       shift=head, shots=int(data.get("shots", 0)),
+                       check=None if check is None else HeldBackCheck(**{k: int(v) for k, v in check.items()}),
+                       ridge=None if data.get("ridge") is None else float(data["ridge"]),
+                       learnt_at=str(data.get("learnt_at", "")))
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, DeckError):
+                raise
+            raise DeckError(f"not a deck profile: {exc}") from exc
+
+
+def _family(family: object) -> str:
+    if family not in ("uno", "standard"):
+        raise DeckError(f"unknown card family {family!r}: choose uno or standard")
+    return str(family)
+
+
+def check_name(name: str) -> str:
+    """``name`` when it can name a profile (letters, digits, space, ``_.-``; up to 40), else :class:`DeckError`."""
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        raise DeckError(f"bad deck name {name!r}: use up to 40 letters, digits, spaces, '_', '.' or '-'")
+    return name
+
+
+def read_shots(folder: Path, family: str | None = None) -> tuple[list[Shot], str]:
+    """The shots of a teaching folder (``images/`` and ``labels.csv``: ``image,card[,x1,y1,x2,y2]``, one
+    card per photo, card ids of ``shared/spec/cards.md``) and the deck family they show (``family`` when
+    given, which every card must then be of). :class:`DeckError` names every problem found."""
+    labels = folder / "labels.csv"
+    if not labels.is_file():
+        raise DeckError(f"{folder}: no labels.csv (expected images/ and labels.csv with image,card)")
+    shots: list[Shot] = []
+    problems: list[str] = []
+    with open(labels, newline="") as handle:
+        reader = csv.DictReader(handle)
+        if not reader.fieldnames or not {"image", "card"} <= set(reader.fieldnames):
+            raise DeckError(f"{labels}: the header must name the columns image and card")
+        for line, row in enumerate(reader, start=2):
+            card, image = (row.get("card") or "").strip(), (row.get("image") or "").strip()
+            path = folder / "images" / image
+            if not is_card_id(card) or card == "none":
+                problems.append(f"line {line}: {card!r} is not a card id")
+            elif not image or not path.is_file():
+                problems.append(f"line {line}: no image images/{image}")
+            else:
+                shots.append(Shot(path, card, _box(row)))
+    families = {parse_card(s.card).family for s in shots}
+    if family is not None:
+        _family(family)
+        problems += [f"{s.image.name}: {s.card} is not a card of the {family} family"
+                     for s in shots if parse_card(s.card).family != family]
+    elif len(families) > 1:
+        problems.append("the shots mix UNO and standard cards: teach one deck at a time (or give --family)")
+    if problems:
+        raise DeckError(f"{labels}: " + "; ".join(problems[:10]) + (" ..." if len(problems) > 10 else ""))
+    if not shots:
+        raise DeckError(f"{labels}: no shots")
+    return shots, family or families.pop()
+
+
+def _box(row: dict) -> Box | None:
+    values = [(row.get(k) or "").strip() for k in ("x1", "y1", "x2", "y2")]
+    if not all(values):
+        return None
+    try:
+        x1, y1, x2, y2 = (float(v) for v in values)
+    except ValueError:
+        return None
+    return (x1, y1, x2, y2) if x2 > x1 and y2 > y1 else None
+
+
+@dataclass
+class ShotLook:
+    """What one shot teaches: the reader's logits and features of each of its crops, the class they
+    are of (``None`` for backs), and for an UNO card of one colour that colour and the hue it shows."""
+
+    target: int | None
+    logits: np.ndarray
+    features: np.ndarray
+    colour: str | None
+    hue: float | None
+
+
+def card_in_shot(detector: Detector, bgr: np.ndarray, box: Box | None) -> Detection | None:
+    """The detection that is the shot's card: with ``box``, the surest whose centre lies in it or that
+    covers its centre (a labelled corner index lies inside its card's box); else the surest of all."""
+    found = detector.detect(bgr)
+    if box is not None:
+        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        inside = [d for d in found if _contains(box, ((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2))
+                  or _contains(d.box, centre)]
+        return max(inside, key=lambda d: d.conf, default=None)
+    return max(found, key=lambda d: d.conf, default=None)
+
+
+def _contains(box: Box, point: tuple[float, float]) -> bool:
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+def look_at(detector: Detector, shot: Shot, bgr: np.ndarray) -> ShotLook:
+    """What the shot teaches: the crops the detector's reader reads its card from as it reads it at the
+    table (recorded with :meth:`vision.detector.Detector.recording_views`, so that the profile learns
+    from the very crops it will read), or, where the detector finds no card there, the crops of the
+    labelled box (:func:`vision.detector.reader_views`); and for an UNO card the hue its colour shows."""
+    card = parse_card(shot.card)
+    label = classifier_label(shot.card)
+    with detector.recording_views() as seen:
+        found = card_in_shot(detector, bgr, shot.box)
+    height, width = bgr.shape[:2]
+    box = shot.box or (found.box if found is not None else (0.0, 0.0, float(width), float(height)))
+    views = _views_of(found, seen) or reader_views(bgr, Detection(shot.card, 1.0, box))
+    target = CLASSIFIER_CLASSES.index(label) if label is not None else None
+    logits, features = [], []
+    if target is not None and detector.classifier is not None:
+        for view, boxes in views:
+            out = detector.classifier.outputs(view, boxes)
+            logits.append(out[0])
+            features.append(out[1])
+    colour = card.color if card.family == "uno" else None
+    return ShotLook(target, np.concatenate(logits) if logits else np.zeros((0, len(CLASSIFIER_CLASSES))),
+                    np.concatenate(features) if features else np.zeros((0, 0)), colour,
+                    shown_hue(bgr, box) if colour else None)
+
+
+def _views_of(found: Detection | None, seen: Sequence[tuple[Detection, list]]) -> list | None:
+    """The recorded views of the card ``found`` is a box of: the reading asked about the box of the card
+    that overlaps ``found`` most."""
+    if found is None:
+        return None
+    overlapping = [(intersection_area(asked.box, found.box), views) for asked, views in seen]
+    best = max(overlapping, key=lambda pair: pair[0], default=(0.0, None))
+    return best[1] if best[0] > 0 else None
+
+
+def fit_shift(looks: Sequence[ShotLook], family: str, ridge: float, steps: int = FIT_STEPS) -> HeadShift | None:
+    """The shift of the reader's last layer that fits the crops of ``looks`` (their classes within the
+    ``family``) with a ridge penalty holding it near zero: full-batch Adam on the mean cross-entropy.
+    ``None`` when no look has crops to learn from."""
+    rows = [(look.logits, look.features, look.target) for look in looks if look.target is not None and len(look.logits)]
+    if not rows or rows[0][1].shape[1] == 0:
+        return None
+    logits = np.concatenate([r[0] for r in rows]).astype(np.float64)
+    features = np.concatenate([r[1] for r in rows]).astype(np.float64)
+    targets = np.concatenate([np.full(len(r[0]), r[2]) for r in rows])
+    allowed = family_classes(family)
+    n, classes = logits.shape
+    onehot = np.zeros((n, classes))
+    onehot[np.arange(n), targets] = 1.0
+    weight, bias = np.zeros((classes, features.shape[1])), np.zeros(classes)
+    moments = [np.zeros_like(weight), np.zeros_like(weight), np.zeros_like(bias), np.zeros_like(bias)]
+    for step in range(1, steps + 1):
+        z = np.where(allowed, logits + features @ weight.T + bias, -np.inf)
+        z -= z.max(axis=1, keepdims=True)
+        probs = np.exp(z)
+        probs /= probs.sum(axis=1, keepdims=True)
+        error = (probs - onehot) / n
+        grads = (error.T @ features + 2 * ridge * weight, error.sum(axis=0) + 2 * ridge * bias)
+        for i, (param, grad) in enumerate(zip((weight, bias), grads)):
+            first, second = moments[2 * i], moments[2 * i + 1]
+            first *= 0.9
+            first += 0.1 * grad
+            second *= 0.999
+            second += 0.001 * grad ** 2
+            param -= FIT_RATE * (first / (1 - 0.9 ** step)) / (np.sqrt(second / (1 - 0.999 ** step)) + 1e-8)
+    weight[~allowed] = 0.0
+    bias[~allowed] = 0.0
+    return HeadShift(weight.astype(np.float32), bias.astype(np.float32))
+
+
+def learnt_hues(looks: Iterable[ShotLook]) -> dict[str, float]:
+    """Each UNO colour's hue as the shots show it: the circular mean of its shots' hues."""
+    shown: dict[str, list[float]] = {}
+    for look in looks:
+        if look.colour and look.hue is not None:
+            shown.setdefault(look.colour, []).append(look.hue)
+    return {colour: round(circular_mean_hue(np.array(hues)), 2) for colour, hues in sorted(shown.items())}
+
+
+def reads_right(look: ShotLook, family: str, shift: HeadShift | None) -> bool:
+    """Whether the reader, with ``shift``, reads the crops of ``look`` (fused as the detector fuses
+    them) as the shot's class."""
+    logits = look.logits if shift is None else look.logits + look.features @ shift.weight.T + shift.bias
+    log_probs = np.log(np.clip(softmax_within(logits, family_classes(family)), 1e-6, 1.0)).sum(axis=0)
+    return int(log_probs.argmax()) == look.target
+
+
+def chosen_ridge(looks: Sequence[ShotLook], family: str) -> float | None:
+    """The ridge of ``RIDGES`` whose shifts read the shots of each of ``FOLDS`` folds (by class) best when
+    learnt from the other folds (ties go to the stronger ridge; ``None``: no shift reads them as well)."""
+    readable = [look for look in looks if look.target is not None and len(look.logits)]
+    classes = list(dict.fromkeys(look.target for look in readable))
+    if len(classes) < FOLDS:
+        return None
+    folds = [classes.index(look.target) % FOLDS for look in readable]  # a class's shots stay in one fold
+    best, best_right = None, -1
+    for ridge in RIDGES:
+        right = 0
+        for fold in range(FOLDS):
+            held = [look for look, f in zip(readable, folds) if f == fold]
+            kept = [look for look, f in zip(readable, folds) if f != fold]
+            shift = None if ridge is None else fit_shift(kept, family, ridge)
+            right += sum(reads_right(look, family, shift) for look in held)
+        if right > best_right:
+            best, best_right = ridge, right
+    return best
+
+
+def profile_from(looks: Sequence[ShotLook], name: str, family: str, check: HeldBackCheck | None = None) -> DeckProfile:
+    """The profile that ``looks`` teach: their colours' hues, and the reader's shift at the ridge that
+    cross-validation on them chooses (:func:`chosen_ridge`; none when no shift reads them better)."""
+    ridge = chosen_ridge(looks, family)
+    return DeckProfile(name=name, family=family, hues=learnt_hues(looks) if family == "uno" else {},
+                       shift=None if ridge is None else fit_shift(looks, family, ridge), shots=len(looks),
+                       check=check, ridge=ridge, learnt_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+
+
+def use_profile(detector: Detector, profile: DeckProfile | None) -> None:
+    """Make ``detector`` read with ``profile`` (``None``: as trained, the printed colours)."""
+    if profile is None:
+        detector.use_deck(None)
+        return
+    detector.set_family(profile.family)
+    detector.use_deck(profile.name, profile.colour_hues(), profile.shift)
+
+
+def read_with_deck(detector: Detector, name: str | None, store: ProfileStore | None = None) -> None:
+    """Make ``detector`` read with the deck profile ``name`` from ``store`` (default: the user's); nothing
+    when ``name`` is ``None``. :class:`DeckError` when there is no such profile or it does not fit."""
+    if name is None:
+        return
+    profile = (store or ProfileStore()).load(name)
+    if detector.family is not None and detector.family != profile.family:
+        raise DeckError(f"the deck {name!r} is a {profile.family} deck, not {detector.family}")
+    use_profile(detector, profile)
+
+
+def read_right(detector: Detector, shot: Shot, bgr: np.ndarray) -> bool:
+    """Whether ``detector`` reads the shot's card as its card."""
+    found = card_in_shot(detector, bgr, shot.box)
+    return found is not None and found.card == shot.card
+
+
+def held_back_shots(shots: Sequence[Shot]) -> list[bool]:
+    """Which shots learning holds back: every shot of every ``HOLD_BACK_EVERY``-th card, in the order the
+    cards first come (several frames of one card are never split between learning and checking)."""
+    order = list(dict.fromkeys(shot.card for shot in shots))
+    return [order.index(shot.card) % HOLD_BACK_EVERY == HOLD_BACK_EVERY - 1 for shot in shots]
+
+
+def _shot_image(shot: Shot) -> np.ndarray:
+    if isinstance(shot.image, np.ndarray):
+        try:
+            return check_image(shot.image)
+        except InvalidImage as exc:
+            raise DeckError(f"a shot of {shot.card}: {exc}") from exc
+    try:
+        return read_image(shot.image)
+    except (InvalidImage, OSError) as exc:
+        raise DeckError(f"{shot.image}: {exc}") from exc
+
+
+def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hold_back: bool = True) -> DeckProfile:
+    """A profile of the deck that ``shots`` show. It is refused (:class:`ProfileRefused`) when the trained
+    reader reads fewer than ``AGREEING_SHARE`` of the shots as labelled. With ``hold_back``, the shots
+    of every ``HOLD_BACK_EVERY``-th card are kept back (:func:`held_back_shots`) and read by the whole
+    detector with the profile learnt from the others: with its colours alone and with the reader's shift too. The shift is kept only when it
+    reads more of them right than the colours alone; :class:`ProfileRefused` is raised when the better of the two reads them worse than
+    no profile. The profile returned is learnt from every shot. :class:`DeckError` when a shot cannot be
+    read."""
+    check_name(name)
+    detector.set_family(_family(family))
+    use_profile(detector, None)
+    images = [_shot_image(shot) for shot in shots]
+    looks = [look_at(detector, shot, image) for shot, image in zip(shots, images)]
+    readable = [look for look in looks if look.target is not None and len(look.logits)]
+    agreeing = sum(reads_right(look, family, None) for look in readable)
+    if readable and agreeing < AGREEING_SHARE * len(readable):
+        raise ProfileRefused(f"the trained reader reads only {agreeing} of {len(readable)} shots as the value or "
+                             "rank they are labelled with: the labels do not match the cards")
+    check, keep_shift = None, True
+    if hold_back and len({shot.card for shot in shots}) >= HOLD_BACK_EVERY:
+        held_back = held_back_shots(shots)
+        kept = [look for look, back in zip(looks, held_back) if not back]
+        held = [(shot, image) for shot, image, back in zip(shots, images, held_back) if back]
+
+        def right_with(profile: DeckProfile | None) -> int:
+            use_profile(detector, profile)
+            right = sum(read_right(detector, shot, image) for shot, image in held)
+            use_profile(detector, None)
+            return right
+
+        candidate = profile_from(kept, name, family)
+        without = right_with(None)
+        colours_only = right_with(replace(candidate, shift=None))
+        with_shift = right_with(candidate) if candidate.shift is not None else colours_only
+        keep_shift = with_shift > colours_only  # the reader's shift must earn its place on the held-back shots
+        check = HeldBackCheck(len(held), without, max(colours_only, with_shift))
+        if check.right_with < without:
+            raise ProfileRefused(f"the profile read {check.right_with}/{check.shots} held-back shots right, "
+                                 f"{without}/{check.shots} without it", check)
+    profile = profile_from(looks, name, family, check)
+    return profile if keep_shift else replace(profile, shift=None, ridge=None)
+
+
+class ProfileStore:
+    """Deck profiles kept as JSON files in a folder (default: ``decks/`` in the user's data directory,
+    or ``$TABLEREF_DECKS``)."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder or default_decks_dir()
+
+    def path(self, name: str) -> Path:
+        """The file of the profile ``name``."""
+        return self.folder / f"{check_name(name)}.json"
+
+    def save(self, profile: DeckProfile) -> Path:
+        """Write ``profile`` (replacing one of the same name) atomically; its path."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.path(profile.name)
+        partial = path.with_suffix(".json.part")
+        partial.write_text(json.dumps(profile.to_dict()))
+        os.replace(partial, path)
+        return path
+
+    def load(self, name: str) -> DeckProfile:
+        """The profile ``name``; :class:`DeckError` when there is none or it is damaged."""
+        path = self.path(name)
+        if not path.is_file():
+            known = ", ".join(self.names()) or "none yet"
+            raise DeckError(f"no deck profile named {name!r} (known: {known}); teach one with `tableref deck learn`")
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise DeckError(f"{path}: damaged deck profile ({exc})") from exc
+        return DeckProfile.from_dict(data)
+
+    def names(self) -> list[str]:
+        """The names of the profiles kept, sorted."""
+        return sorted(p.stem for p in self.folder.glob("*.json")) if self.folder.is_dir() else []
+
+    def forget(self, name: str) -> None:
+        """Delete the profile ``name``; :class:`DeckError` when there is none."""
+        path = self.path(name)
+        if not path.is_file():
+            raise DeckError(f"no deck profile named {name!r}")
+        path.unlink()
+
+
+def default_decks_dir() -> Path:
+    """``$TABLEREF_DECKS`` when set, else ``decks/`` in tableref's folder of the user's data directory."""
+    override = os.environ.get(DECKS_ENV)
+    if override:
+        return Path(override)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("tableref", appauthor=False)) / "decks"

@@ -1,0 +1,95 @@
+"""A camera node: ``tableref watch SOURCE --post URL --table NAME`` refereeing a table and sending its events
+to a club's server, where the table's game is kept.
+
+The node reads the table's game setup from the server (remembered in its queue file, so that it can start
+while the server is down), referees locally as ``tableref watch`` does, and queues every event it judges
+(not the setup, which the server already has) in its :class:`~vision.outbox.Outbox` before anything else
+happens to it; the :class:`~vision.poster.Poster` sends them in order. Killed and started again, it sends
+what was left; reading a recording again, it queues none of the events it had queued already.
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from vision.outbox import Outbox
+from vision.poster import Poster, request_json, table_url
+
+#: Seconds between tries to read the table's setup while the server cannot be reached.
+SETUP_RETRY_SECONDS = 2.0
+
+
+def default_queue_path(server: str, table: str) -> Path:
+    """The node's queue file for this server's table, in the user's data directory."""
+    from platformdirs import user_data_dir
+
+    digest = hashlib.sha256(f"{server.rstrip('/')}\n{table}".encode()).hexdigest()[:16]
+    return Path(user_data_dir("tableref", appauthor=False)) / "nodes" / f"{digest}.sqlite"
+
+
+class CameraNode:
+    """The node's side of one table (see the module doc); ``report`` gets its lines for standard error."""
+
+    def __init__(self, server: str, table: str, pin: str | None, queue: Path, source: str, recording: bool,
+                 report: Callable[[str], None]) -> None:
+        self.server, self.table, self.pin, self.report = server, table, pin, report
+        self.outbox = Outbox(queue)
+        self.run = self.outbox.run_for(source, recording)
+        self.number = 0
+        self.poster = Poster(self.outbox, server, table, pin, report)
+
+    def table_setup(self) -> dict[str, Any]:
+        """The table's ``new_game`` from the server (remembered), or the remembered one while the server cannot
+        be reached (waiting for it when there is none); ``vision.poster.ServerError`` when the server refuses."""
+        waited = False
+        while True:
+            try:
+                setup = request_json(table_url(self.server, self.table), self.pin)["setup"]
+                self.outbox.remember("setup", setup)
+                return setup
+            except OSError as exc:
+                remembered = self.outbox.recall("setup")
+                if remembered is not None:
+                    self.report(f"the server cannot be reached ({exc}): using the table's setup from the last start")
+                    return remembered
+                if not waited:
+                    self.report(f"the server cannot be reached ({exc}): waiting for it to read the table's setup")
+                    waited = True
+                time.sleep(SETUP_RETRY_SECONDS)
+
+    def start(self) -> None:
+        """Start sending (what an earlier start left queued goes first)."""
+        left = self.outbox.unsent()
+        if left:
+            self.report(f"{left} events queued before this start are sent first")
+        self.poster.start()
+
+    def send(self, judgement: Any) -> None:
+        """Queue a judged event for the server (committed to disk before this returns)."""
+        if judgement.source == "setup":
+            return
+        self.number += 1
+        if self.outbox.add(self.run, self.number, {"event": judgement.event, "source": judgement.source}):
+            self.poster.wake()
+
+    def finish(self) -> int:
+        """Wait until the server has every queued event: 0, or 1 when sending stopped (the reason reported),
+        130 when interrupted (Ctrl-C: the queue is kept)."""
+        if self.outbox.unsent():
+            self.report(f"the source ended: waiting for the server to take {self.outbox.unsent()} queued events")
+        try:
+            sent = self.poster.drain()
+        except KeyboardInterrupt:
+            self.report(f"stopped: {self.outbox.unsent()} events stay queued in {self.outbox.path}; they are sent "
+                        "when the node starts again")
+            return 130
+        self.poster.stop()
+        outcomes = self.outbox.outcomes()
+        self.outbox.close()
+        if not sent:
+            return 1
+        self.report("every event is on the server (" + ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items())) + ")")
+        return 0
+

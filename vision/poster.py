@@ -1,0 +1,130 @@
+"""A camera node's sender: the :class:`~vision.outbox.Outbox`'s events to a tableref server's table, in order.
+
+One thread takes the oldest unsent event, POSTs it to ``/api/tables/<name>/events`` with its
+``Idempotency-Key`` and the table's PIN (``Authorization: Bearer``), and marks it sent only once the server
+has answered for it. While the server is down or the network is gone, it tries again (0.5 s, then up to
+every 5 s) and events wait on disk. An event the server refuses as malformed (400) is marked refused, with
+the reason, and reported; a wrong PIN (403) or a table that does not exist (404) stops the sending, with
+the queue kept, until the node is started again.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any, Callable
+
+from vision.outbox import Outbox
+
+#: Seconds between tries while the server cannot be reached.
+RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0)
+#: Seconds a request may take.
+REQUEST_TIMEOUT = 15.0
+#: Answers after which sending stops (the queue is kept): the server will not take these events as they are.
+STOPPING_STATUSES = {401: "the server refused the PIN", 403: "the server refused the PIN",
+                     404: "the server has no such table"}
+
+
+class ServerError(Exception):
+    """The server answered with an error status: the status and its message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(f"{status}: {message}")
+        self.status, self.message = status, message
+
+
+def table_url(server: str, table: str) -> str:
+    """The API address of a table on a server (``http://host:port``)."""
+    return f"{server.rstrip('/')}/api/tables/{urllib.parse.quote(table, safe='')}"
+
+
+def request_json(url: str, pin: str | None, body: Any = None, key: str | None = None) -> Any:
+    """GET (or POST ``body``) a JSON answer; :class:`ServerError` for an error status, ``OSError`` when the
+    server cannot be reached."""
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {pin or '-'}"}
+    if key is not None:
+        headers["Idempotency-Key"] = key
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, headers=headers, method="POST" if data is not None else "GET")
+    try:
+        with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        try:
+            message = json.loads(exc.read()).get("error", exc.reason)
+        except (ValueError, AttributeError, OSError):
+            message = str(exc.reason)
+        raise ServerError(exc.code, str(message)) from None
+    except (http.client.HTTPException, ValueError) as exc:  # a connection cut mid-answer, a garbled answer
+        raise OSError(str(exc)) from None
+
+
+class Poster(threading.Thread):
+    """Sends the outbox to the server (see the module doc); ``report`` gets one line per change of state."""
+
+    def __init__(self, outbox: Outbox, server: str, table: str, pin: str | None,
+                 report: Callable[[str], None]) -> None:
+        super().__init__(name="tableref-poster", daemon=True)
+        self.outbox, self.url, self.pin, self.report = outbox, table_url(server, table) + "/events", pin, report
+        self.failure: str | None = None
+        self._wake = threading.Condition()
+        self._stopping = threading.Event()
+
+    def wake(self) -> None:
+        """An event was queued: send it now."""
+        with self._wake:
+            self._wake.notify()
+
+    def stop(self) -> None:
+        """Stop after the request in flight (the queue keeps what is unsent)."""
+        self._stopping.set()
+        self.wake()
+
+    def drain(self, timeout: float | None = None) -> bool:
+        """Wait until every queued event is sent (True), sending stopped, or ``timeout`` passed (False)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.failure is None and self.is_alive() and self.outbox.unsent() > 0:
+            if deadline is not None and time.monotonic() > deadline:
+                return False
+            time.sleep(0.1)
+        return self.failure is None and self.outbox.unsent() == 0
+
+    def run(self) -> None:
+        tries = 0
+        while not self._stopping.is_set():
+            item = self.outbox.next_unsent()
+            if item is None:
+                with self._wake:
+                    self._wake.wait(0.5)
+                continue
+            try:
+                answer = request_json(self.url, self.pin, item.body, item.key)
+            except ServerError as exc:
+                if exc.status in STOPPING_STATUSES:
+                    self.failure = f"{STOPPING_STATUSES[exc.status]} ({exc.message}); {self.outbox.unsent()} events " \
+                                   f"stay queued in {self.outbox.path}"
+                    self.report(f"sending stopped: {self.failure}")
+                    break
+                if exc.status in (400, 409, 413):
+                    self.outbox.mark_sent(item.n, f"refused {exc.status}: {exc.message}")
+                    self.report(f"the server refused event {item.key}: {exc.message}")
+                    continue
+                tries = self._wait_to_retry(tries, f"the server answered {exc.status} ({exc.message})")
+                continue
+            except OSError as exc:
+                tries = self._wait_to_retry(tries, f"the server cannot be reached ({exc})")
+                continue
+            if tries:
+                self.report("the server is back: sending the queued events")
+                tries = 0
+            self.outbox.mark_sent(item.n, "duplicate" if answer.get("duplicate") else "stored")
+
+    def _wait_to_retry(self, tries: int, why: str) -> int:
+        if tries == 0:
+            self.report(f"{why}: events wait in {self.outbox.path} and are sent when it answers")
+        self._stopping.wait(RETRY_SECONDS[min(tries, len(RETRY_SECONDS) - 1)])
+        return tries + 1

@@ -1,0 +1,71 @@
+"""Club mode's HTTP side: tables by name for camera nodes, and the club page with its live tables.
+
+A camera node (``tableref watch SOURCE --post URL --table NAME``) reads its table's game with
+``GET /api/tables/<name>`` and sends each event with ``POST /api/tables/<name>/events``
+``{"event": {...}, "source": "camera"}``, an ``Idempotency-Key`` header (stored once per game: sent
+again, the stored entry is answered with ``"duplicate": true``) and ``Authorization: Bearer <PIN>``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
+
+from web.club import club_view
+from web.http import json_body
+from web.security import controls
+from web.tables import GameNotFound
+from web.validation import InvalidInput, check_name, check_node_source
+
+club = Blueprint("club", __name__)
+
+#: How often the club page refreshes its tables, in milliseconds.
+REFRESH_MS = 2000
+
+
+def _tables() -> Any:
+    return current_app.extensions["tableref.tables"]
+
+
+def _game_of_table(name: str) -> int:
+    """The id of the newest game named ``name``; :class:`GameNotFound` when there is none."""
+    summary = _tables().store.latest_game_named(check_name(name, "table"))
+    if summary is None:
+        raise GameNotFound(f"no table named {name!r}: create a game with that name first")
+    return summary.id
+
+
+@club.get("/api/tables/<name>")
+def table(name: str) -> Response:
+    """The table's game: ``{"id", "setup", "snapshot"}`` (a camera node sets its own referee up from it)."""
+    game_id = _game_of_table(name)
+    tables = _tables()
+    return jsonify(id=game_id, setup=tables.live(game_id).setup, snapshot=tables.snapshot(game_id))
+
+
+@club.post("/api/tables/<name>/events")
+@controls
+def table_event(name: str) -> Response:
+    """One event of a camera node, stored once per ``Idempotency-Key``; answers its log entry."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        raise InvalidInput("Idempotency-Key: a camera node's event needs one (the same key each time it is sent)")
+    body = json_body()
+    source = check_node_source(body.get("source"))
+    return jsonify(_tables().post(_game_of_table(name), body.get("event"), source=source, key=key))
+
+
+@club.get("/api/club")
+def club_state() -> Response:
+    """Every table with its live state (whose turn, latest flag, scores) and the standings across tables."""
+    return jsonify(club_view(_tables()))
+
+
+@club.get("/club")
+def club_page() -> str:
+    """The club page: the tables, each opening its table page, and the standings; ``?part=tables``: only the
+    part the page refreshes."""
+    view = club_view(_tables())
+    if request.args.get("part") == "tables":
+        return render_template("_club_tables.html", **view)
+    return render_template("club.html", refresh_ms=REFRESH_MS, **view)

@@ -1,0 +1,82 @@
+"""The club's view of its tables: each table's latest game with its live state, and the standings across them.
+
+A club names its tables ("Table 1", "Window"): a table's game is the newest game of that name (the name a
+camera node posts to with ``tableref watch --post URL --table NAME``). Rulesets whose lowest total wins
+(penalty points) are ranked apart from those whose highest total wins.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from web.describe import card_label, color_label
+
+#: The most tables the club page shows (the newest games first).
+MAX_TABLES = 60
+#: How many games are looked through to find the tables.
+GAMES_LOOKED_AT = 400
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's total at one table, and their place at it."""
+
+    player: str
+    table: str
+    game_id: int
+    points: int
+    place: int
+
+
+def lowest_wins(setup: dict[str, Any]) -> bool:
+    """True when the game's ruleset scores penalty points (the lowest total wins)."""
+    from referee.presets import PRESETS
+
+    preset = PRESETS.get(setup.get("rules", ""))
+    preset_options = dict(preset.options) if preset is not None else {}
+    penalty = (setup.get("options") or {}).get("penalty_points", preset_options.get("penalty_points", False))
+    return bool(penalty) or (preset is not None and preset.scoring == "penalty")
+
+
+def table_line(overview: dict[str, Any]) -> dict[str, Any]:
+    """One table as the club page shows it, from ``Tables.overview``."""
+    state, game = overview["state"], overview["game"]
+    scores = {player: int((state.get("scores") or {}).get(player, 0)) for player in game["players"]}
+    latest = overview["latest_flags"]
+    return {
+        "id": game["id"], "name": game["name"], "rules": game["rules"], "players": game["players"],
+        "events": overview["seq"], "turn": state.get("turn"), "round": state.get("round"),
+        "top": card_label(state["top"]) if state.get("top") else None,
+        "color": color_label(state["color"]) if state.get("color") else None,
+        "game_over": bool(state.get("game_over")), "winner": state.get("winner"),
+        "latest_flag": latest["flags"][-1]["text"] if latest["flags"] else None,
+        "latest_flag_seq": latest["seq"], "scores": scores, "lowest_wins": lowest_wins(game),
+    }
+
+
+def standings(lines: list[dict[str, Any]], lowest: bool) -> list[Standing]:
+    """Every player of the tables whose lowest (``lowest``) or highest total wins, best first, with their
+    place at their own table."""
+    rows: list[Standing] = []
+    for line in lines:
+        if line["lowest_wins"] != lowest:
+            continue
+        ordered = sorted(line["scores"].items(), key=lambda item: item[1], reverse=not lowest)
+        for player, points in ordered:
+            place = 1 + sum(1 for other in ordered if (other[1] < points if lowest else other[1] > points))
+            rows.append(Standing(player, line["name"], line["id"], points, place))
+    return sorted(rows, key=lambda row: (row.points if lowest else -row.points, row.place, row.table))
+
+
+def club_view(tables: Any) -> dict[str, Any]:
+    """The tables (each name's newest game) with their live state, and the standings across them."""
+    newest: dict[str, int] = {}
+    for summary in tables.store.games(limit=GAMES_LOOKED_AT):
+        if summary.name not in newest and len(newest) < MAX_TABLES:
+            newest[summary.name] = summary.id
+    lines = sorted((table_line(tables.overview(game_id)) for game_id in newest.values()), key=lambda l: l["name"])
+    return {
+        "tables": lines,
+        "standings": {"highest_wins": [asdict(s) for s in standings(lines, lowest=False)],
+                      "lowest_wins": [asdict(s) for s in standings(lines, lowest=True)]},
+    }
