@@ -64,6 +64,8 @@ def test_watching_a_folder_deals_the_first_still_card_and_referees_the_plays(dem
     (["watch", "vision/demo/demo.mp4", "--players", "ann,ben", "--zones", "missing.json"], "cannot read zones from missing.json"),
     (["watch", "demo", "--fps", "0"], "--fps must be above 0"),
     (["watch"], "give a SOURCE"),
+    (["watch", "demo:poker"], "no bundled demo 'poker': choose one of uno, twist"),
+    (["watch", "--demo", "poker"], "no bundled demo 'poker': choose one of uno, twist"),
 ])
 def test_bad_input_is_one_clear_line_and_exit_status_2(args: list[str], message: str) -> None:
     done = tableref(*args)
@@ -83,11 +85,15 @@ def test_a_setup_the_referee_refuses_is_reported_with_its_verdict() -> None:
 
 
 def test_demo_may_be_named_as_the_source_or_with_the_option() -> None:
+    from vision.commands.watch import demo_named
+
     parser = build_parser()
-    for argv in (["watch", "demo"], ["watch", "--demo"]):
+    for argv, name in ((["watch", "demo"], "uno"), (["watch", "--demo"], "uno"), (["watch", "demo:twist"], "twist"),
+                       (["watch", "--demo", "twist"], "twist")):
         args = parser.parse_args(argv)
         assert args._run.__module__ == "vision.commands.watch"
-        assert args.demo or args.source == "demo"
+        assert demo_named(args) == name
+    assert demo_named(parser.parse_args(["watch", "vision/demo/demo.mp4"])) is None
 
 
 def test_every_listed_command_and_benchmark_imports() -> None:

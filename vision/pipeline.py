@@ -20,6 +20,7 @@ import numpy as np
 from referee.cards import parse_card
 from referee.decks import STANDARD_54, UNO_112, standard_deck_count
 from vision.events import EventMaker
+from vision.card_merge import Box, box_area
 from vision.evidence import still_jpeg
 from vision.reading import READING_KEY
 from vision.quality import BlurGate, HandSensor, laplacian_variance, skin_mask, small
@@ -54,6 +55,15 @@ def deck_copies(card: str, players: int = 4) -> int:
     return STANDARD_54.get(card, 0) * standard_deck_count(players)
 
 
+def at_least_card_size(box: Box, card_area: float) -> Box:
+    """``box`` grown about its centre to a square of ``card_area`` (a whole card's typical area) where it is
+    smaller: a card seen only by its index corner still marks a pile a card wide."""
+    x1, y1, x2, y2 = box
+    half = math.sqrt(max(0.0, card_area)) / 2
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    return min(x1, cx - half), min(y1, cy - half), max(x2, cx + half), max(y2, cy + half)
+
+
 class TablePipeline:
     """The vision logic of one table (see the module doc). ``zones`` None: located from the first frames."""
 
@@ -80,8 +90,13 @@ class TablePipeline:
         self.zones, self._mask_size = zones, None
 
     def _locate(self, new_card: NewCard, sightings: list[Sighting], size: tuple[int, int]) -> None:
-        """No zones were given: the first settled face-up card is the discard pile; backs are the draw pile."""
-        self.zones = locate_zones([new_card.box], [s.box for s in sightings if s.card in BACKS], size)
+        """No zones were given: the first settled face-up card is the discard pile (at least a whole card's size
+        around it, as whole cards were seen so far or a card back in view is: the hand that put it down may still
+        hide all but its index corner); backs are the draw pile."""
+        backs = [s.box for s in sightings if s.card in BACKS]
+        card_area = self.pile.card_area or min((box_area(box) for box in backs), default=0.0)
+        pile = at_least_card_size(new_card.box, card_area)
+        self.zones = locate_zones([pile], backs, size)
         self._mask_size = None
         for s in sightings:
             s.zone = self.zones.zone_of(s.centre, size)

@@ -39,8 +39,14 @@ MAX_MISSES = 3
 STILL_IOU = 0.6
 #: A sighting is a known pile card of its id when the smaller of the two boxes lies this much inside the other ...
 KNOWN_INSIDE = 0.6
-#: ... unless both are whole cards and they overlap less than this (a second copy of the card).
+#: ... unless both are whole cards and they overlap less than this (a second copy of the card), or the known one
+#: lies under a card put down after it and the sighting shows the whole card with its index (four decks hold
+#: four copies of every card: a second one may land where the first lay, on a pile that has covered it since).
 MOVED_IOU = 0.5
+#: A later pile card covers a known one when it overlaps this share of the known card's box ...
+COVERS = 0.5
+#: ... and is not the same card seen again under another name (the table renamed it): boxes overlapping this much.
+SAME_PLACE_IOU = 0.9
 #: A box is a whole card when it has at least this share of a whole card's typical area.
 WHOLE_CARD = 0.45
 #: A taken-back card is forgotten after this many sharp frames without it.
@@ -106,12 +112,19 @@ class PileWatch:
                 continue
             smaller = min(box_area(s.box), box_area(k.box))
             inside = intersection_area(s.box, k.box) >= KNOWN_INSIDE * max(1e-9, smaller)
-            second_copy = self._whole(s.box) and self._whole(k.box) and iou(s.box, k.box) < MOVED_IOU
+            second_copy = self._whole(s.box) and self._whole(k.box) and (
+                iou(s.box, k.box) < MOVED_IOU or (s.parts >= 2 and self._covered(k)))
             if inside and not second_copy:
                 if box_area(s.box) > box_area(k.box):
                     k.box = s.box  # seen more of it now
                 return k
         return None
+
+    def _covered(self, k: PileCard) -> bool:
+        """Whether a card put down after ``k`` and not taken back lies over it: ``k`` cannot be seen whole now."""
+        later = self.known[self.known.index(k) + 1:]
+        return any(not c.withdrawn and iou(c.box, k.box) < SAME_PLACE_IOU
+                   and intersection_area(c.box, k.box) >= COVERS * box_area(k.box) for c in later)
 
     def weight(self, s: Sighting) -> float:
         """How much one frame's sighting counts towards its id (see :data:`NEED_WEIGHT`)."""

@@ -19,6 +19,7 @@ from collections import deque
 from urllib.parse import urlsplit, urlunsplit
 from typing import TYPE_CHECKING, Any, Callable
 
+from vision.demo import DEFAULT_DEMO
 from web.tables import Applied, GameNotFound, Tables
 from web.validation import InvalidInput, check_zones
 
@@ -233,13 +234,14 @@ class Camera:
                                                else f"watching {shown_spec(spec)}")
         return True
 
-    def start_demo(self, reason: str = "") -> bool:
-        """Play the bundled demo: its recording through the watcher, its game from the script."""
+    def start_demo(self, reason: str = "", name: str = DEFAULT_DEMO) -> bool:
+        """Play a bundled demo (``name``; default the UNO one): its recording through the watcher, its game from
+        the script."""
         from web.demo import DemoRun
 
         prefix = f"{reason}: " if reason else ""
         try:
-            demo = DemoRun.load(self.tables, self)
+            demo = DemoRun.load(self.tables, self, demo=name)
         except (OSError, ValueError) as exc:
             self._mode, self._message = "unavailable", f"{prefix}the bundled demo cannot start: {exc}"
             return False

@@ -1,5 +1,6 @@
-"""The bundled demo: a game created from ``vision/demo/script.jsonl`` (or the one created by an earlier run,
-reused), played again and again. The demo recording plays through the camera's watcher, and the scripted
+"""A bundled demo: a game created from its script (``vision/demo/script.jsonl`` for the UNO demo,
+``vision/demo/twist/script.jsonl`` for the twist; or the one created by an earlier run, reused), played
+again and again. The demo recording plays through the camera's watcher, and the scripted
 events no camera can see (UNO calls, catches, challenges, the deal) are posted when the recording reaches
 their time, from the watcher's own thread, exactly as `tableref watch demo` applies them. Without a
 working camera pipeline every scripted event is posted at its time by the clock. When the recording
@@ -14,7 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from vision.demo import DEMO_DIR, RECORDING_NAME, SCRIPT_NAME, ScriptLine, UnseenEvents, load_script
+from vision.demo import DEFAULT_DEMO, DEMO_DIR, RECORDING_NAME, SCRIPT_NAME, ScriptLine, UnseenEvents, demo_dir, load_script
 from web.tables import Tables
 from web.validation import InvalidInput
 
@@ -31,8 +32,9 @@ class DemoRun:
     """The demo, played in its own thread until stopped (see the module doc)."""
 
     def __init__(self, tables: Tables, camera: Any, script: list[ScriptLine], recording: Path | None,
-                 pause_s: float = REPLAY_PAUSE_S) -> None:
+                 pause_s: float = REPLAY_PAUSE_S, name: str = DEMO_NAME) -> None:
         self.tables = tables
+        self.name = name  # the demo game's name in the store
         self.camera = camera
         self.script = script
         self.recording = recording
@@ -44,13 +46,14 @@ class DemoRun:
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def load(cls, tables: Tables, camera: Any, demo_dir: Path | None = None) -> "DemoRun":
-        """Read the script (the bundled one unless ``demo_dir`` says otherwise) and find the recording next
-        to it; raises ``OSError`` when the script is missing, ``ValueError`` naming a bad line."""
-        demo_dir = demo_dir or DEMO_DIR
-        script = load_script(demo_dir / SCRIPT_NAME)
-        recording = demo_dir / RECORDING_NAME
-        return cls(tables, camera, script, recording if recording.is_file() else None)
+    def load(cls, tables: Tables, camera: Any, folder: Path | None = None, demo: str = DEFAULT_DEMO) -> "DemoRun":
+        """Read the script of the bundled demo ``demo`` (or the one in ``folder``) and find the recording next
+        to it; raises ``OSError`` when the script is missing, ``ValueError`` naming a bad line or an unknown demo."""
+        folder = folder or (DEMO_DIR if demo == DEFAULT_DEMO else demo_dir(demo))
+        script = load_script(folder / SCRIPT_NAME)
+        recording = folder / RECORDING_NAME
+        name = DEMO_NAME if demo == DEFAULT_DEMO else f"{DEMO_NAME} ({demo})"
+        return cls(tables, camera, script, recording if recording.is_file() else None, name=name)
 
     def start(self) -> bool:
         """Take the demo game (the stored one with this script's setup, started over, else a new one), follow
@@ -76,10 +79,10 @@ class DemoRun:
     def _demo_game(self) -> int:
         setup = dict(self.script[0].event)
         for game in self.tables.store.games(limit=1000):
-            if game.name == DEMO_NAME and self.tables.store.event_at(game.id, 0).event == setup:
+            if game.name == self.name and self.tables.store.event_at(game.id, 0).event == setup:
                 self.tables.restart(game.id, "the demo starts again")
                 return game.id
-        return self.tables.create_game(setup, DEMO_NAME)
+        return self.tables.create_game(setup, self.name)
 
     def _open(self) -> bool:
         """Start one playing: the recording through a new watcher, True; False without one."""

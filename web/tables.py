@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from web.describe import event_text, page_flag
 from web.fanout import Fanout, LocalFanout
+from web.in_force import card_in_force, turn_note, under_top
 from web.sse import EventHub
 from web.store import StoredEvent, Store
 from web.validation import InvalidInput, check_event, check_event_key, check_name, check_new_game
@@ -63,6 +64,8 @@ class LiveGame:
     last_event: dict[str, Any]
     #: the last play in force: "who played this" may give it to another player until the next play
     last_play: dict[str, Any] | None = None
+    #: the last card put on the pile that play goes on from (a Joker leaves the one under it in force)
+    in_force: str | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
     #: the stored game's ``resets`` count this referee was built at (see ``Store.head``)
     resets: int = 0
@@ -75,6 +78,7 @@ class LiveGame:
         if verdict.get("accepted"):
             self.last_event = event
             self.last_play = event if event.get("type") == "play" else self.last_play
+            self.in_force = card_in_force(self.in_force, event)
         flags = [f for f in verdict.get("flags", []) if isinstance(f, dict)]
         if flags:
             self.latest_flags = (seq, flags)
@@ -350,6 +354,8 @@ class Tables:
             "state": state,
             "last_flags": [page_flag(f) for f in game.last_verdict.get("flags", []) if isinstance(f, dict)],
             "last_play": game.last_play,
+            "under_top": under_top(state, game.in_force),
+            "turn_note": turn_note(game.last_event, state),
         }
 
     def overview(self, game_id: int) -> dict[str, Any]:

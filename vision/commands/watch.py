@@ -1,7 +1,8 @@
 """`tableref watch SOURCE --rules R --players A,B,C`: referee a table from a camera, headless.
 
-SOURCE is a webcam index (``0``), a video file, a folder of images, a stream URL, or ``demo``
-(the bundled recording, also ``--demo``). The game is set up with ``new_game`` from ``--rules``,
+SOURCE is a webcam index (``0``), a video file, a folder of images, a stream URL, ``demo`` (the bundled
+UNO recording, also ``--demo``) or ``demo:NAME`` (a bundled demo by name: ``demo:twist``, four standard
+decks and two teams; also ``--demo NAME``). The game is set up with ``new_game`` from ``--rules``,
 ``--players`` and ``--options``; the first card the camera sees lie still on the pile is the
 starter of a ``start_round`` dealt by ``--dealer``. With ``demo`` the game, the deal and the events
 people enter (UNO calls, catches, challenges, colour choices) come from the demo's script at their
@@ -32,17 +33,21 @@ import os
 import sys
 from typing import IO, Any, Callable
 
+from vision.demo import DEFAULT_DEMO
+
 HELP = "referee a table from a webcam, video, image folder or stream (or the bundled demo); JSON lines out"
 
 DEMO = "demo"
+DEMO_PREFIX = "demo:"
 PROG = "tableref watch"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of `tableref watch`."""
     parser.add_argument("source", nargs="?", default=None, metavar="SOURCE",
-                        help="webcam index, video file, image folder, stream URL, or 'demo'")
-    parser.add_argument("--demo", action="store_true", help="play the bundled demo recording with its script")
+                        help="webcam index, video file, image folder, stream URL, 'demo' or 'demo:NAME' (demo:twist)")
+    parser.add_argument("--demo", nargs="?", const=DEFAULT_DEMO, default=None, metavar="NAME",
+                        help="play a bundled demo recording with its script (uno, the default, or twist)")
     parser.add_argument("--rules", default="official", help="preset (default official; `tableref rules` lists them)")
     parser.add_argument("--players", default=None, metavar="A,B,C", help="player names in seating order, clockwise")
     parser.add_argument("--options", default=None, metavar="JSON", help='option overrides, e.g. \'{"hand_size": 5}\'')
@@ -92,8 +97,23 @@ def _setup(args: argparse.Namespace) -> tuple[dict[str, Any], str | None]:
     return setup, dealer
 
 
+def demo_named(args: argparse.Namespace) -> str | None:
+    """The bundled demo the options ask for (``--demo NAME``, ``demo`` or ``demo:NAME``), None for another source."""
+    if args.demo:
+        return args.demo
+    if args.source == DEMO:
+        return DEFAULT_DEMO
+    if args.source is not None and args.source.startswith(DEMO_PREFIX):
+        return args.source[len(DEMO_PREFIX):]
+    return None
+
+
 def _print_judgement(judgement: Any) -> None:
     print(json.dumps(judgement.to_dict()), flush=True)
+
+
+def _print_question(question: Any) -> None:
+    print(json.dumps({"question": question.to_dict(), "t": question.reading.t}), flush=True)
 
 
 def _asker(answers: IO[str] | None) -> Callable[[Any], str | None]:
@@ -101,7 +121,7 @@ def _asker(answers: IO[str] | None) -> Callable[[Any], str | None]:
     from referee.cards import is_card_id
 
     def ask(question: Any) -> str | None:
-        print(json.dumps({"question": question.to_dict(), "t": question.reading.t}), flush=True)
+        _print_question(question)
         line = answers.readline() if answers is not None else ""
         try:
             card = json.loads(line).get("answer") if line.strip() else None
@@ -118,9 +138,11 @@ class ScriptAnswers:
     """The bundled demo's table answers questions from its script: the card of the camera event the script
     has next (or, asked about the card on top, of the last one that put a card down)."""
 
-    def __init__(self, script: list[Any]) -> None:
+    def __init__(self, script: list[Any], show: Callable[[Any], None] | None = None) -> None:
         self.expected = [line.event for line in script if line.camera]
         self.judged = 0
+        self.show = show  # called with each question before it is answered
+        self.asked = 0
 
     def note(self, judgement: Any) -> None:
         """Count the camera's events as they are judged."""
@@ -130,7 +152,9 @@ class ScriptAnswers:
     def __call__(self, question: Any) -> str | None:
         from vision.rulings import CARD_FIELD
 
-        print(json.dumps({"question": question.to_dict(), "t": question.reading.t}), flush=True)
+        self.asked += 1
+        if self.show is not None:
+            self.show(question)
         done = self.expected[:self.judged + (0 if question.waiting is not None else 1)]
         wanted = next((e for e in reversed(done) if e.get("type") in CARD_FIELD), None)
         return wanted.get(CARD_FIELD[wanted["type"]]) if wanted is not None else None
@@ -188,20 +212,21 @@ def run(args: argparse.Namespace) -> int:
     from vision.sources import SampledSource, SourceError, open_source
     from vision.zones import Zones, ZonesError
 
-    demo = args.demo or args.source == DEMO
+    demo = demo_named(args)
     script: list = []
     node = None
     try:
         if args.fps is not None and not args.fps > 0:
             raise ValueError("--fps must be above 0")
         if demo:
-            from vision.demo import load_script, recording_path
+            from vision.demo import demo_dir, load_script, recording_path, script_path
 
-            spec = recording_path()
-            script = load_script()
+            folder = demo_dir(demo)
+            spec = recording_path(folder)
+            script = load_script(script_path(folder))
             setup, dealer = dict(script[0].event), None
         elif args.source is None:
-            raise ValueError("give a SOURCE (webcam index, video file, image folder, stream URL) or 'demo'")
+            raise ValueError("give a SOURCE (webcam index, video file, image folder, stream URL), 'demo' or 'demo:NAME'")
         else:
             spec = args.source
         recording = demo or os.path.exists(str(spec))
@@ -229,7 +254,7 @@ def run(args: argparse.Namespace) -> int:
     asker: Callable[[Any], str | None] = _asker(answers)
     printer: Callable[[Any], None] = _print_judgement
     if demo and answers is None:  # the demo's table answers from its script
-        scripted = asker = ScriptAnswers(script)
+        scripted = asker = ScriptAnswers(script, show=_print_question)
 
         def printer(judgement: Any) -> None:
             scripted.note(judgement)

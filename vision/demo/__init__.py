@@ -1,11 +1,13 @@
-"""The bundled demo: ``demo.mp4`` (rendered by ``datasets/demo.py``) and its ground truth ``script.jsonl``.
+"""The bundled demos: each a ``demo.mp4`` (rendered by ``datasets/demo.py``) and its ground truth ``script.jsonl``,
+in its own folder (:data:`DEMOS`): ``uno``, a game of UNO among three players (this folder), and ``twist``,
+UNO with a twist played with four standard decks by two teams (``twist/``).
 
 The script holds every referee event of the demo game in order, one JSON line each:
 ``{"t": seconds, "event": {...}, "camera": bool}``. Events with ``"camera": true`` (plays, draws,
 reveals) are what the recording shows: the watcher produces them. The others (``new_game``, the
 ``start_round`` deal, UNO calls, catches, challenges, colour choices) no camera can see: the page
 (``web/demo.py``) or ``tableref watch --demo`` posts them when the recording reaches their ``t``
-(:class:`UnseenEvents`). Re-render both files with ``python -m vision.demo`` (needs Pillow).
+(:class:`UnseenEvents`). Re-render them with ``python -m vision.demo [NAME]`` (needs Pillow).
 """
 from __future__ import annotations
 
@@ -17,6 +19,18 @@ from typing import Any, Callable
 DEMO_DIR = Path(__file__).resolve().parent
 RECORDING_NAME = "demo.mp4"
 SCRIPT_NAME = "script.jsonl"
+#: The bundled demos by name: the folder holding each one's recording and script.
+DEMOS: dict[str, Path] = {"uno": DEMO_DIR, "twist": DEMO_DIR / "twist"}
+#: The demo played when none is named.
+DEFAULT_DEMO = "uno"
+
+
+def demo_dir(name: str) -> Path:
+    """The folder of the bundled demo ``name``; raises ``ValueError`` naming the demos there are."""
+    try:
+        return DEMOS[name]
+    except KeyError:
+        raise ValueError(f"no bundled demo {name!r}: choose one of {', '.join(DEMOS)}") from None
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from vision.demo import DEFAULT_DEMO, DEMOS
+
 HELP = "serve the table page (live camera view, referee, flags, scores) on http://127.0.0.1:8000"
 
 
@@ -24,7 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--camera", metavar="SPEC",
                         help="webcam index, video file, image folder or stream URL (default: webcam 0, "
                              "and the bundled demo when no webcam opens)")
-    source.add_argument("--demo", action="store_true", help="play the bundled demo recording and its game")
+    source.add_argument("--demo", nargs="?", const=DEFAULT_DEMO, choices=list(DEMOS), metavar="NAME",
+                        help="play a bundled demo recording and its game: uno (the default) or twist "
+                             "(four standard decks, two teams)")
     source.add_argument("--no-camera", action="store_true", help="no camera: enter plays by hand on the page")
     parser.add_argument("--db", metavar="URL",
                         help="SQLAlchemy database URL (default: $DATABASE_URL, else an SQLite file in "
@@ -52,7 +56,7 @@ def start_camera(camera: Any, args: argparse.Namespace) -> None:
     if args.no_camera:
         camera.set_off("camera off (--no-camera)")
     elif args.demo:
-        camera.start_demo()
+        camera.start_demo(name=args.demo)
     elif args.camera is not None:
         camera.start_source(args.camera)
     elif not camera.start_source("0"):

@@ -161,6 +161,10 @@
     $("top-card").replaceWith(Object.assign(cardTile(state.top, "top"), { id: "top-card" }));
     $("color").textContent = colorWords(state.color);
     $("color").className = "value color-tile " + colorClass(state.color);
+    $("color-label").textContent = isStandard(state.top || "") || snapshot.game.rules === "twist" ? "Suit in force" : "Colour in force";
+    renderUnderTop(snapshot.under_top);
+    $("turn-note").hidden = !snapshot.turn_note;
+    $("turn-note").textContent = snapshot.turn_note || "";
     root.dataset.over = state.game_over ? "yes" : "no";
     $("direction").textContent = state.direction === -1 ? "↺ counter-clockwise" : state.direction === 1 ? "↻ clockwise" : "—";
     $("turn").textContent = state.turn || "—";
@@ -173,6 +177,7 @@
     $("btn-turn-up").hidden = !(state.awaiting && state.awaiting.kind === "starter");
     $("viewers").textContent = snapshot.viewers ? snapshot.viewers + " watching" : "";
     renderBanners(state);
+    renderTeams(state);
     renderPlayers(state, players);
     renderWildChooser(state);
     renderCorrection(players);
@@ -230,6 +235,33 @@
     }
   }
 
+  // The card a Joker leaves in force under it, as a tile beside the top card.
+  function renderUnderTop(card) {
+    const box = $("under-top");
+    box.hidden = !card;
+    box.replaceChildren();
+    if (card) box.append(el("span", { className: "label" }, "In force under it"), cardTile(card, "under"));
+  }
+
+  const cardsText = (count) => (count == null ? "? cards" : count + (count === 1 ? " card" : " cards"));
+
+  // Team play: each team's members, their cards and the team's score (the referee names a team by its members).
+  function renderTeams(state) {
+    const teams = state.teams || [];
+    const box = $("teams");
+    box.hidden = !teams.length;
+    box.replaceChildren();
+    const counts = state.hand_counts || {};
+    const scores = state.team_scores || {};
+    for (const members of teams) {
+      const name = members.join(" & ");
+      box.append(el("article", { className: "team" + (members.includes(state.turn) ? " turn" : "") },
+        el("h3", {}, "Team " + name),
+        el("p", { className: "members" }, members.map((m) => m + ": " + cardsText(counts[m])).join(" · ")),
+        el("p", { className: "team-score" }, "Team score: " + (scores[name] != null ? scores[name] : 0) + " pts")));
+    }
+  }
+
   function renderPlayers(state, players) {
     const box = $("players");
     box.replaceChildren();
@@ -241,11 +273,13 @@
       const tile = el("article", { className: "player" + (state.turn === name ? " turn" : "") + (count === 1 ? " one-card" : "") });
       tile.dataset.player = name;
       tile.append(el("h3", {}, (state.turn === name ? "▶ " : "") + name));
-      tile.append(el("p", { className: "count" }, count == null ? "? cards" : count + (count === 1 ? " card" : " cards")));
+      tile.append(el("p", { className: "count" }, cardsText(count)));
       const badges = el("p", { className: "badges" });
       if ((state.uno_called || []).includes(name)) badges.append(el("span", { className: "badge uno-called" }, "UNO called"));
       if ((state.owed || {})[name]) badges.append(el("span", { className: "badge owes" }, "owes " + state.owed[name]));
       if (state.dealer === name) badges.append(el("span", { className: "badge" }, "dealer"));
+      const team = (state.teams || []).find((members) => members.includes(name));
+      if (team) badges.append(el("span", { className: "badge team" }, "team " + team.join(" & ")));
       if (badges.childElementCount) tile.append(badges);
       if (scores[name] != null) tile.append(el("p", { className: "muted" }, scores[name] + " pts"));
       const row = el("div", { className: "button-row" });
