@@ -89,6 +89,8 @@ def test_teaching_a_deck_learns_its_greens_saves_it_and_checks_it(tmp_path: Path
 
         started = client.post("/api/teach/learn", {"name": "kitchen"})
         assert started.status_code == 202 and started.get_json()["state"] == "learning"
+        busy = client.post("/api/teach/capture", {"card": "red-0"})  # answered at once, not after learning
+        assert busy.status_code == 409 and "being learnt" in busy.get_json()["error"]
         session = learnt(client, app)
         assert session["state"] == "learnt", session["message"]
         held = session["held_back"]

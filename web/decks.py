@@ -14,6 +14,8 @@ import logging
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -276,8 +278,7 @@ class Teacher:
             raise InvalidInput(f"family: {family!r} is not a deck family (uno or standard)")
         if not isinstance(full, bool):
             raise InvalidInput("full: true (every card) or false (about 15 cards)")
-        with self._lock:
-            self._not_learning()
+        with self._step():
             if self._detector is None or self._detector.family != family:
                 self._detector = self._load(family)
             self.session = Teaching(family, full, teaching_sequence(family, full))
@@ -285,8 +286,7 @@ class Teacher:
 
     def cancel(self) -> dict[str, Any]:
         """Drop the session (nothing is saved); not while learning."""
-        with self._lock:
-            self._not_learning()
+        with self._step():
             self.session = None
         return self.status()
 
@@ -296,7 +296,7 @@ class Teacher:
         :data:`MIN_FRAMES_WITH_CARD` of them show a card."""
         from vision.decks import Shot, card_in_shot
 
-        with self._lock:
+        with self._step():
             session = self._session("showing", "refused", "failed")  # after a refusal, cards may be shown again
             if card not in session.sequence:
                 raise InvalidInput(f"card: {card!r} is not one of the cards asked for")
@@ -322,7 +322,7 @@ class Teacher:
             check_name(name)
         except DeckError as exc:
             raise InvalidInput(f"name: {exc}") from exc
-        with self._lock:
+        with self._step():
             session = self._session("showing", "refused", "failed")
             if len(session.captured) < HOLD_BACK_EVERY:
                 raise InvalidInput(f"show at least {HOLD_BACK_EVERY} cards before learning (shown: {len(session.captured)})")
@@ -344,34 +344,37 @@ class Teacher:
             detector = self._detector
             shots = [shot for card in session.sequence if card in session.captured
                      for shot in session.captured[card].shots]
-            started = time.perf_counter()
+            started, session.seconds = time.perf_counter(), None
             try:
                 profile = learn(detector, shots, session.name, session.family)
+                session.seconds = round(time.perf_counter() - started, 1)  # the learning alone
                 self.registry.save(profile)
                 use_profile(detector, profile)
                 session.learnt_reads = {card: self._read(session.captured[card].shots[0].image)
                                         for card in session.sequence if card in session.captured}
-                session.profile, session.state = profile, "learnt"
-                check = profile.check
+                session.profile, check = profile, profile.check
                 session.held_back = check.to_dict() if check else None
-                session.message = f"learnt the deck {profile.name!r} from {len(shots)} frames and saved it"
+                session.message = (f"learnt the deck {profile.name!r} from {len(shots)} frames in {session.seconds} s "
+                                   "and saved it")
+                state = "learnt"
             except ProfileRefused as exc:
-                session.state, session.message = "refused", str(exc)
                 session.held_back = exc.check.to_dict() if exc.check else None
+                state, session.message = "refused", str(exc)
             except DeckError as exc:
-                session.state, session.message = "failed", str(exc)
+                state, session.message = "failed", str(exc)
             except Exception as exc:  # the page must hear of any failure, never see "learning…" forever
                 log.exception("teaching the deck failed")
-                session.state, session.message = "failed", f"learning failed: {exc}"
-            finally:
+                state, session.message = "failed", f"learning failed: {exc}"
+            if session.seconds is None:
                 session.seconds = round(time.perf_counter() - started, 1)
+            session.state = state  # last: a page polling sees the outcome whole
 
     def check(self) -> dict[str, Any]:
         """Read the card on the table now with the learnt profile (and, for comparison, without it);
         the reading is added to the session's checks (at most :data:`CHECK_CARDS`)."""
         from vision.decks import use_profile
 
-        with self._lock:
+        with self._step():
             session = self._session("learnt")
             if len(session.checks) >= CHECK_CARDS:
                 raise TeachingConflict(f"the {CHECK_CARDS} cards of the check have been read")
@@ -386,6 +389,19 @@ class Teacher:
             return session.to_dict()
 
     # -- helpers ------------------------------------------------------------------------------------
+    @contextmanager
+    def _step(self) -> Iterator[None]:
+        """Hold the session for one step; :class:`TeachingConflict` at once (never a wait) while learning
+        or another step runs."""
+        self._not_learning()
+        if not self._lock.acquire(blocking=False):
+            self._not_learning()
+            raise TeachingConflict("another teaching step is under way: try again in a moment")
+        try:
+            yield
+        finally:
+            self._lock.release()
+
     def _load(self, family: str) -> Detector:
         from vision.detector import DetectorError
 
