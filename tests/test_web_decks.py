@@ -19,7 +19,7 @@ import pytest
 from deck_support import TAUGHT, DeckNoter, ShownCard, shown_card_camera, yellowish_card
 from vision import decks
 from vision.detector import default_model_path
-from web.decks import teaching_sequence
+from web.decks import refusal_words, teaching_sequence
 from web_support import TableClient, make_app
 
 needs_model = pytest.mark.skipif(not default_model_path().is_file(), reason="no committed detector model")
@@ -62,6 +62,13 @@ def teach(client: TableClient, source: ShownCard, cards: list[str], shown: list[
         response = client.post("/api/teach/capture", {"card": card})
         assert response.status_code == 200, response.get_json()
         assert response.get_json()["captured"][card]["frames"] >= 2
+
+
+def test_a_refusal_is_said_in_the_pages_words() -> None:
+    worse = refusal_words(decks.ProfileRefused("x", decks.HeldBackCheck(shots=6, right_without=5, right_with=3)))
+    assert worse == ("Not kept: with what was learnt, the cards held back were read right 3 of 6 times, 5 without "
+                     "it: it would read this deck worse. Nothing was saved.")
+    assert refusal_words(decks.ProfileRefused("x")).startswith("Not kept: most cards shown do not look like")
 
 
 def test_the_teaching_sequence_asks_for_every_value_once_with_the_colours_rotating() -> None:
@@ -149,7 +156,7 @@ def test_shots_whose_labels_do_not_match_their_cards_are_refused_and_nothing_is_
         assert client.post("/api/teach/learn", {"name": "wrong"}).status_code == 202
         session = learnt(client, app)
         assert session["state"] == "refused"
-        assert "refused" in session["message"] and "nothing was saved" in session["message"]
+        assert session["message"].startswith("Not kept: most cards shown do not look like the cards asked for")
         assert client.get("/api/decks").get_json()["decks"] == [] and files.names() == []
         assert client.post("/api/teach/check").status_code == 409  # nothing learnt to check
         # the cards can be shown again and learnt once more from the same session

@@ -95,7 +95,7 @@ def test_teaching_a_deck_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> 
     page.click("#btn-learn")
     page.wait_for_selector("#teach-learning:not([hidden])")
     page.wait_for_selector("#teach-result:not([hidden])", timeout=240_000)
-    assert "learnt the deck 'kitchen'" in page.inner_text("#teach-message")
+    assert "Learnt the deck 'kitchen'" in page.inner_text("#teach-message")
     assert page.locator("#teach-colours .swatch-pair").count() == 4
     assert "read right" in page.inner_text("#teach-reads")
     page.locator("#teach-result").scroll_into_view_if_needed()
@@ -131,7 +131,7 @@ def test_a_refusal_is_said_in_plain_words_on_a_phone(table: tuple, page: Any, tm
     page.fill("#teach-name", "wrong")
     page.click("#btn-learn")
     page.wait_for_selector("#teach-refused:not([hidden])", timeout=240_000)
-    assert "the labels do not match the cards" in page.inner_text("#teach-refusal")
+    assert "do not look like the cards asked for" in page.inner_text("#teach-refusal")
     page.locator("#teach-refused").scroll_into_view_if_needed()
     screenshot(page, tmp_path, "teach-refused")
     assert api.get("/api/decks").get_json()["decks"] == []

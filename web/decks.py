@@ -24,7 +24,7 @@ from web.deck_store import DeckStore
 from web.validation import InvalidInput
 
 if TYPE_CHECKING:
-    from vision.decks import DeckProfile, ProfileStore, Shot
+    from vision.decks import DeckProfile, ProfileRefused, ProfileStore, Shot
     from vision.detector import Detector
     from web.camera import Camera
 
@@ -86,6 +86,17 @@ def profile_summary(profile: DeckProfile) -> dict[str, Any]:
     return {"name": profile.name, "family": profile.family, "colours": colours, "reader": profile.shift is not None,
             "shots": profile.shots, "check": profile.check.to_dict() if profile.check else None,
             "learnt_at": profile.learnt_at}
+
+
+def refusal_words(refused: ProfileRefused) -> str:
+    """Why a profile was not kept, in the page's words (cards shown and asked for, not labelled shots)."""
+    check = refused.check
+    if check is None:
+        return ("Not kept: most cards shown do not look like the cards asked for (the reader saw other values "
+                "in them). Nothing was saved.")
+    return (f"Not kept: with what was learnt, the cards held back were read right {check.right_with} of "
+            f"{check.shots} times, {check.right_without} without it: it would read this deck worse. "
+            "Nothing was saved.")
 
 
 class DeckRegistry:
@@ -354,12 +365,12 @@ class Teacher:
                                         for card in session.sequence if card in session.captured}
                 session.profile, check = profile, profile.check
                 session.held_back = check.to_dict() if check else None
-                session.message = (f"learnt the deck {profile.name!r} from {len(shots)} frames in {session.seconds} s "
+                session.message = (f"Learnt the deck {profile.name!r} from {len(shots)} frames in {session.seconds} s "
                                    "and saved it")
                 state = "learnt"
             except ProfileRefused as exc:
                 session.held_back = exc.check.to_dict() if exc.check else None
-                state, session.message = "refused", str(exc)
+                state, session.message = "refused", refusal_words(exc)
             except DeckError as exc:
                 state, session.message = "failed", str(exc)
             except Exception as exc:  # the page must hear of any failure, never see "learning…" forever

@@ -134,7 +134,7 @@
     if (session.state === "showing") renderShowing();
     if (session.state === "learnt") renderResult();
     if (session.state === "refused" || session.state === "failed") {
-      $("teach-refusal").textContent = session.message + heldBackWords(session.held_back);
+      $("teach-refusal").textContent = session.message;
     }
     if (session.state === "learning" && !polling) polling = setInterval(refresh, 1000);
     if (session.state !== "learning" && polling) { clearInterval(polling); polling = null; }
