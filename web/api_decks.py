@@ -10,10 +10,10 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify
 
+from web.decks import NothingSeen, TeachingConflict
 from web.http import json_body
 from web.security import controls
 from web.validation import InvalidInput
-from web.decks import NothingSeen, TeachingConflict
 
 api_decks = Blueprint("api_decks", __name__, url_prefix="/api")
 
