@@ -148,8 +148,9 @@ class Camera:
             self._changes.append((change.event, change.verdict))
 
     def _before_frame(self, frame: Frame) -> None:
-        """Called in the watcher's thread before each frame: the demo's scripted events due by the frame's
-        time, then every queued change handed to the watcher in order."""
+        """Called in the watcher's thread before each frame: the frame kept (teaching a deck takes it), the
+        demo's scripted events due by the frame's time, the followed game's deck given to the watcher's
+        detector when it changed, then every queued change handed to the watcher in order."""
         self._frame = frame
         hook = self._frame_hook
         if hook is not None:
