@@ -221,6 +221,25 @@ def test_choosing_a_deck_for_a_game_checks_the_game_and_the_deck(tmp_path: Path,
     assert client.http.post(f"/api/games/{game_id}/deck", json={"deck": None}).status_code in (400, 403)  # no token
 
 
+def test_the_deck_of_a_game_is_kept_in_the_database_across_a_restart(tmp_path: Path, files, db_url: str) -> None:
+    """On SQLite and on PostgreSQL: the deck tables are created, a profile saved from the page and a game's
+    choice (a deck, then the printed colours for another game) read back by a new app on the same database."""
+    first = make_app(tmp_path, db_url)
+    first.extensions["tableref.decks"].save(decks.DeckProfile(name="kitchen", family="uno", hues={"green": 37.0}, shots=40))
+    client = TableClient(first)
+    kitchen, printed, untouched = client.new_game(), client.new_game(), client.new_game()
+    assert client.post(f"/api/games/{kitchen}/deck", {"deck": "kitchen"}).status_code == 200
+    assert client.post(f"/api/games/{printed}/deck", {"deck": None}).status_code == 200
+    files.forget("kitchen")  # the database's copy is the page's
+
+    again = TableClient(make_app(tmp_path, db_url))
+    assert again.get(f"/api/games/{kitchen}/deck").get_json() == {"deck": "kitchen", "chosen": True, "default": None,
+                                                                   "decks": ["kitchen"]}
+    assert again.get(f"/api/games/{printed}/deck").get_json()["chosen"] is True
+    assert again.get(f"/api/games/{untouched}/deck").get_json()["chosen"] is False
+    assert again.get("/api/decks").get_json()["decks"][0]["colours"][0]["hue"] == 37.0
+
+
 def test_a_deck_learnt_on_the_command_line_is_known_to_the_page_and_can_be_forgotten(tmp_path: Path, files) -> None:
     files.save(decks.DeckProfile(name="club green", family="uno", hues={"green": 40.0}, shots=3))
     client = TableClient(make_app(tmp_path))
