@@ -265,6 +265,7 @@ def test_serve_with_a_deck_reads_with_it_and_refuses_an_unknown_one(tmp_path: Pa
 
     files.save(decks.DeckProfile(name="kitchen", family="uno", hues={"green": 37.0}, shots=10))
     assert main(["serve", "--no-camera", "--db", f"sqlite:///{tmp_path / 'x.db'}", "--deck", "nobody"]) == 2
+    assert main(["serve", "--workers", "2", "--db", "postgresql://nobody@127.0.0.1:1/x", "--deck", "kitchen"]) == 2
     port = _free_port()
     env = {**os.environ, decks.DECKS_ENV: str(files.folder)}
     server = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--no-camera", "--port", str(port), "--db",

@@ -202,6 +202,10 @@ def serve_workers(args: argparse.Namespace, pin: str | None) -> int:
         print("tableref serve: with --workers the camera is off: run it as a camera node "
               "(tableref watch SOURCE --post URL --table NAME)", file=sys.stderr)
         return 2
+    if args.deck is not None:
+        print("tableref serve: with --workers the camera is off: give --deck to each camera node "
+              "(tableref watch SOURCE --post URL --table NAME --deck NAME)", file=sys.stderr)
+        return 2
     try:
         url = prepare_database(url)
     except (SQLAlchemyError, ImportError, OSError) as exc:
