@@ -9,6 +9,8 @@ from flask import Flask
 
 from web import http, security
 from web.camera import Camera
+from web.deck_store import DeckStore
+from web.decks import DeckRegistry, Teacher
 from web.evidence import EvidenceStore
 from web.fanout import fanout_for
 from web.phone import PhoneFeed
@@ -65,14 +67,18 @@ def create_app(database_url: str | None = None, *, pin: str | None = None, secre
     app.extensions["tableref.fanout"] = fanout
     app.extensions["tableref.tables"] = tables
     app.extensions["tableref.rulings"] = rulings
-    app.extensions["tableref.camera"] = Camera(tables, rulings=rulings)
-    app.extensions["tableref.phone"] = PhoneFeed(app.extensions["tableref.camera"])
+    camera = app.extensions["tableref.camera"] = Camera(tables, rulings=rulings)
+    decks = app.extensions["tableref.decks"] = DeckRegistry(DeckStore(store.engine))
+    decks.camera, camera.deck_reader = camera, decks.reader_for
+    app.extensions["tableref.teacher"] = Teacher(decks, camera)
+    app.extensions["tableref.phone"] = PhoneFeed(camera)
     app.extensions["tableref.pin_throttle"] = PinThrottle()
     http.install(app, http.HostPolicy(listen, allowed_hosts))
     security.install(app)
 
     from web.api import api
     from web.api_club import club
+    from web.api_decks import api_decks
     from web.api_phone import phone
     from web.api_rulings import api_rulings
     from web.pages import pages
@@ -80,6 +86,7 @@ def create_app(database_url: str | None = None, *, pin: str | None = None, secre
     app.register_blueprint(api)
     app.register_blueprint(api_rulings)
     app.register_blueprint(club)
+    app.register_blueprint(api_decks)
     app.register_blueprint(pages)
     app.register_blueprint(phone)
     return app

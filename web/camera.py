@@ -104,6 +104,10 @@ class Camera:
         self._frame_hook: Callable[[float], None] | None = None
         self._feeding = False  # a watcher is (being) started: changes are queued for it
         self._starts = 0  # watchers started so far: a page reconnects its live view when this changes
+        self._frame: Frame | None = None  # the latest frame as the camera gave it (teaching a deck takes it)
+        #: what makes a detector read with a game's deck (``web.decks.DeckRegistry.reader_for``), if any
+        self.deck_reader: Callable[[int | None], Callable[[Any], None]] | None = None
+        self._deck: Callable[[Any], None] | None = None  # applied to the watcher's detector before its next frame
         #: changes of the followed game not yet handed to the watcher: (event, verdict), in order
         self._changes: deque[tuple[dict[str, Any], dict[str, Any]]] = deque()
         tables.listen(self._heard)
@@ -115,6 +119,7 @@ class Camera:
             changed, self._game_id = self._game_id != game_id, game_id
         if changed:
             self._catch_up_with(game_id)
+            self.refresh_deck()
 
     @property
     def game_id(self) -> int | None:
@@ -144,12 +149,19 @@ class Camera:
             self._changes.append((change.event, change.verdict))
 
     def _before_frame(self, frame: Frame) -> None:
-        """Called in the watcher's thread before each frame: the demo's scripted events due by the frame's
-        time, then every queued change handed to the watcher in order."""
+        """Called in the watcher's thread before each frame: the frame kept (teaching a deck takes it), the
+        demo's scripted events due by the frame's time, the followed game's deck given to the watcher's
+        detector when it changed, then every queued change handed to the watcher in order."""
+        self._frame = frame
         hook = self._frame_hook
         if hook is not None:
             hook(frame.t)
         watcher = self._watcher
+        deck = self._deck
+        if deck is not None and watcher is not None:  # (a watcher still starting gets it on its next frame)
+            self._deck = None
+            if hasattr(watcher, "detector"):
+                deck(watcher.detector)
         while watcher is not None and self._changes:
             event, verdict = self._changes.popleft()
             watcher.note_verdict(event, verdict)
@@ -220,6 +232,7 @@ class Camera:
         self._stop_watcher()
         self._frame_hook, self._feeding = before_frame, True
         self._catch_up_with(self.game_id)
+        self.refresh_deck()
         try:
             watcher = open_with(self._stored_zones(spec))
         except Exception as exc:  # any failure of an optional part: the page works without it
@@ -271,7 +284,17 @@ class Camera:
                 self._watcher.stop()
             except Exception as exc:  # stopping must never keep the server from shutting down
                 log.warning("camera did not stop cleanly: %s", exc)
-            self._watcher, self._spec = None, None
+            self._watcher, self._spec, self._frame = None, None, None
+
+    # -- the deck read with ---------------------------------------------------------------------------
+    def refresh_deck(self) -> None:
+        """Have the watcher read with the followed game's deck (``deck_reader``) from its next frame."""
+        if self.deck_reader is not None:
+            self._deck = self.deck_reader(self.game_id)
+
+    def latest_frame(self) -> Frame | None:
+        """The latest frame the running camera gave (as it came, no overlays); None when none runs."""
+        return self._frame if self._watcher is not None else None
 
     # -- table zones --------------------------------------------------------------------------------
     def _stored_zones(self, spec: str) -> Zones | None:

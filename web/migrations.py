@@ -1,6 +1,6 @@
 """The schema of ``web.store``: created on a new database, brought up to date on an older one.
 
-The tables (``web.store``'s and ``web.evidence``'s) are created from their SQLAlchemy models
+The tables (``web.store``'s, ``web.evidence``'s and ``web.deck_store``'s) are created from their SQLAlchemy models
 (``create_all``: only what is missing). Columns and
 indexes added to existing tables since the first release are listed in :data:`ADDED_COLUMNS` and
 :data:`ADDED_INDEXES`, as data, and added where an older database lacks them, with DDL that SQLite and
@@ -50,6 +50,7 @@ def missing_columns(connection: Connection) -> list[AddedColumn]:
 def upgrade(engine: Engine) -> list[str]:
     """Create what is missing of the schema and add the columns and indexes an older database lacks;
     returns the columns added (``table.column``)."""
+    from web.deck_store import DeckBase
     from web.evidence import EvidenceBase
     from web.store import Base
 
@@ -61,6 +62,7 @@ def upgrade(engine: Engine) -> list[str]:
             connection.execute(text(f"ALTER TABLE {column.table} ADD COLUMN {column.column} {column.ddl}"))
         Base.metadata.create_all(connection)
         EvidenceBase.metadata.create_all(connection)
+        DeckBase.metadata.create_all(connection)
         for name, table, columns, unique in ADDED_INDEXES:
             connection.execute(text(f"CREATE {'UNIQUE ' if unique else ''}INDEX IF NOT EXISTS {name} "
                                     f"ON {table} ({', '.join(columns)})"))

@@ -17,7 +17,7 @@ HELP = "serve the table page (live camera view, referee, flags, scores) on http:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``--host``, ``--port``, ``--camera``, ``--demo``, ``--no-camera``, ``--db``, ``--pin``, ``--https``,
-    ``--cert``/``--key``, ``--allow-host``."""
+    ``--cert``/``--key``, ``--deck``, ``--allow-host``."""
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this computer only; any other "
                              "address makes the controls need the table's PIN)")
@@ -40,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "made on first use and kept in the user's data directory, unless --cert/--key")
     parser.add_argument("--cert", metavar="FILE", help="your own certificate (PEM) for --https (with --key)")
     parser.add_argument("--key", metavar="FILE", help="the private key (PEM) of --cert")
+    parser.add_argument("--deck", metavar="NAME",
+                        help="read with this learnt deck profile (`tableref deck list`, or taught on the page) in "
+                             "every game no other deck was chosen for (default: the printed colours)")
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="also answer to this host name (e.g. mylaptop.local); loopback names, the --host "
                              "address and, with --host 0.0.0.0, any IP address are always answered (repeatable)")
@@ -130,6 +133,15 @@ def run(args: argparse.Namespace) -> int:
         hint = " (for PostgreSQL: pip install 'psycopg[binary]')" if isinstance(exc, ImportError) else ""
         print(f"tableref serve: cannot open the database: {exc}{hint}", file=sys.stderr)
         return 1
+    if args.deck is not None:
+        from vision.decks import DeckError
+
+        try:
+            app.extensions["tableref.decks"].set_default(args.deck)
+        except DeckError as exc:
+            print(f"tableref serve: --deck: {exc}", file=sys.stderr)
+            close_app(app)
+            return 2
     from web.tls import phone_address
 
     https = bool(args.https or args.cert)
@@ -155,6 +167,8 @@ def run(args: argparse.Namespace) -> int:
     print_phone_address(phone_url, https, self_signed)
     shown_url = app.extensions["tableref.store"].engine.url.render_as_string(hide_password=True)
     print(f"tableref: games are kept in {shown_url}", flush=True)
+    if args.deck is not None:
+        print(f"tableref: reading with the deck {args.deck!r} unless a game chose another", flush=True)
 
     def _stop(_signum: int, _frame: Any) -> None:
         raise KeyboardInterrupt
@@ -191,6 +205,10 @@ def serve_workers(args: argparse.Namespace, pin: str | None) -> int:
     if args.camera is not None or args.demo:
         print("tableref serve: with --workers the camera is off: run it as a camera node "
               "(tableref watch SOURCE --post URL --table NAME)", file=sys.stderr)
+        return 2
+    if args.deck is not None:
+        print("tableref serve: with --workers the camera is off: give --deck to each camera node "
+              "(tableref watch SOURCE --post URL --table NAME --deck NAME)", file=sys.stderr)
         return 2
     try:
         url = prepare_database(url)

@@ -1,0 +1,137 @@
+""""Teach your deck" on a phone-sized table page in headless Chromium (Debian's): the cards asked for one
+at a time, each shown to a camera the test lays cards under, learning, the colours and readings learnt,
+the five-card check, the game then read with the deck (in its header), and a refusal in plain words.
+
+Screenshots go to the test's temporary folder, or to $TABLEREF_SCREENSHOTS when set.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from deck_support import TAUGHT, DeckNoter, ShownCard, shown_card_camera, yellowish_card
+from vision import decks
+from vision.detector import default_model_path
+from web_support import CHROMIUM, TableClient, chromium_page, make_app, screenshot, served
+
+pytestmark = [pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
+              pytest.mark.skipif(not default_model_path().is_file(), reason="no committed detector model")]
+
+PHONE = {"width": 390, "height": 844}
+#: Every visible control a finger must hit that is smaller than 44 px (checkboxes sit in a taller label).
+SMALL_TARGETS = """() => [...document.querySelectorAll('#teach button, #teach select, #teach input')]
+    .filter((e) => e.offsetParent !== null && e.type !== 'checkbox')
+    .map((e) => [e.id || e.textContent.trim().slice(0, 30), e.getBoundingClientRect().height])
+    .filter(([, height]) => height < 44)"""
+
+
+@pytest.fixture()
+def table(tmp_path: Path, monkeypatch) -> Iterator[tuple[str, TableClient, ShownCard, DeckNoter]]:
+    """The app served with its camera over a table the test lays cards on: base URL, API client, the
+    camera's source and its watcher's detector."""
+    monkeypatch.setenv(decks.DECKS_ENV, str(tmp_path / "decks"))
+    app = make_app(tmp_path)
+    source, watched = ShownCard(), DeckNoter()
+    camera = app.extensions["tableref.camera"]
+    camera.opener = shown_card_camera(source, watched)
+    assert camera.start_source("shown card")
+    try:
+        with served(app) as base:
+            yield base, TableClient(app), source, watched
+    finally:
+        camera.stop()
+
+
+@pytest.fixture()
+def page(tmp_path: Path) -> Iterator[Any]:
+    problems: list[str] = []
+    with chromium_page(tmp_path / "profile", viewport=PHONE, is_mobile=True, has_touch=True) as page:
+        page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+        page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+        yield page
+    assert problems == []
+
+
+def show_cards(page: Any, source: ShownCard, cards: list[str], shown: list[str]) -> None:
+    """Capture each of ``cards`` (skipping the cards the page asks for before it) with ``shown``'s card laid
+    under the camera."""
+    words = "(id) => window.tableref.cardWords(JSON.parse(document.getElementById('card-words').textContent), id)"
+    for asked, image_of in zip(cards, shown):
+        for _ in range(15):
+            if page.inner_text("#teach-card") == page.evaluate(words, asked):
+                break
+            page.click("#btn-skip")
+        assert page.inner_text("#teach-card") == page.evaluate(words, asked)
+        done = int(page.inner_text("#teach-count").split()[0])
+        source.show(yellowish_card(image_of))
+        page.click("#btn-capture")
+        page.wait_for_selector(f"#teach-count:text('{done + 1} of 15 cards shown')", timeout=30_000)
+
+
+def test_teaching_a_deck_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> None:
+    base, api, source, watched = table
+    game_id = api.new_game()
+    page.goto(f"{base}/games/{game_id}")
+    page.wait_for_selector("#game-deck:text('deck: printed colours')")
+    page.click("#btn-teach")
+    page.wait_for_selector("#teach-start:not([hidden])")
+    page.locator("#teach").scroll_into_view_if_needed()
+    screenshot(page, tmp_path, "teach-1-start")
+    page.click("#teach-start button[data-family=uno]")
+    page.wait_for_selector("#teach-card:text('Red')")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate(SMALL_TARGETS) == []
+    show_cards(page, source, TAUGHT[:3], TAUGHT[:3])
+    assert "the printed colours read it as" in page.inner_text("#teach-seen")  # green-2, read as yellow
+    page.locator("#teach-card").scroll_into_view_if_needed()
+    screenshot(page, tmp_path, "teach-2-showing")
+    show_cards(page, source, TAUGHT[3:], TAUGHT[3:])
+    assert "back is not asked for" in page.inner_text("#teach-back-note")
+
+    page.fill("#teach-name", "kitchen")
+    page.click("#btn-learn")
+    page.wait_for_selector("#teach-learning:not([hidden])")
+    page.wait_for_selector("#teach-result:not([hidden])", timeout=240_000)
+    assert "Learnt the deck 'kitchen'" in page.inner_text("#teach-message")
+    assert page.locator("#teach-colours .swatch-pair").count() == 4
+    assert "read right" in page.inner_text("#teach-reads")
+    page.locator("#teach-result").scroll_into_view_if_needed()
+    screenshot(page, tmp_path, "teach-3-learnt")
+
+    source.show(yellowish_card("green-9"))
+    page.click("#btn-check")
+    page.wait_for_selector("#check-list li")
+    assert "Green 9" in page.inner_text("#check-list") and "printed colours would read" in page.inner_text("#check-list")
+    page.click("#btn-use-deck")
+    page.wait_for_selector("#game-deck:text('deck: kitchen')")
+    assert page.input_value("#deck-choice") == "kitchen"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate(SMALL_TARGETS) == []
+    page.locator("#teach-check").scroll_into_view_if_needed()
+    screenshot(page, tmp_path, "teach-4-checked")
+    assert api.get(f"/api/games/{game_id}/deck").get_json()["deck"] == "kitchen"
+
+    page.reload()  # the game's deck is kept with it
+    page.wait_for_selector("#game-deck:text('deck: kitchen')")
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, tmp_path, "teach-5-header")
+
+
+def test_a_refusal_is_said_in_plain_words_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> None:
+    base, api, source, _ = table
+    game_id = api.new_game()
+    page.goto(f"{base}/games/{game_id}")
+    page.click("#btn-teach")
+    page.click("#teach-start button[data-family=uno]")
+    page.wait_for_selector("#teach-card:text('Red')")
+    show_cards(page, source, TAUGHT[:8], TAUGHT[3:8] + TAUGHT[:3])  # each card asked for, another shown
+    page.fill("#teach-name", "wrong")
+    page.click("#btn-learn")
+    page.wait_for_selector("#teach-refused:not([hidden])", timeout=240_000)
+    assert "do not look like the cards asked for" in page.inner_text("#teach-refusal")
+    page.locator("#teach-refused").scroll_into_view_if_needed()
+    screenshot(page, tmp_path, "teach-refused")
+    assert api.get("/api/decks").get_json()["decks"] == []
