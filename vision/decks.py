@@ -203,13 +203,15 @@ def _box(row: dict) -> Box | None:
 @dataclass
 class ShotLook:
     """What one shot teaches: the reader's logits and features of each of its crops, the class they
-    are of (``None`` for backs), and for an UNO card of one colour that colour and the hue it shows."""
+    are of (``None`` for backs), for an UNO card of one colour that colour and the hue it shows, and
+    whether the detector, reading as trained, read the shot's card right."""
 
     target: int | None
     logits: np.ndarray
     features: np.ndarray
     colour: str | None
     hue: float | None
+    read_right: bool = False
 
 
 def card_in_shot(detector: Detector, bgr: np.ndarray, box: Box | None) -> Detection | None:
@@ -250,7 +252,7 @@ def look_at(detector: Detector, shot: Shot, bgr: np.ndarray) -> ShotLook:
     colour = card.color if card.family == "uno" else None
     return ShotLook(target, np.concatenate(logits) if logits else np.zeros((0, len(CLASSIFIER_CLASSES))),
                     np.concatenate(features) if features else np.zeros((0, 0)), colour,
-                    shown_hue(bgr, box) if colour else None)
+                    shown_hue(bgr, box) if colour else None, found is not None and found.card == shot.card)
 
 
 def _views_of(found: Detection | None, seen: Sequence[tuple[Detection, list]]) -> list | None:
@@ -421,7 +423,7 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
             return right
 
         candidate = profile_from(kept, name, family)
-        without = right_with(None)
+        without = sum(look.read_right for look, back in zip(looks, held_back) if back)  # read as trained
         colours_only = right_with(replace(candidate, shift=None))
         with_shift = right_with(candidate) if candidate.shift is not None else colours_only
         keep_shift = with_shift > colours_only  # the reader's shift must earn its place on the held-back shots
