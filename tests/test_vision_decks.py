@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from deck_support import PRINTED_GREEN_HUE, YELLOWISH_SHIFT, yellowish_greens
 from vision import decks
 from vision.detector import Detector, default_model_path
 from vision_support import face_on_table
@@ -16,20 +17,8 @@ from web.cli import main
 
 pytestmark = pytest.mark.skipif(not default_model_path().is_file(), reason="no committed detector model")
 
-PRINTED_GREEN_HUE = 67  # OpenCV hue of the renderer's green
-#: A deck whose greens are printed yellowish (as the classic deck under a warm lamp looked in real
-#: photos): the printed reader reads them as yellow.
-YELLOWISH_SHIFT = -30
-#: The teaching sequence: values once, the colours rotating; every third shot is held back by learning.
+#: The teaching sequence: values once, the colours rotating; learning holds back every third card.
 TEACHING = ["green-1", "red-2", "green-3", "blue-4", "yellow-5", "green-6", "red-7", "green-8", "green-skip"]
-
-
-def yellowish_greens(frame: np.ndarray) -> np.ndarray:
-    """``frame`` with its saturated green pixels moved ``YELLOWISH_SHIFT`` in hue."""
-    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV).astype(np.int32)
-    green = (hsv[..., 1] > 80) & (np.abs(hsv[..., 0] - PRINTED_GREEN_HUE) < 20)
-    hsv[..., 0] = np.where(green, (hsv[..., 0] + YELLOWISH_SHIFT) % 180, hsv[..., 0])
-    return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
 
 
 def teaching_folder(folder: Path, cards: list[str], labels: list[str] | None = None) -> Path:
@@ -137,3 +126,12 @@ def test_bad_teaching_folders_are_clear_errors(tmp_path: Path, rows: list[str], 
 def test_learn_refuses_a_folder_with_no_labels(tmp_path: Path, store, capsys) -> None:
     assert main(["deck", "learn", str(tmp_path), "--name", "x"]) == 2
     assert "no labels.csv" in capsys.readouterr().err
+
+
+def test_a_shift_for_another_reader_is_a_clear_error() -> None:
+    classes = len(decks.CLASSIFIER_CLASSES)
+    alien = decks.DeckProfile(name="old", family="uno", shift=decks.HeadShift(np.zeros((classes, 64), np.float32),
+                                                                              np.zeros(classes, np.float32)))
+    detector = Detector.load(family="uno")
+    with pytest.raises(decks.DeckError, match="does not fit this reader"):
+        decks.use_profile(detector, alien)

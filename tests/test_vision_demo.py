@@ -6,33 +6,18 @@ slow, shared machine keeps up with) and frame by frame; about a minute and a hal
 """
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from referee.engine import Referee
 from vision.demo import load_script
-
-ROOT = Path(__file__).resolve().parent.parent
+from vision_support import judged, watch_demo_lines
 
 
 @pytest.fixture(scope="module", params=[["--fps", "5"], []], ids=["5-frames-per-s", "every-frame"])
 def watched(request: pytest.FixtureRequest) -> list[dict]:
     """The JSON lines of `tableref watch demo --fast`, sampled at 5 frames/s (a slow machine) and with
     every frame (a fast one: more looks at hands over the pile and at half-covered cards)."""
-    done = subprocess.run([sys.executable, "-m", "web.cli", "watch", "demo", "--fast", *request.param],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stderr
-    return [json.loads(line) for line in done.stdout.splitlines()]
-
-
-def judged(watched: list[dict]) -> list[dict]:
-    """The lines of judged events (not the questions put to the table)."""
-    return [line for line in watched if "event" in line]
+    return watch_demo_lines("demo", request.param, timeout=300)
 
 
 def test_the_camera_sees_exactly_the_scripted_camera_events(watched: list[dict]) -> None:

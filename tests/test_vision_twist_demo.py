@@ -10,9 +10,6 @@ without the recording.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -22,8 +19,7 @@ from vision.pipeline import at_least_card_size, deck_copies
 from vision.sightings import Sighting
 from vision.source_tree import load_source_package
 from vision.stability import PileWatch
-
-ROOT = Path(__file__).resolve().parent.parent
+from vision_support import judged, watch_demo_lines
 
 
 def twist_script() -> list:
@@ -34,16 +30,7 @@ def twist_script() -> list:
 @pytest.fixture(scope="module", params=[["--fps", "5"], []], ids=["5-frames-per-s", "every-frame"])
 def watched(request: pytest.FixtureRequest) -> list[dict]:
     """The JSON lines of `tableref watch demo:twist --fast`, sampled at 5 frames/s and with every frame."""
-    done = subprocess.run([sys.executable, "-m", "web.cli", "watch", "demo:twist", "--fast", *request.param],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stderr
-    return [json.loads(line) for line in done.stdout.splitlines()]
-
-
-def judged(watched: list[dict]) -> list[dict]:
-    """The lines of judged events (not the questions put to the table)."""
-    return [line for line in watched if "event" in line]
+    return watch_demo_lines("demo:twist", request.param, timeout=600)
 
 
 def camera_seen(watched: list[dict]) -> list[dict]:

@@ -1,6 +1,11 @@
 """Test pictures for the vision tests: a rendered card face lying on a plain table."""
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -8,6 +13,7 @@ from vision.source_tree import SourceTreeMissing, load_source_package
 
 GREEN_TABLE = (60, 110, 40)  # BGR
 NO_CAST = (1.0, 1.0, 1.0)
+ROOT = Path(__file__).resolve().parent.parent  # the checkout
 
 
 def face_on_table(card: str, design: str, width: int = 200, table: tuple[int, int, int] = GREEN_TABLE,
@@ -45,3 +51,18 @@ def close_up(card: str, design: str, width: int = 800) -> np.ndarray:
     frame = np.full((480, 640, 3), (200, 210, 220), np.uint8)  # a pale wall where the card ends
     frame[:face.shape[0], :face.shape[1]] = face
     return frame
+
+
+def watch_demo_lines(source: str, options: list[str], timeout: float) -> list[dict]:
+    """The JSON lines of `tableref watch SOURCE --fast OPTIONS` (a bundled demo) run as a command from the
+    checkout; the run must end cleanly within ``timeout`` seconds."""
+    done = subprocess.run([sys.executable, "-m", "web.cli", "watch", source, "--fast", *options],
+                          cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def judged(watched: list[dict]) -> list[dict]:
+    """The lines of judged events (not the questions put to the table)."""
+    return [line for line in watched if "event" in line]

@@ -142,6 +142,10 @@ class CardClassifier:
         """Read with a deck's refit of the last layer (``None``: as trained)."""
         if shift is not None and not self.has_features:
             raise ClassifierError("this reader model has no features output: re-export it to use deck profiles")
+        features = self.session.get_outputs()[1].shape[-1] if self.has_features else None
+        if shift is not None and isinstance(features, int) and shift.weight.shape[1] != features:
+            raise ClassifierError(f"the deck's reader shift weighs {shift.weight.shape[1]} features, this reader "
+                                  f"gives {features}: teach the deck again")
         self.shift = shift
 
     def outputs(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> tuple[np.ndarray, np.ndarray]:

@@ -32,7 +32,8 @@ from pathlib import Path
 import numpy as np
 
 from referee.cards import is_card_id, parse_card
-from vision.card_classifier import CLASSIFIER_CLASSES, HeadShift, classifier_label, family_classes, softmax_within
+from vision.card_classifier import (CLASSIFIER_CLASSES, ClassifierError, HeadShift, classifier_label, family_classes,
+                                   softmax_within)
 from vision.card_merge import Box, Detection, intersection_area
 from vision.detector import Detector, InvalidImage, check_image, read_image, reader_views
 from vision.uno_colour import HUE_PROTOTYPES, circular_mean_hue, shown_hue
@@ -134,9 +135,9 @@ class DeckProfile:
                        check=None if check is None else HeldBackCheck(**{k: int(v) for k, v in check.items()}),
                        ridge=None if data.get("ridge") is None else float(data["ridge"]),
                        learnt_at=str(data.get("learnt_at", "")))
+        except DeckError:
+            raise
         except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, DeckError):
-                raise
             raise DeckError(f"not a deck profile: {exc}") from exc
 
 
@@ -348,12 +349,16 @@ def profile_from(looks: Sequence[ShotLook], name: str, family: str, check: HeldB
 
 
 def use_profile(detector: Detector, profile: DeckProfile | None) -> None:
-    """Make ``detector`` read with ``profile`` (``None``: as trained, the printed colours)."""
+    """Make ``detector`` read with ``profile`` (``None``: as trained, the printed colours); :class:`DeckError`
+    when its reader shift does not fit the detector's reader."""
     if profile is None:
         detector.use_deck(None)
         return
     detector.set_family(profile.family)
-    detector.use_deck(profile.name, profile.colour_hues(), profile.shift)
+    try:
+        detector.use_deck(profile.name, profile.colour_hues(), profile.shift)
+    except ClassifierError as exc:
+        raise DeckError(f"the deck {profile.name!r} does not fit this reader: {exc}") from exc
 
 
 def read_with_deck(detector: Detector, name: str | None, store: ProfileStore | None = None) -> None:
@@ -396,10 +401,10 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
     """A profile of the deck that ``shots`` show. It is refused (:class:`ProfileRefused`) when the trained
     reader reads fewer than ``AGREEING_SHARE`` of the shots as labelled. With ``hold_back``, the shots
     of every ``HOLD_BACK_EVERY``-th card are kept back (:func:`held_back_shots`) and read by the whole
-    detector with the profile learnt from the others: with its colours alone and with the reader's shift too. The shift is kept only when it
-    reads more of them right than the colours alone; :class:`ProfileRefused` is raised when the better of the two reads them worse than
-    no profile. The profile returned is learnt from every shot. :class:`DeckError` when a shot cannot be
-    read."""
+    detector with the profile learnt from the others: with its colours alone and with the reader's shift
+    too. The shift is kept only when it reads more of them right than the colours alone;
+    :class:`ProfileRefused` is raised when the better of the two reads them worse than no profile. The
+    profile returned is learnt from every shot. :class:`DeckError` when a shot cannot be read."""
     check_name(name)
     detector.set_family(_family(family))
     use_profile(detector, None)

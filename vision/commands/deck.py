@@ -4,7 +4,8 @@
 ``labels.csv`` (``image,card[,x1,y1,x2,y2]``, one card per photo, the card ids of
 ``shared/spec/cards.md``). Learning holds back the shots of every third card, prints how many of them
 are read right without and with the profile, and refuses (exit 1, nothing saved) a profile that reads
-them worse than no profile, or shots whose labels the trained reader mostly disagrees with (:mod:`vision.decks`). ``tableref detect|watch ... --deck NAME`` then read with it.
+them worse than no profile, or shots whose labels the trained reader mostly disagrees with
+(:mod:`vision.decks`). ``tableref detect|watch ... --deck NAME`` then read with it.
 """
 from __future__ import annotations
 
@@ -90,7 +91,9 @@ def _learn(store, args: argparse.Namespace) -> int:
     else:
         print(f"too few cards to hold any back (fewer than {decks.HOLD_BACK_EVERY}): the profile is unchecked")
     if profile.hues:
-        print("colours as this deck shows them (hue 0-180): " + ", ".join(f"{c} {h:.0f}" for c, h in profile.hues.items()))
-    print(f"reader: {'refitted to the shots' if profile.shift is not None else 'as trained (a refit did not earn its place)'}")
+        hues = ", ".join(f"{colour} {hue:.0f}" for colour, hue in profile.hues.items())
+        print(f"colours as this deck shows them (hue 0-180): {hues}")
+    refit = "refitted to the shots" if profile.shift is not None else "as trained (a refit did not earn its place)"
+    print(f"reader: {refit}")
     print(f"learnt the deck {args.name!r} ({family}) from {len(shots)} shots in {seconds:.1f} s; saved to {path}")
     return 0
