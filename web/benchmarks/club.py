@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from web.benchmarks.live_stream import percentile
+from web.benchmarks.live_stream import Viewer, percentile
 
 HELP = "many tables, one server: simulated games posted as camera nodes, viewers on every table's stream"
 PLAYERS = ["ann", "ben", "cat", "dan"]
@@ -54,16 +54,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of posting (default 20, at most 600)")
     parser.add_argument("--rate", type=float, default=2.0, help="events per second per table (default 2)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the simulated games (default 1)")
-
-
-@dataclass
-class Viewer:
-    """One viewer's stream: when each event's message arrived (by seq)."""
-
-    game_id: int
-    received: dict[int, float] = field(default_factory=dict)
-    ready: threading.Event = field(default_factory=threading.Event)
-    error: str | None = None
 
 
 @dataclass
@@ -143,29 +133,6 @@ class Api:
             return response.status, json.loads(response.read() or b"null")
         finally:
             connection.close()
-
-
-def watch(port: int, viewer: Viewer, deadline: float) -> None:
-    """Read one table's stream until ``deadline``, noting when each event's message arrived."""
-    try:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=max(1.0, deadline - time.monotonic()))
-        connection.request("GET", f"/api/games/{viewer.game_id}/stream")
-        response = connection.getresponse()
-        while time.monotonic() < deadline:
-            line = response.fp.readline()
-            if not line:
-                break
-            if line.startswith(b"data: "):
-                message = json.loads(line[6:])
-                if message.get("kind") == "snapshot":
-                    viewer.ready.set()
-                elif message.get("kind") == "event":
-                    viewer.received.setdefault(message["seq"], time.perf_counter())
-        connection.close()
-    except (OSError, ValueError) as exc:
-        viewer.error = str(exc)
-    finally:
-        viewer.ready.set()
 
 
 def post_table(api: Api, table: TableRun, rate: float, until: float) -> None:
@@ -286,9 +253,9 @@ def run_backend(backend: Backend, tables_wanted: int, viewers_per_table: int, du
             raise RuntimeError(f"could not create {name}: {created}")
         tables.append(TableRun(name, created["id"], simulated_events(seed + index, count)))
     deadline = time.monotonic() + duration + DRAIN_SECONDS + 60
-    viewers = [Viewer(table.game_id) for table in tables for _ in range(viewers_per_table)]
+    viewers = [Viewer(backend.port, table.game_id, deadline) for table in tables for _ in range(viewers_per_table)]
     for viewer in viewers:
-        threading.Thread(target=watch, args=(backend.port, viewer, deadline), daemon=True).start()
+        viewer.start()
     for viewer in viewers:
         viewer.ready.wait(timeout=30)
     connected = [v for v in viewers if v.error is None and v.ready.is_set()]

@@ -62,7 +62,7 @@ class Client:
 
 
 class Viewer(threading.Thread):
-    """One page watching the stream: records when each event's message (by seq) arrived."""
+    """One page watching the stream: records when each event's message (by seq) first arrived."""
 
     def __init__(self, port: int, game_id: int, deadline: float) -> None:
         super().__init__(daemon=True)
@@ -85,7 +85,7 @@ class Viewer(threading.Thread):
                     if message.get("kind") == "snapshot":
                         self.ready.set()
                     elif message.get("kind") == "event":
-                        self.received[message["seq"]] = time.perf_counter()
+                        self.received.setdefault(message["seq"], time.perf_counter())
             connection.close()
         except (OSError, ValueError) as exc:
             self.error = str(exc)
