@@ -20,6 +20,7 @@ import os
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -261,15 +262,15 @@ ADAPT_SETS: tuple[str, ...] = CARD_ID_SETS
 def teaching_shots(folder: Path, labels: dict, images: list[str], per_card: int) -> list:
     """The first ``per_card`` shots of each card among ``images`` (sorted), a shot a labelled card."""
     from vision.decks import Shot
+    from vision.evaluation import NO_CARD
 
-    shots, taken = [], {}
+    shots, taken = [], Counter()
     for image in sorted(images):
-        for box in labels[image]:
-            if box.label == "none" or taken.get(box.label, 0) >= per_card or \
-                    any(s.image.name == image and s.card == box.label for s in shots):
-                continue
-            taken[box.label] = taken.get(box.label, 0) + 1
-            shots.append(Shot(folder / "images" / image, box.label, box.box))
+        for card in dict.fromkeys(box.label for box in labels[image]):  # a card labelled twice is one shot
+            if card != NO_CARD and taken[card] < per_card:
+                taken[card] += 1
+                box = next(b.box for b in labels[image] if b.label == card)
+                shots.append(Shot(folder / "images" / image, card, box))
     return shots
 
 
@@ -280,6 +281,7 @@ def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit:
     from vision.detector import read_image
 
     results = {}
+    errors: list[str] = []
     for name in [s for s in chosen if s in ADAPT_SETS]:
         folder_name, family, scorer = REAL_SETS[name]
         folder = datasets / folder_name
@@ -293,17 +295,22 @@ def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit:
         started = time.perf_counter()
         try:
             profile = decks.learn(detector, shots, f"{name}-tune", family)
-            verdict = (f"kept: held back {profile.check.right_with}/{profile.check.shots} right with it, "
-                       f"{profile.check.right_without} without; "
-                       f"{'colours and reader shift' if profile.shift is not None else 'colours only'}")
+            check = profile.check
+            verdict = ("kept" + (f": held back {check.right_with}/{check.shots} right with it, {check.right_without} "
+                                 "without" if check else "") +
+                       f"; {'colours and reader shift' if profile.shift is not None else 'colours only'}")
         except decks.ProfileRefused as refused:
             profile, verdict = None, f"{refused} (so it reads as without)"
+        except decks.DeckError as exc:
+            print(f"tableref eval: {exc}", file=sys.stderr)
+            return 2
         learnt_in = time.perf_counter() - started
         figures = {}
         for label, used in (("without", None), ("with", profile)):
             decks.use_profile(detector, used)
             predictions = evaluation.predict_folder(report, folder / "images",
-                                                    lambda path: detector.detect(read_image(path)), lambda *a: None)
+                                                    lambda path: detector.detect(read_image(path)),
+                                                    lambda image, exc: errors.append(f"{image}: {exc}"))
             figures[label] = getattr(evaluation, scorer)(report, predictions)
         decks.use_profile(detector, None)
         hues = profile.hues if profile is not None else {}
@@ -318,7 +325,10 @@ def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit:
                 else:
                     _print_match(f"  [report] {label} profile, corners", figure)
     if as_json:
-        print(json.dumps({"adapt": per_card, **results}))
+        print(json.dumps({"adapt": per_card, **results, "unreadable": errors}))
+        return 0
+    for error in errors:
+        print(f"  unreadable: {error}")
     return 0
 
 
