@@ -126,8 +126,8 @@ def shown_hue(bgr: np.ndarray, box: Sequence[float]) -> float | None:
     if len(hues) < MIN_PIXELS:
         return None
     counts = np.bincount(hues.astype(np.int64) % 180, minlength=180).astype(np.float64)
-    window = np.arange(-PEAK_HALF_WIDTH // 2, PEAK_HALF_WIDTH // 2 + 1)
-    smoothed = sum(np.roll(counts, int(shift)) for shift in window)
+    half = PEAK_HALF_WIDTH // 2  # the histogram is smoothed over the hues within ``half`` of each
+    smoothed = sum(np.roll(counts, shift) for shift in range(-half, half + 1))
     peak = float(smoothed.argmax())
     own = hues[hue_distance(hues, peak) <= PEAK_HALF_WIDTH]
     return circular_mean_hue(own)
