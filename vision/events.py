@@ -15,7 +15,10 @@ event the caller reports through ``note_verdict``) decides who acted and what is
   reached (pending draw or penalty cards), else once no hand has come back for ``settle_s``
   (``owed_settle_s`` while fewer cards than owed have been taken: someone drawing four pauses).
   The drawer is the turn player, unless they owe nothing and exactly one other player owes
-  penalty cards.
+  penalty cards. A card still *landing* on the discard pile (seen, not yet voted in) since before
+  the first reach was played before the draw: the draw is held until it lands, the play goes
+  first, and the drawer and count owed are taken again from the play's verdict (the next player
+  may start drawing the Joker's seven before the camera has settled the Joker).
 * a settled layout in the reveal area is a ``reveal`` by the player the referee awaits (a
   challenge or scoring), or by the Wild Draw Four player who can be challenged.
 
@@ -31,6 +34,9 @@ DRAW_OWED_SETTLE_S = 3.0
 #: The referee's last event types that put a card on the pile without anyone playing it.
 STARTER_EVENTS = frozenset({"start_round", "turn_up"})
 DRAWN_CARD_WINDOW_S = 2.0
+#: A draw is held for a card landing on the pile at most this long after its last reach (a card that
+#: never settles must not keep the draw back).
+LANDING_HOLD_S = 4.0
 JUMP_IN_WINDOW_S = 2.0
 
 
@@ -44,7 +50,7 @@ class EventMaker:
         self.state: dict[str, Any] | None = None
         self.started = False  # a top card has been seen (the pile as it lay, or the starter)
         self.revealed: set[str] = set()
-        self._draw: dict[str, Any] | None = None  # the reaches being summed: player, count, last_t, owed
+        self._draw: dict[str, Any] | None = None  # the reaches being summed: player, count, first_t, last_t, owed
         self._last_play: tuple[str, float] | None = None
         self._last_reach_t: float | None = None
 
@@ -56,14 +62,18 @@ class EventMaker:
             self.state = verdict["state"]
             if self.state.get("round") != previous:
                 self.revealed.clear()
+            if self._draw is not None and self._draw.get("after_play") and \
+                    (self.state.get("last_event") or {}).get("type") == "play":
+                self._draw.update(zip(("player", "owed"), self._drawer()), after_play=False)
 
     def _awaiting(self) -> dict[str, Any]:
         awaiting = (self.state or {}).get("awaiting")
         return awaiting if isinstance(awaiting, dict) else {}
 
     # -- top card --------------------------------------------------------------------------------
-    def new_top(self, card: str, t: float) -> list[dict[str, Any]]:
-        """Events for a new card on top of the discard pile (pending draws are sent first)."""
+    def new_top(self, card: str, t: float, first_t: float | None = None) -> list[dict[str, Any]]:
+        """Events for a new card on top of the discard pile, first seen still at ``first_t`` (default
+        ``t``): a draw being summed is sent first, unless the card lay there before its first reach."""
         kind = self._awaiting().get("kind")
         if (self.state is None and not self.started) or kind == "start_round":
             return self._start_round(card)
@@ -72,7 +82,11 @@ class EventMaker:
             return [{"type": "turn_up", "card": card}]
         if self._is_known_starter(card):
             return []
-        events = self.flush_draw()
+        if self._landed_before_draw(t if first_t is None else first_t):
+            self._draw.update(player=None, owed=None, after_play=True)  # taken again from the play's verdict
+            events = []
+        else:
+            events = self.flush_draw()
         play: dict[str, Any] = {"type": "play", "card": card}
         player = self._player_to_play(t)
         if player:
@@ -124,21 +138,36 @@ class EventMaker:
             return player, owed[player]
         return turn, None
 
-    def reach(self, t: float) -> list[dict[str, Any]]:
-        """A hand has come back from the draw pile; returns the draw once the count owed is reached."""
+    def _landed_before_draw(self, landing_since: float | None) -> bool:
+        """Whether a card first seen still on the pile at ``landing_since`` came before the draw being summed."""
+        return self._draw is not None and landing_since is not None and landing_since < self._draw["first_t"]
+
+    def reach(self, t: float, landing_since: float | None = None) -> list[dict[str, Any]]:
+        """A hand has come back from the draw pile; returns the draw once the count owed is reached.
+        ``landing_since``: when the card now landing on the discard pile (not yet voted in) was first seen."""
         if self._draw is None:
             player, owed = self._drawer()
-            self._draw = {"player": player, "count": 0, "owed": owed}
+            self._draw = {"player": player, "count": 0, "owed": owed, "first_t": t, "after_play": False}
         self._draw["count"] += 1
         self._draw["last_t"] = self._last_reach_t = t
-        if self._draw["owed"] is not None and self._draw["count"] >= self._draw["owed"]:
+        if self._owed_taken() and not self._landed_before_draw(landing_since):
             return self.flush_draw()
         return []
 
-    def tick(self, t: float) -> list[dict[str, Any]]:
-        """Send a summed draw once no further reach came for ``settle_s`` (``owed_settle_s`` while short of the count owed)."""
+    def _owed_taken(self) -> bool:
+        return self._draw is not None and self._draw["owed"] is not None and self._draw["count"] >= self._draw["owed"]
+
+    def tick(self, t: float, landing_since: float | None = None) -> list[dict[str, Any]]:
+        """Send a summed draw once the count owed is taken, or no further reach came for ``settle_s``
+        (``owed_settle_s`` while short of the count owed); held while a card that was there before the
+        first reach is still landing on the pile (``landing_since``, as for :meth:`reach`), for at most
+        ``LANDING_HOLD_S`` after the last reach."""
         if self._draw is None:
             return []
+        if self._landed_before_draw(landing_since) and t - self._draw["last_t"] < LANDING_HOLD_S:
+            return []
+        if self._owed_taken():
+            return self.flush_draw()
         short = self._draw["owed"] is not None and self._draw["count"] < self._draw["owed"]
         if t - self._draw["last_t"] >= (self.owed_settle_s if short else self.settle_s):
             return self.flush_draw()

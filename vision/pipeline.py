@@ -126,9 +126,10 @@ class TablePipeline:
         sightings = merge_detections(detections)
         for s in sightings:
             s.zone = zones.zone_of(s.centre, size)
-        events: list[dict[str, Any]] = list(self.maker.tick(frame.t))
+        landing = self.pile.candidate.first_t if self.pile.candidate is not None else None
+        events: list[dict[str, Any]] = list(self.maker.tick(frame.t, landing))
         if self.reaches.update("draw" in hands, frame.t):
-            events += self.maker.reach(frame.t)
+            events += self.maker.reach(frame.t, landing)
         new_card = None
         if sharp:
             if self.zones is None:  # until located, any face-up card may be the pile
@@ -140,7 +141,7 @@ class TablePipeline:
             in_pile = [s for s in sightings if s.zone == "discard"]
             if new_card is not None:
                 first = not self.maker.started
-                events += self._with_reading(self.maker.new_top(new_card.card, frame.t), new_card, frame)
+                events += self._with_reading(self.maker.new_top(new_card.card, frame.t, new_card.first_t), new_card, frame)
                 if first:
                     self.pile.accept_all(in_pile)  # the rest of the pile as it lay
             shown = self.layout.update([s for s in sightings if s.zone == "reveal"], "reveal" in hands)

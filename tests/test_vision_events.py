@@ -1,0 +1,86 @@
+"""Turning settled observations into referee events (:class:`vision.events.EventMaker`) with a real referee:
+draws summed from reaches, and a card still landing on the pile when the next player starts drawing."""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine import Referee
+from vision.events import LANDING_HOLD_S, EventMaker
+
+TEAMS = {"type": "new_game", "rules": "twist", "players": ["ann", "ben", "cat", "dan"],
+         "teams": [["ann", "cat"], ["ben", "dan"]], "options": {"hand_size": 5}}
+
+
+class Table:
+    """An EventMaker whose events a referee judges at once, as the watcher does."""
+
+    def __init__(self, setup: dict[str, Any], *events: dict[str, Any]) -> None:
+        self.referee = Referee()
+        self.maker = EventMaker()
+        self.sent: list[dict[str, Any]] = []
+        for event in (setup, *events):
+            self.maker.note_verdict(self.referee.handle(event))
+        self.maker.started = True
+
+    def send(self, events: list[dict[str, Any]]) -> None:
+        """Judge the maker's events in order, telling it each verdict."""
+        for event in events:
+            self.sent.append(event)
+            verdict = self.referee.handle(event)
+            assert verdict["accepted"], verdict
+            self.maker.note_verdict(verdict)
+
+
+def _after_deuce() -> Table:
+    """A twist game where dan has just played a deuce on diamonds: ann owes two or stacks."""
+    return Table(TEAMS, {"type": "start_round", "dealer": "dan", "starter": "5D"},
+                 {"type": "play", "player": "ann", "card": "9D"}, {"type": "play", "player": "ben", "card": "9S"},
+                 {"type": "play", "player": "cat", "card": "3S"}, {"type": "play", "player": "dan", "card": "2S"})
+
+
+def test_owed_cards_are_sent_as_one_draw_once_all_are_taken() -> None:
+    table = _after_deuce()
+    table.send(table.maker.reach(10.0))
+    assert table.sent == []
+    table.send(table.maker.reach(11.0))
+    assert table.sent == [{"type": "draw", "count": 2, "player": "ann"}]
+    assert table.referee.state()["pending_draw"] == 0
+
+
+def test_a_joker_still_landing_when_the_next_player_draws_is_played_first_and_sets_the_count() -> None:
+    """ann puts a Joker on the deuce (first seen still at 20.0); ben starts drawing the seven before the
+    camera has voted the Joker in. Counting to the two owed before the Joker would charge ann two cards."""
+    table = _after_deuce()
+    table.send(table.maker.reach(21.0, landing_since=20.0))
+    table.send(table.maker.reach(22.0, landing_since=20.0))
+    assert table.sent == []  # two taken, two owed before the Joker: held while it lands
+    table.send(table.maker.tick(22.5, landing_since=20.0))
+    assert table.sent == []
+    table.send(table.maker.new_top("joker", 22.6, first_t=20.0))
+    assert table.sent == [{"type": "play", "card": "joker", "player": "ann"}]
+    for t in (23.0, 24.0, 25.0, 26.0):
+        table.send(table.maker.reach(t))
+    assert len(table.sent) == 1
+    table.send(table.maker.reach(27.0))
+    assert table.sent[1:] == [{"type": "draw", "count": 7, "player": "ben"}]
+    state = table.referee.state()
+    assert state["pending_draw"] == 0 and state["turn"] == "cat"
+
+
+def test_a_card_landing_after_the_first_reach_is_the_drawn_card_and_follows_the_draw() -> None:
+    table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]},
+                  {"type": "start_round", "dealer": "cat", "starter": "red-4"})
+    table.send(table.maker.reach(5.0))
+    table.send(table.maker.new_top("red-7", 6.0, first_t=5.6))
+    assert table.sent == [{"type": "draw", "count": 1, "player": "ann"},
+                          {"type": "play", "card": "red-7", "player": "ann"}]
+
+
+def test_a_card_that_never_settles_holds_a_draw_back_only_for_a_while() -> None:
+    table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]},
+                  {"type": "start_round", "dealer": "cat", "starter": "red-4"})
+    table.send(table.maker.reach(5.0, landing_since=4.0))
+    table.send(table.maker.tick(5.0 + LANDING_HOLD_S - 0.1, landing_since=4.0))
+    assert table.sent == []
+    table.send(table.maker.tick(5.0 + LANDING_HOLD_S, landing_since=4.0))
+    assert table.sent == [{"type": "draw", "count": 1, "player": "ann"}]
