@@ -123,7 +123,7 @@ def test_teaching_a_deck_learns_its_greens_saves_it_and_checks_it(tmp_path: Path
         assert client.get(f"/api/games/{game_id}/deck").get_json()["deck"] is None
         chosen = client.post(f"/api/games/{game_id}/deck", {"deck": "kitchen"})
         assert chosen.status_code == 200 and chosen.get_json() == {
-            "deck": "kitchen", "chosen": True, "default": None, "decks": ["kitchen"]}
+            "deck": "kitchen", "chosen": True, "default": None, "family": "uno", "decks": ["kitchen"]}
         wait_for(lambda: watched.deck == "kitchen")
         assert abs(watched.hues["green"] - 37) < 10
         assert client.post(f"/api/games/{game_id}/deck", {"deck": None}).get_json()["deck"] is None
@@ -221,6 +221,27 @@ def test_choosing_a_deck_for_a_game_checks_the_game_and_the_deck(tmp_path: Path,
     assert client.http.post(f"/api/games/{game_id}/deck", json={"deck": None}).status_code in (400, 403)  # no token
 
 
+def test_a_game_reads_only_with_a_deck_of_its_own_family(tmp_path: Path, files) -> None:
+    """Four standard decks and an UNO deck: each game is offered the decks it can read with, a deck of the
+    other family is refused in words, and the server's default UNO deck is not used for a twist game."""
+    app = make_app(tmp_path)
+    registry = app.extensions["tableref.decks"]
+    registry.save(decks.DeckProfile(name="kitchen", family="uno", hues={"green": 37.0}, shots=40))
+    registry.save(decks.DeckProfile(name="club cards", family="standard", shots=40))
+    registry.set_default("kitchen")
+    client = TableClient(app)
+    uno = client.new_game()
+    twist = client.new_game(["ann", "ben", "cat", "dan"], rules="twist")
+    assert client.get(f"/api/games/{uno}/deck").get_json() == {"deck": "kitchen", "chosen": False, "default": "kitchen",
+                                                                "family": "uno", "decks": ["kitchen"]}
+    assert client.get(f"/api/games/{twist}/deck").get_json() == {"deck": None, "chosen": False, "default": "kitchen",
+                                                                  "family": "standard", "decks": ["club cards"]}
+    response = client.post(f"/api/games/{uno}/deck", {"deck": "club cards"})
+    assert response.status_code == 400
+    assert response.get_json()["error"] == "deck: 'club cards' is a standard deck; this game plays with uno cards"
+    assert client.post(f"/api/games/{twist}/deck", {"deck": "club cards"}).get_json()["deck"] == "club cards"
+
+
 def test_the_deck_of_a_game_is_kept_in_the_database_across_a_restart(tmp_path: Path, files, db_url: str) -> None:
     """On SQLite and on PostgreSQL: the deck tables are created, a profile saved from the page and a game's
     choice (a deck, then the printed colours for another game) read back by a new app on the same database."""
@@ -234,7 +255,7 @@ def test_the_deck_of_a_game_is_kept_in_the_database_across_a_restart(tmp_path: P
 
     again = TableClient(make_app(tmp_path, db_url))
     assert again.get(f"/api/games/{kitchen}/deck").get_json() == {"deck": "kitchen", "chosen": True, "default": None,
-                                                                   "decks": ["kitchen"]}
+                                                                   "family": "uno", "decks": ["kitchen"]}
     assert again.get(f"/api/games/{printed}/deck").get_json()["chosen"] is True
     assert again.get(f"/api/games/{untouched}/deck").get_json()["chosen"] is False
     assert again.get("/api/decks").get_json()["decks"][0]["colours"][0]["hue"] == 37.0

@@ -10,7 +10,7 @@ from flask import Flask
 from web import http, security
 from web.camera import Camera
 from web.deck_store import DeckStore
-from web.decks import DeckRegistry, Teacher
+from web.decks import DeckRegistry, Teacher, game_family
 from web.evidence import EvidenceStore
 from web.fanout import fanout_for
 from web.phone import PhoneFeed
@@ -18,7 +18,7 @@ from web.rulings import Rulings
 from web.security import PinThrottle
 from web.sse import EventHub
 from web.store import Store, data_dir, default_database_url
-from web.tables import Tables
+from web.tables import GameNotFound, Tables
 
 
 def session_secret_key() -> str:
@@ -68,7 +68,13 @@ def create_app(database_url: str | None = None, *, pin: str | None = None, secre
     app.extensions["tableref.tables"] = tables
     app.extensions["tableref.rulings"] = rulings
     camera = app.extensions["tableref.camera"] = Camera(tables, rulings=rulings)
-    decks = app.extensions["tableref.decks"] = DeckRegistry(DeckStore(store.engine))
+    def family_of(game_id: int) -> str | None:
+        try:
+            return game_family(tables.live(game_id).setup)
+        except GameNotFound:
+            return None
+
+    decks = app.extensions["tableref.decks"] = DeckRegistry(DeckStore(store.engine), family_of=family_of)
     decks.camera, camera.deck_reader = camera, decks.reader_for
     app.extensions["tableref.teacher"] = Teacher(decks, camera)
     app.extensions["tableref.phone"] = PhoneFeed(camera)

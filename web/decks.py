@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from referee.cards import JOKER, RANKS, SUITS, UNO_ACTIONS, UNO_COLORS, UNO_NUMBERS
+from referee.presets import PRESETS
 from web.deck_store import DeckStore
 from web.validation import InvalidInput
 
@@ -99,13 +100,26 @@ def refusal_words(refused: ProfileRefused) -> str:
             "Nothing was saved.")
 
 
+def game_family(setup: dict[str, Any]) -> str | None:
+    """The deck family (``uno`` or ``standard``) a game's ``new_game`` setup plays with: its ``deck`` option,
+    else its preset's; None for a preset the referee does not know."""
+    preset = PRESETS.get(setup.get("rules"))
+    if preset is None:
+        return None
+    options = setup.get("options") if isinstance(setup.get("options"), dict) else {}
+    return "standard" if options.get("deck", preset.options.get("deck")) == "standard" else "uno"
+
+
 class DeckRegistry:
     """The decks the server knows (database and profile files), the server's default deck, and the deck
-    each game reads with; it tells the camera which deck to read with."""
+    each game reads with; it tells the camera which deck to read with. ``family_of`` names the deck family
+    a game plays with (None: unknown): a game only ever reads with a deck of its own family."""
 
-    def __init__(self, store: DeckStore, files: ProfileStore | None = None) -> None:
+    def __init__(self, store: DeckStore, files: ProfileStore | None = None,
+                 family_of: Callable[[int], str | None] | None = None) -> None:
         self.store = store
         self._files = files
+        self.family_of = family_of
         self.default: str | None = None
         self.camera: Camera | None = None
 
@@ -170,24 +184,50 @@ class DeckRegistry:
         self.refresh_camera()
 
     # -- the deck of a game -------------------------------------------------------------------------
+    def _game_family(self, game_id: int) -> str | None:
+        return self.family_of(game_id) if self.family_of is not None else None
+
+    def _fits(self, name: str, family: str | None) -> bool:
+        """Whether deck ``name`` can be read with in a game of ``family`` (unknown family: any deck; a
+        damaged deck: as far as can be told, it fits, and reading with it falls back to the printed colours)."""
+        from vision.decks import DeckError
+
+        if family is None:
+            return True
+        try:
+            return self.load(name).family == family
+        except DeckError:
+            return True
+
     def deck_of(self, game_id: int | None) -> str | None:
-        """The deck game ``game_id`` reads with: the one chosen for it, else the server's default (None:
-        the printed colours)."""
+        """The deck game ``game_id`` reads with: the one chosen for it, else the server's default when it is
+        a deck of the game's family (None: the printed colours)."""
         if game_id is None:
             return self.default
         chosen = self.store.game_deck(game_id)
-        return chosen.deck if chosen.chosen else self.default
+        if chosen.chosen:
+            return chosen.deck
+        return self.default if self.default is not None and self._fits(self.default, self._game_family(game_id)) else None
 
     def game_info(self, game_id: int) -> dict[str, Any]:
-        """The deck a game reads with, whether it was chosen for it, the server's default, and the choices."""
+        """The deck a game reads with, whether it was chosen for it, the server's default, the game's deck
+        family and the decks of that family it may choose."""
         chosen = self.store.game_deck(game_id)
-        return {"deck": self.deck_of(game_id), "chosen": chosen.chosen, "default": self.default, "decks": self.names()}
+        family = self._game_family(game_id)
+        return {"deck": self.deck_of(game_id), "chosen": chosen.chosen, "default": self.default, "family": family,
+                "decks": [name for name in self.names() if self._fits(name, family)]}
 
     def choose(self, game_id: int, name: str | None) -> dict[str, Any]:
         """Keep deck ``name`` (None: the printed colours) for game ``game_id``; the camera reads with it when
-        it follows that game. ``DeckError`` for an unknown or damaged deck."""
+        it follows that game. ``DeckError`` for an unknown or damaged deck, or one of another deck family
+        than the game's (a standard deck's profile cannot read UNO cards)."""
+        from vision.decks import DeckError
+
         if name is not None:
-            self.load(name)
+            family = self._game_family(game_id)
+            profile = self.load(name)
+            if family is not None and profile.family != family:
+                raise DeckError(f"{name!r} is a {profile.family} deck; this game plays with {family} cards")
         self.store.choose(game_id, name)
         self.refresh_camera()
         return self.game_info(game_id)
