@@ -8,7 +8,7 @@ import math
 import pytest
 
 from vision.card_merge import Detection, merge_card_parts, reading_boxes
-from vision.corner_pairs import CENTRES_PER_INDEX, TURNED_GROWTH, misfit
+from vision.corner_pairs import CENTRES_PER_INDEX, TURNED_GROWTH, index_kind, misfit
 from vision.sightings import merge_detections
 from vision.source_tree import SourceTreeMissing, load_source_package
 
@@ -121,6 +121,12 @@ def test_boxes_too_close_too_far_or_unlike_in_size_are_no_pair() -> None:
     assert misfit(top_left, beside, "uno") is None
     assert misfit(top_left, far, "uno") is None
     assert misfit(top_left, big, "uno") is None
+    # a fan's next card, its index just below this one's, is too close for a rank's two indices; the
+    # Joker's own tall indices lie that close on its face
+    rank, below = (0.0, 0.0, 13.0, 30.0), (0.0, 45.0, 13.0, 75.0)
+    joker_top, joker_bottom = corners_of((200.0, 200.0), 0.0, (3.5, 6.5, 16.5, 55.0), STANDARD_ASPECT)
+    assert misfit(rank, below, "standard") is None
+    assert misfit(joker_top, joker_bottom, "joker") is not None and misfit(joker_top, joker_bottom, "standard") is None
 
 
 def test_sightings_look_at_a_card_where_it_was_read() -> None:
@@ -145,13 +151,39 @@ def test_the_corner_geometry_is_the_renderers() -> None:
     from tableref_datasets.cards import corner_boxes, designs_for
 
     for card in ALL_CARD_IDS:
-        family = parse_card(card).family
+        if parse_card(card).is_back:
+            continue
+        kind = index_kind(card)
         for design in designs_for(card):
             boxes = corner_boxes(card, design, 400)
             if not boxes:
                 continue
-            (a, b), low_high = boxes, CENTRES_PER_INDEX[family]
+            (a, b), low_high = boxes, CENTRES_PER_INDEX[kind]
             side = max(a[2] - a[0], a[3] - a[1])
             distance = math.dist(((a[0] + a[2]) / 2, (a[1] + a[3]) / 2), ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2))
             assert low_high[0] - 0.01 <= distance / side <= low_high[1] + 0.01, (card, design)
-            assert math.hypot(a[2] - a[0], a[3] - a[1]) / side <= TURNED_GROWTH[family] + 0.01, (card, design)
+            assert math.hypot(a[2] - a[0], a[3] - a[1]) / side <= TURNED_GROWTH[kind] + 0.01, (card, design)
+
+
+def test_whole_cards_found_elsewhere_tell_a_lone_card_from_a_corner() -> None:
+    """Where the frame shows whole cards (boxes with corners inside), two lone boxes as large as a card
+    are two copies of a card (four decks), not the corners of one, however they lie."""
+    top_left, bottom_right = corners_of((200.0, 200.0), 0.0, UNO_INDEX, UNO_ASPECT, width=160.0)
+    lone = [Detection("red-7", 0.9, box) for box in (top_left, bottom_right)]
+    assert len(merge_card_parts(lone)) == 1  # alone, two boxes that lie so are one card's corners
+    card_box = (400.0, 100.0, 440.0, 162.0)  # but the cards on this table are no larger than the boxes
+    whole = [Detection("blue-2", 0.9, card_box), Detection("blue-2", 0.9, (402.0, 102.0, 412.0, 112.0))]
+    assert sorted(d.card for d in merge_card_parts(whole + lone)) == ["blue-2", "red-7", "red-7"]
+
+
+def test_one_card_named_twice_at_one_place_is_one_card() -> None:
+    """The network may name one card as two classes (both kept, being of two classes); once the reader
+    reads both as one id they are one card, its corners kept; a second copy beside it stays."""
+    top_left, bottom_right = corners_of((200.0, 200.0), 0.0, UNO_INDEX, UNO_ASPECT)
+    card_box = (150.0, 122.0, 250.0, 278.0)
+    found = [Detection("red-6", 0.9, card_box), Detection("red-6", 0.8, top_left),
+             Detection("red-9", 0.7, (151.0, 121.0, 251.0, 279.0)),  # the same card, named another class
+             Detection("red-9", 0.7, (330.0, 122.0, 430.0, 278.0))]  # a copy lying beside it
+    merged = merge_card_parts(found, identify=lambda card, paired: Detection("red-6", card.conf, card.box))
+    assert [(d.card, d.box, d.parts) for d in merged] == [
+        ("red-6", card_box, (top_left,)), ("red-6", (330.0, 122.0, 430.0, 278.0), ())]

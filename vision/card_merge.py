@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from statistics import median
 from typing import Any
 
 from referee.cards import parse_card
@@ -20,6 +21,10 @@ from vision.corner_pairs import Box, pair_corners
 
 PART_INSIDE = 0.85  # share of a part's area that must lie inside its card's box
 PART_MAX_AREA = 0.35  # a part is at most this share of its card's box area
+#: Two cards read as one id whose boxes overlap this much (intersection over union), or one lying within
+#: the other (``PART_INSIDE`` of it), are one card seen twice (named as two classes by the network, or
+#: found whole and in part): two copies of a card lie further apart.
+SAME_PLACE_IOU = 0.7
 
 
 @dataclass(frozen=True)
@@ -119,14 +124,16 @@ class CardGroup:
 #: Asked once per card: the box to read it from (its smallest box that agrees with it, a corner index
 #: where one does) and the card's other corner boxes found apart from a whole-card box (a paired
 #: corner); answers the card as read, or ``None`` where the pixels show no card.
-Identify = Callable[[Detection, Sequence[Box]], "Detection | None"]
+Identify = Callable[[Detection, Sequence[Box]], Detection | None]
 
 
 def card_groups(detections: Sequence[Detection]) -> list[CardGroup]:
     """The detections grouped into physical cards: each box with the boxes that are its parts
     (:func:`is_part_of`; a part's own parts join its card), then the lone boxes (no part, no card around
     them) that lie as the two corner indices of one card (:func:`vision.corner_pairs.pair_corners`)
-    paired; every other lone box is a card of its own."""
+    paired; every other lone box is a card of its own. Where whole cards were found (boxes with parts),
+    a lone box larger than a part of their typical (median) box can be (``PART_MAX_AREA``) is a whole card
+    too, never paired."""
     parents = {i: _parent_of(i, detections) for i in range(len(detections))}
     # a box that is itself a part is never a parent: its own parts join its parent's group
     roots = {}
@@ -138,9 +145,10 @@ def card_groups(detections: Sequence[Detection]) -> list[CardGroup]:
     for i, root in roots.items():
         if root is not None:
             inside[root].append(i)
-    lone = [i for i, parts in inside.items() if not parts and not parse_card(detections[i].card).is_back]
-    pairs = pair_corners([(detections[i].card, parse_card(detections[i].card).family, detections[i].box)
-                          for i in lone])
+    cards_area = median([box_area(detections[i].box) for i, parts in inside.items() if parts] or [0.0])
+    lone = [i for i, parts in inside.items() if not parts and not parse_card(detections[i].card).is_back
+            and (not cards_area or box_area(detections[i].box) <= PART_MAX_AREA * cards_area)]
+    pairs = pair_corners([(detections[i].card, detections[i].box) for i in lone])
     paired = {lone[k] for pair in pairs for k in pair}
     groups = [CardGroup(i, tuple(parts)) for i, parts in inside.items() if i not in paired]
     return groups + [CardGroup(None, (lone[a], lone[b])) for a, b in pairs]
@@ -153,7 +161,8 @@ def merge_card_parts(detections: Sequence[Detection], identify: Identify | None 
     its whole-card box where that agrees with the id, else the box spanning its agreeing corners; its
     ``parts`` are the corner boxes that agree with it; its confidence the best of the group's for its id.
     ``identify``, when given, is asked once per card (:data:`Identify`), and the id, confidence and colour
-    share it returns name the card; a card it finds no card in is left out.
+    share it returns name the card; a card it finds no card in is left out. Cards then read as one id at
+    one place are one card (:func:`one_per_place`).
     """
     kept: list[Detection] = []
     for group in card_groups(detections):
@@ -165,10 +174,29 @@ def merge_card_parts(detections: Sequence[Detection], identify: Identify | None 
         found = replace(detections[winner], box=box, parts=tuple(part.box for part in parts))
         if identify is not None:
             asked = min(parts, key=lambda d: box_area(d.box)) if parts else detections[winner]
-            others = [part.box for part in parts if part is not asked] if whole is None else []
+            others = [part.box for part in parts if part is not asked] if group.whole is None else []
             decided = identify(replace(asked, conf=conf), others)
             if decided is None:  # the look at the pixels found no card there
                 continue
             found = replace(found, card=decided.card, conf=decided.conf, colour_share=decided.colour_share)
         kept.append(found)
-    return sorted(kept, key=lambda d: -d.conf)
+    return one_per_place(kept)
+
+
+def same_place(a: Box, b: Box) -> bool:
+    """Whether two boxes are one card's (see :data:`SAME_PLACE_IOU`)."""
+    return iou(a, b) >= SAME_PLACE_IOU or intersection_area(a, b) >= PART_INSIDE * min(box_area(a), box_area(b))
+
+
+def one_per_place(cards: Sequence[Detection]) -> list[Detection]:
+    """``cards``, most confident first, with each card read as the id of a surer one at the same place
+    (:func:`same_place`) folded into it: the surer card stands, with the corner boxes of both."""
+    kept: list[Detection] = []
+    for card in sorted(cards, key=lambda d: -d.conf):
+        host = next((i for i, other in enumerate(kept) if other.card == card.card and same_place(other.box, card.box)),
+                    None)
+        if host is None:
+            kept.append(card)
+        else:
+            kept[host] = replace(kept[host], parts=tuple(dict.fromkeys((*kept[host].parts, *card.parts))))
+    return kept
