@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from vision.card_merge import Detection, merge_card_parts, reading_boxes
+from vision.card_merge import Detection, merge_card_parts, one_per_place, reading_boxes
 from vision.corner_pairs import CENTRES_PER_INDEX, TURNED_GROWTH, index_kind, misfit
 from vision.sightings import merge_detections
 from vision.source_tree import SourceTreeMissing, load_source_package
@@ -187,3 +187,12 @@ def test_one_card_named_twice_at_one_place_is_one_card() -> None:
     merged = merge_card_parts(found, identify=lambda card, paired: Detection("red-6", card.conf, card.box))
     assert [(d.card, d.box, d.parts) for d in merged] == [
         ("red-6", card_box, (top_left,)), ("red-6", (330.0, 122.0, 430.0, 278.0), ())]
+
+
+def test_a_corner_read_as_its_whole_card_is_one_of_its_corners() -> None:
+    """A corner index found on its own and a whole card around it, read as one id, are one card: its
+    whole box, the surer reading, the corner kept among its parts."""
+    top_left, bottom_right = corners_of((200.0, 200.0), 0.0, UNO_INDEX, UNO_ASPECT)
+    whole = Detection("wild", 0.6, (150.0, 122.0, 250.0, 278.0), parts=(bottom_right,))
+    corner = Detection("wild", 0.95, top_left)
+    assert one_per_place([whole, corner]) == [Detection("wild", 0.95, whole.box, parts=(bottom_right, top_left))]

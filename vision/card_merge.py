@@ -190,7 +190,7 @@ def same_place(a: Box, b: Box) -> bool:
 
 def one_per_place(cards: Sequence[Detection]) -> list[Detection]:
     """``cards``, most confident first, with each card read as the id of a surer one at the same place
-    (:func:`same_place`) folded into it: the surer card stands, with the corner boxes of both."""
+    (:func:`same_place`) folded into it (:func:`folded`)."""
     kept: list[Detection] = []
     for card in sorted(cards, key=lambda d: -d.conf):
         host = next((i for i, other in enumerate(kept) if other.card == card.card and same_place(other.box, card.box)),
@@ -198,5 +198,16 @@ def one_per_place(cards: Sequence[Detection]) -> list[Detection]:
         if host is None:
             kept.append(card)
         else:
-            kept[host] = replace(kept[host], parts=tuple(dict.fromkeys((*kept[host].parts, *card.parts))))
+            kept[host] = folded(kept[host], card)
     return kept
+
+
+def folded(surer: Detection, other: Detection) -> Detection:
+    """One card seen as two detections of its id: the ``surer`` one's reading, the larger box where the
+    smaller lies in it as a part (:func:`is_part_of`: a corner index found on its own), and the corner
+    boxes of both, that corner among them."""
+    larger, smaller = sorted((surer, other), key=lambda d: -box_area(d.box))
+    if not is_part_of(smaller.box, larger.box):
+        return replace(surer, parts=tuple(dict.fromkeys((*surer.parts, *other.parts))))
+    corners = (*larger.parts, *(smaller.parts or (smaller.box,)))
+    return replace(surer, box=larger.box, parts=tuple(dict.fromkeys(corners)))
