@@ -94,7 +94,6 @@ def _parent_of(index: int, detections: Sequence[Detection]) -> int | None:
     return min(containers, key=lambda i: box_area(detections[i].box))
 
 
-
 def reading_boxes(detection: Any) -> tuple[Box, ...]:
     """The boxes a card was read in: its corner indices where they were found (``parts``), else its box.
     Takes any detection-like object with a ``box`` (and maybe ``parts``)."""
