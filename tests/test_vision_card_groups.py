@@ -196,3 +196,12 @@ def test_a_corner_read_as_its_whole_card_is_one_of_its_corners() -> None:
     whole = Detection("wild", 0.6, (150.0, 122.0, 250.0, 278.0), parts=(bottom_right,))
     corner = Detection("wild", 0.95, top_left)
     assert one_per_place([whole, corner]) == [Detection("wild", 0.95, whole.box, parts=(bottom_right, top_left))]
+
+
+def test_a_card_read_whole_stands_over_a_less_sure_look_at_it() -> None:
+    """The same card found twice at one place, the surer look reading it whole: that reading stands, where
+    it was read (its whole box); a less sure look finding a corner adds nothing to it."""
+    top_left, _ = corners_of((200.0, 200.0), 0.0, UNO_INDEX, UNO_ASPECT)
+    read_whole = Detection("green-3", 0.97, (150.0, 122.0, 250.0, 278.0))
+    with_corner = Detection("green-3", 0.75, (149.0, 121.0, 251.0, 279.0), parts=(top_left,))
+    assert one_per_place([with_corner, read_whole]) == [read_whole]

@@ -202,9 +202,12 @@ def one_per_place(cards: Sequence[Detection]) -> list[Detection]:
 
 
 def folded(surer: Detection, other: Detection) -> Detection:
-    """One card seen as two detections of its id: the ``surer`` one's reading, the larger box where the
-    smaller lies in it as a part (:func:`is_part_of`: a corner index found on its own), and the corner
-    boxes of both, that corner among them."""
+    """One card seen as two detections of its id: the ``surer`` one's reading where it was read. A surer
+    card read whole (no corner of it found, and itself no corner of the other) stands as it is; else the
+    larger box where the smaller lies in it as a part (:func:`is_part_of`: a corner index found on its
+    own), and the corner boxes of both, that corner among them."""
+    if not surer.parts and not is_part_of(surer.box, other.box):
+        return surer
     larger, smaller = sorted((surer, other), key=lambda d: -box_area(d.box))
     if not is_part_of(smaller.box, larger.box):
         return replace(surer, parts=tuple(dict.fromkeys((*surer.parts, *other.parts))))
