@@ -138,3 +138,8 @@ def test_detect_reports_one_card_once_and_its_corners_on_request(tmp_path, capsy
     x1, y1, x2, y2 = found["box"]
     assert all(x1 - 1 <= px1 and py1 >= y1 - 1 and px2 <= x2 + 1 and py2 <= y2 + 1
                for px1, py1, px2, py2 in found["parts"])
+
+
+def test_detect_parts_needs_json(tmp_path, capsys) -> None:
+    assert main(["detect", str(tmp_path), "--parts"]) == 2
+    assert "--json" in capsys.readouterr().err

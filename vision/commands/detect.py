@@ -56,6 +56,9 @@ def run(args: argparse.Namespace) -> int:
     if not 0.0 < conf <= 1.0:
         print("tableref detect: --conf must be in (0, 1]", file=sys.stderr)
         return 2
+    if args.parts and not args.json:
+        print("tableref detect: --parts adds the corner boxes to the --json output; give --json too", file=sys.stderr)
+        return 2
     try:
         detector = Detector.load(args.model, conf_threshold=conf, family=args.family)
         read_with_deck(detector, args.deck)
