@@ -135,3 +135,20 @@ def test_a_shift_for_another_reader_is_a_clear_error() -> None:
     detector = Detector.load(family="uno")
     with pytest.raises(decks.DeckError, match="does not fit this reader"):
         decks.use_profile(detector, alien)
+
+
+def test_the_card_in_a_shot_is_the_one_read_at_its_labelled_corner() -> None:
+    """A shot of cards lying over one another: the labelled corner index is the card read at it, not a
+    surer card whose whole box covers it (its own corners lie elsewhere)."""
+    from vision.card_merge import Detection
+
+    class Found:
+        """A detector that finds two cards: the king lies over the queen's middle, the queen's corner out."""
+
+        def detect(self, bgr: np.ndarray) -> list[Detection]:
+            return [Detection("KS", 0.95, (100.0, 100.0, 300.0, 380.0), parts=((105.0, 105.0, 130.0, 160.0),)),
+                    Detection("QH", 0.8, (80.0, 80.0, 280.0, 360.0), parts=((260.0, 300.0, 285.0, 355.0),))]
+
+    frame = np.zeros((480, 640, 3), np.uint8)
+    assert decks.card_in_shot(Found(), frame, (258.0, 298.0, 287.0, 357.0)).card == "QH"
+    assert decks.card_in_shot(Found(), frame, None).card == "KS"

@@ -124,3 +124,22 @@ def test_detect_expands_folders(tmp_path, capsys) -> None:
     assert main(["detect", str(tmp_path), "--json"]) == 0
     images = [json.loads(line)["image"] for line in capsys.readouterr().out.splitlines()]
     assert images == [str(tmp_path / "a.png"), str(tmp_path / "b.png")]
+
+
+@pytest.mark.parametrize("card, design", [("red-7", "uno-classic"), ("5S", "standard-simple")])
+def test_detect_reports_one_card_once_and_its_corners_on_request(tmp_path, capsys, card: str, design: str) -> None:
+    import cv2
+
+    good = tmp_path / "table.png"
+    cv2.imwrite(str(good), table_with_card(card, design))
+    assert main(["detect", str(good), "--json", "--parts"]) == 0
+    (found,) = json.loads(capsys.readouterr().out)["detections"]  # one card, one detection
+    assert found["card"] == card and found["parts"], "its corner indices are kept as its parts"
+    x1, y1, x2, y2 = found["box"]
+    assert all(x1 - 1 <= px1 and py1 >= y1 - 1 and px2 <= x2 + 1 and py2 <= y2 + 1
+               for px1, py1, px2, py2 in found["parts"])
+
+
+def test_detect_parts_needs_json(tmp_path, capsys) -> None:
+    assert main(["detect", str(tmp_path), "--parts"]) == 2
+    assert "--json" in capsys.readouterr().err

@@ -63,6 +63,18 @@ def test_corner_scoring_needs_rank_and_suit_and_counts_phantoms() -> None:
     assert figures["sure_right"] == {"right": 1, "total": 1, "rate": 1.0}
 
 
+def test_a_card_is_scored_at_the_corner_indices_it_was_read_in() -> None:
+    """A card reported once with its corners as parts is scored at each corner, as the corner indices of
+    cards-rf are labelled: its whole box is not taken for a reading of the corners of other cards it covers."""
+    labels = {"t.jpg": [LabelBox("QH", (10, 10, 30, 50)), LabelBox("QH", (170, 250, 190, 290)),
+                        LabelBox("2C", (100, 100, 120, 140))]}  # a card lying over the queen's middle
+    queen = Detection("QH", 0.9, (5, 5, 195, 295), parts=((8, 8, 32, 52), (168, 248, 192, 292)))
+    report = score_corners(labels, {"t.jpg": [queen]})
+    assert (report.recall.right, report.recall.total) == (2, 3)
+    assert (report.precision.right, report.precision.total) == (2, 2)
+    assert (report.suit_right.right, report.suit_right.total) == (2, 2)  # the queen is not read on the 2C
+
+
 def test_colour_and_value() -> None:
     assert uno_colour_and_value("red-draw2") == ("red", "draw2")
     assert uno_colour_and_value("wild-draw4") == ("wild", "wild-draw4")

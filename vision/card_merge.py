@@ -1,21 +1,30 @@
-"""Merge the detector's corner-index boxes with the whole-card boxes they lie in.
+"""Group the detector's boxes into physical cards: one detection per card, with one reading.
 
-The detector finds a card twice over: a box per visible corner index and a box for the whole card,
-all named with the card's id. A small box lying almost wholly inside a much larger one is a part
-(corner index) of that card. Within such a group the most confident id wins; parts naming another
-id are dropped (one card is never reported as two different cards), and when parts agree with the
-winner they are reported (one detection per corner) instead of the whole-card box. A later look at
-the pixels (``identify``) decides once per card, and its answer names every box the card reports.
+The detector finds a card up to three times over: a box per visible corner index and a box for the
+whole card, all named with the card's id. A small box lying almost wholly inside a much larger one is a
+part (corner index) of that card. Within such a group the most confident id wins; parts naming another
+id are dropped (one card is never reported as two different cards), and the card is reported once: its
+whole-card box, with the corner boxes that agree with it as its ``parts``. Two corner boxes with no
+whole-card box around them are one card too when they lie as its two indices do
+(:mod:`vision.corner_pairs`); two copies of one card lying apart (four decks are played at once) stay
+two. A later look at the pixels (``identify``) decides once per card, and its answer names the card.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from statistics import median
+from typing import Any
 
-Box = tuple[float, float, float, float]
+from referee.cards import parse_card
+from vision.corner_pairs import Box, pair_corners
 
 PART_INSIDE = 0.85  # share of a part's area that must lie inside its card's box
 PART_MAX_AREA = 0.35  # a part is at most this share of its card's box area
+#: Two cards read as one id whose boxes overlap this much (intersection over union), or one lying within
+#: the other (``PART_INSIDE`` of it), are one card seen twice (named as two classes by the network, or
+#: found whole and in part): two copies of a card lie further apart.
+SAME_PLACE_IOU = 0.7
 
 
 @dataclass(frozen=True)
@@ -26,18 +35,25 @@ class Detection:
     the level at which at least 99 % of readings were right on the photos it was calibrated on
     (``vision.calibration``). ``colour_share``: for an UNO card whose colour was read from its pixels,
     the share of their votes for it (:func:`vision.uno_colour.colour_vote`), which the calibration
-    turns into the colour's own probability."""
+    turns into the colour's own probability. ``parts``: the boxes of the card's corner indices where the
+    detector found them, each read as this card (:func:`reading_boxes`); ``box`` is then the whole card's
+    box, or the box spanning its corners where no whole-card box was found."""
 
     card: str
     conf: float
     box: Box
     sure: bool = False
     colour_share: float | None = None
+    parts: tuple[Box, ...] = ()
 
-    def to_dict(self) -> dict:
-        """The cards.md JSON form: ``{"card", "conf", "sure", "box": [x1, y1, x2, y2]}``."""
-        return {"card": self.card, "conf": round(float(self.conf), 4), "sure": bool(self.sure),
-                "box": [round(float(v), 1) for v in self.box]}
+    def to_dict(self, parts: bool = False) -> dict:
+        """The cards.md JSON form: ``{"card", "conf", "sure", "box": [x1, y1, x2, y2]}``; with ``parts``, also
+        ``"parts"``: the boxes of the card's corner indices that were found (an empty list where none was)."""
+        found = {"card": self.card, "conf": round(float(self.conf), 4), "sure": bool(self.sure),
+                 "box": [round(float(v), 1) for v in self.box]}
+        if parts:
+            found["parts"] = [[round(float(v), 1) for v in part] for part in self.parts]
+        return found
 
 
 def box_area(box: Box) -> float:
@@ -78,15 +94,45 @@ def _parent_of(index: int, detections: Sequence[Detection]) -> int | None:
     return min(containers, key=lambda i: box_area(detections[i].box))
 
 
-def merge_card_parts(detections: Sequence[Detection],
-                     identify: Callable[[Detection], Detection | None] | None = None) -> list[Detection]:
-    """Resolve corner boxes inside whole-card boxes (see the module docstring).
+def reading_boxes(detection: Any) -> tuple[Box, ...]:
+    """The boxes a card was read in: its corner indices where they were found (``parts``), else its box.
+    Takes any detection-like object with a ``box`` (and maybe ``parts``)."""
+    return tuple(getattr(detection, "parts", ())) or (tuple(detection.box),)
 
-    Returns the kept detections, most confident first. A part that agrees with its card's winning
-    id carries the group's best confidence for that id. ``identify``, when given, is asked once per
-    card, with the card's smallest kept box (a corner index where one is kept), and the id and
-    confidence it returns name every box kept for that card.
-    """
+
+def spanning_box(boxes: Sequence[Box]) -> Box:
+    """The smallest box holding every one of ``boxes``."""
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+@dataclass(frozen=True)
+class CardGroup:
+    """The detections of one physical card (indices into the detections): ``whole`` the whole-card box
+    (``None`` for two corners paired without one) and ``parts`` the boxes found inside it, or the paired
+    corners."""
+
+    whole: int | None
+    parts: tuple[int, ...]
+
+    @property
+    def members(self) -> tuple[int, ...]:
+        """Every detection of the card."""
+        return self.parts if self.whole is None else (self.whole, *self.parts)
+
+
+#: Asked once per card: the box to read it from (its smallest box that agrees with it, a corner index
+#: where one does) and the card's other corner boxes found apart from a whole-card box (a paired
+#: corner); answers the card as read, or ``None`` where the pixels show no card.
+Identify = Callable[[Detection, Sequence[Box]], Detection | None]
+
+
+def card_groups(detections: Sequence[Detection]) -> list[CardGroup]:
+    """The detections grouped into physical cards: each box with the boxes that are its parts
+    (:func:`is_part_of`; a part's own parts join its card), then the lone boxes (no part, no card around
+    them) that lie as the two corner indices of one card (:func:`vision.corner_pairs.pair_corners`)
+    paired; every other lone box is a card of its own. Where whole cards were found (boxes with parts),
+    a lone box larger than a part of their typical (median) box can be (``PART_MAX_AREA``) is a whole card
+    too, never paired."""
     parents = {i: _parent_of(i, detections) for i in range(len(detections))}
     # a box that is itself a part is never a parent: its own parts join its parent's group
     roots = {}
@@ -94,25 +140,76 @@ def merge_card_parts(detections: Sequence[Detection],
         while parent is not None and parents[parent] is not None:
             parent = parents[parent]
         roots[i] = parent
-    groups: dict[int, list[int]] = {i: [] for i, root in roots.items() if root is None}
+    inside: dict[int, list[int]] = {i: [] for i, root in roots.items() if root is None}
     for i, root in roots.items():
         if root is not None:
-            groups[root].append(i)
+            inside[root].append(i)
+    cards_area = median([box_area(detections[i].box) for i, parts in inside.items() if parts] or [0.0])
+    lone = [i for i, parts in inside.items() if not parts and not parse_card(detections[i].card).is_back
+            and (not cards_area or box_area(detections[i].box) <= PART_MAX_AREA * cards_area)]
+    pairs = pair_corners([(detections[i].card, detections[i].box) for i in lone])
+    paired = {lone[k] for pair in pairs for k in pair}
+    groups = [CardGroup(i, tuple(parts)) for i, parts in inside.items() if i not in paired]
+    return groups + [CardGroup(None, (lone[a], lone[b])) for a, b in pairs]
+
+
+def merge_card_parts(detections: Sequence[Detection], identify: Identify | None = None) -> list[Detection]:
+    """One detection per physical card (:func:`card_groups`; see the module docstring).
+
+    Returns the cards, most confident first. A card's id is its most confident detection's; its box is
+    its whole-card box where that agrees with the id, else the box spanning its agreeing corners; its
+    ``parts`` are the corner boxes that agree with it; its confidence the best of the group's for its id.
+    ``identify``, when given, is asked once per card (:data:`Identify`), and the id, confidence and colour
+    share it returns name the card; a card it finds no card in is left out. Cards then read as one id at
+    one place are one card (:func:`one_per_place`).
+    """
     kept: list[Detection] = []
-    for card_index, part_indices in groups.items():
-        members = [card_index, *part_indices]
-        winner = max(members, key=lambda i: detections[i].conf)
+    for group in card_groups(detections):
+        winner = max(group.members, key=lambda i: detections[i].conf)
         card, conf = detections[winner].card, detections[winner].conf
-        agreeing_parts = [detections[i] for i in part_indices if detections[i].card == card]
-        if agreeing_parts:
-            card_boxes = [replace(part, conf=max(part.conf, conf)) for part in agreeing_parts]
-        else:  # the card box itself won and no part agrees with it
-            card_boxes = [detections[card_index]]
+        parts = [detections[i] for i in group.parts if detections[i].card == card]
+        whole = detections[group.whole] if group.whole is not None and detections[group.whole].card == card else None
+        box = whole.box if whole is not None else spanning_box([part.box for part in parts])
+        found = replace(detections[winner], box=box, parts=tuple(part.box for part in parts))
         if identify is not None:
-            decided = identify(min(card_boxes, key=lambda d: box_area(d.box)))
+            asked = min(parts, key=lambda d: box_area(d.box)) if parts else detections[winner]
+            others = [part.box for part in parts if part is not asked] if group.whole is None else []
+            decided = identify(replace(asked, conf=conf), others)
             if decided is None:  # the look at the pixels found no card there
                 continue
-            card_boxes = [replace(d, card=decided.card, conf=decided.conf, colour_share=decided.colour_share)
-                          for d in card_boxes]
-        kept.extend(card_boxes)
-    return sorted(kept, key=lambda d: -d.conf)
+            found = replace(found, card=decided.card, conf=decided.conf, colour_share=decided.colour_share)
+        kept.append(found)
+    return one_per_place(kept)
+
+
+def same_place(a: Box, b: Box) -> bool:
+    """Whether two boxes are one card's (see :data:`SAME_PLACE_IOU`)."""
+    return iou(a, b) >= SAME_PLACE_IOU or intersection_area(a, b) >= PART_INSIDE * min(box_area(a), box_area(b))
+
+
+def one_per_place(cards: Sequence[Detection]) -> list[Detection]:
+    """``cards``, most confident first, with each card read as the id of a surer one at the same place
+    (:func:`same_place`) folded into it (:func:`folded`)."""
+    kept: list[Detection] = []
+    for card in sorted(cards, key=lambda d: -d.conf):
+        host = next((i for i, other in enumerate(kept) if other.card == card.card and same_place(other.box, card.box)),
+                    None)
+        if host is None:
+            kept.append(card)
+        else:
+            kept[host] = folded(kept[host], card)
+    return kept
+
+
+def folded(surer: Detection, other: Detection) -> Detection:
+    """One card seen as two detections of its id: the ``surer`` one's reading where it was read. A surer
+    card read whole (no corner of it found, and itself no corner of the other) stands as it is; else the
+    larger box where the smaller lies in it as a part (:func:`is_part_of`: a corner index found on its
+    own), and the corner boxes of both, that corner among them."""
+    if not surer.parts and not is_part_of(surer.box, other.box):
+        return surer
+    larger, smaller = sorted((surer, other), key=lambda d: -box_area(d.box))
+    if not is_part_of(smaller.box, larger.box):
+        return replace(surer, parts=tuple(dict.fromkeys((*surer.parts, *other.parts))))
+    corners = (*larger.parts, *(smaller.parts or (smaller.box,)))
+    return replace(surer, box=larger.box, parts=tuple(dict.fromkeys(corners)))

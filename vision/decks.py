@@ -34,7 +34,7 @@ import numpy as np
 from referee.cards import is_card_id, parse_card
 from vision.card_classifier import (CLASSIFIER_CLASSES, ClassifierError, HeadShift, classifier_label, family_classes,
                                    softmax_within)
-from vision.card_merge import Box, Detection, intersection_area
+from vision.card_merge import Box, Detection, iou, reading_boxes
 from vision.detector import Detector, InvalidImage, check_image, read_image, reader_views
 from vision.uno_colour import HUE_PROTOTYPES, circular_mean_hue, shown_hue
 
@@ -216,13 +216,14 @@ class ShotLook:
 
 
 def card_in_shot(detector: Detector, bgr: np.ndarray, box: Box | None) -> Detection | None:
-    """The detection that is the shot's card: with ``box``, the surest whose centre lies in it or that
-    covers its centre (a labelled corner index lies inside its card's box); else the surest of all."""
+    """The detection that is the shot's card: with ``box``, the surest read in a box (its corner indices,
+    else its whole box: :func:`vision.card_merge.reading_boxes`) whose centre lies in it or that covers its
+    centre (a labelled corner index lies inside its card's box); else the surest of all."""
     found = detector.detect(bgr)
     if box is not None:
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-        inside = [d for d in found if _contains(box, ((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2))
-                  or _contains(d.box, centre)]
+        inside = [d for d in found if any(_contains(box, ((read[0] + read[2]) / 2, (read[1] + read[3]) / 2))
+                                          or _contains(read, centre) for read in reading_boxes(d))]
         return max(inside, key=lambda d: d.conf, default=None)
     return max(found, key=lambda d: d.conf, default=None)
 
@@ -257,11 +258,12 @@ def look_at(detector: Detector, shot: Shot, bgr: np.ndarray) -> ShotLook:
 
 
 def _views_of(found: Detection | None, seen: Sequence[tuple[Detection, list]]) -> list | None:
-    """The recorded views of the card ``found`` is a box of: the reading asked about the box of the card
-    that overlaps ``found`` most."""
+    """The recorded views of the card ``found``: the reading asked about the box that best matches (by
+    intersection over union) a box ``found`` was read in (:func:`vision.card_merge.reading_boxes`: the
+    reader is asked about one of them)."""
     if found is None:
         return None
-    overlapping = [(intersection_area(asked.box, found.box), views) for asked, views in seen]
+    overlapping = [(max(iou(asked.box, read) for read in reading_boxes(found)), views) for asked, views in seen]
     best = max(overlapping, key=lambda pair: pair[0], default=(0.0, None))
     return best[1] if best[0] > 0 else None
 

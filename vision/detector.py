@@ -8,8 +8,8 @@ that the card is right and ``sure`` set where that reaches the level at which 99
 1. **Find** (the YOLO network, ONNX Runtime): card faces, corner indices and backs, looked for twice, as
    trained and zoomed out inside a grey border (``ZOOM_OUT``), so that a card held close is found too;
    ``family`` keeps one deck family's classes; faces the network is unsure of are kept where the reader
-   sees a card (``confirmed``); a card's corner boxes and whole box are grouped into one card
-   (:mod:`vision.card_merge`).
+   sees a card (``confirmed``); a card's corner boxes and whole box, or its two corner boxes where no
+   whole box was found, are grouped into one card, reported once (:mod:`vision.card_merge`).
 2. **Read** (:mod:`vision.card_classifier`): every crop of a card (its box, the corners found inside it,
    a standard card's index corners, also straightened upright from its outline) is read, and the readings
    are fused into one (``fused_reading``); a face the reader sees no card in is left out where it can tell
@@ -292,9 +292,10 @@ class Detector:
         detections = surest_of_looks(native, zoomed, self.iou_threshold)
         if self.classifier is not None:
             detections = confirmed(image, detections, self.classifier, self.conf_threshold)
-        # one reading per card, from all its crops: the merge asks once per card with its smallest kept box
-        cards = merge_card_parts(detections, identify=lambda card: self._identify(
-            image, card, inner_parts(card, detections)))
+        # one detection and one reading per physical card: the merge asks once per card with its smallest
+        # agreeing box and the corner paired with it where no whole-card box was found
+        cards = merge_card_parts(detections, identify=lambda card, paired: self._identify(
+            image, card, [*inner_parts(card, detections), *paired]))
         return cards if self.calibration is None else [self.calibration.apply(card) for card in cards]
 
     def _look(self, image: np.ndarray, side: int, border: int, floor: float) -> list[Detection]:
@@ -313,7 +314,8 @@ class Detector:
     def _identify(self, image: np.ndarray, detection: Detection, parts: Sequence[Box] = ()) -> Detection | None:
         """The card under ``detection`` as the reader reads it (:func:`fused_reading`) from every crop of it:
         its box, ``parts`` (the boxes the detector found inside it: its corner indices, dropped by the merge
-        when named as another card, :func:`inner_parts`), and for a standard card found whole its two index
+        when named as another card, :func:`inner_parts`; and the corner paired with it where no whole-card
+        box was found, :mod:`vision.corner_pairs`), and for a standard card found whole its two index
         corners, both those of its box (:func:`index_corners`) and those of the card straightened upright
         from its outline (:func:`straightened_index_corners`); its UNO colour from its pixels
         (:func:`recoloured`). Where the fused reading is less than ``READ_CONFIDENCE`` sure, the detector's

@@ -5,10 +5,11 @@
 * Standard ranks (``cards-real-dev``, suits not labelled): a detection matches a labelled card when
   its rank is the label's and its box centre lies inside the labelled card box. Recall counts the
   labelled cards matched by at least one detection, precision the detections that match a card.
-* Standard corners (``cards-rf``, rank and suit of every printed corner index): a detection covers a
-  labelled corner when either box's centre lies inside the other. Recall counts the corners covered by a
-  detection naming their card (rank alone and suit alone too), precision the detections that cover a
-  corner of the card they name.
+* Standard corners (``cards-rf``, rank and suit of every printed corner index): a card is scored where
+  it was read, at each of its corner indices the detector found (``parts``), else at its box
+  (:func:`vision.card_merge.reading_boxes`); such a reading covers a labelled corner when either box's
+  centre lies inside the other. Recall counts the corners covered by a reading naming their card (rank
+  alone and suit alone too), precision the readings that cover a corner of the card they name.
 * Synthetic (``tableref datasets render`` output with ``meta.jsonl``): the same matching as the
   standard ranks, with the full card id and the card's outline polygon.
 
@@ -25,12 +26,12 @@ import csv
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from referee.cards import UNO_COLORS, is_card_id, parse_card
 from vision.calibration import expected_calibration_error
-from vision.card_merge import Box, Detection
+from vision.card_merge import Box, Detection, reading_boxes
 
 NO_CARD = "none"
 RANK_PREFIX = "rank:"
@@ -249,12 +250,12 @@ def suit_of(card: str) -> str | None:
 
 def score_corners(labels: Mapping[str, Sequence[LabelBox]], predictions: Predictions) -> MatchReport:
     """Standard corner indices with rank and suit (see the module docstring): a labelled corner is read
-    when a detection covering it names its card; a detection is right when it covers a corner of its
-    card. Backs are scored like faces."""
+    when a reading covering it names its card; a reading is right when it covers a corner of its card.
+    Backs are scored like faces."""
     report = MatchReport()
     for image, boxes in labels.items():
         corners = [(b.label, b.box) for b in boxes if b.label != NO_CARD and b.box]
-        detections = predictions.get(image, ())
+        detections = [replace(d, box=box, parts=()) for d in predictions.get(image, ()) for box in reading_boxes(d)]
         for card, box in corners:
             over = [d for d in detections if covers(d.box, box)]
             hit = any(d.card == card for d in over)

@@ -1,8 +1,11 @@
 """From detections to physical cards: corner duplicates merged, each card placed in a zone.
 
-A detector may report one card up to three times (its two corner indices and the whole card).
-Detections of one id are merged when one box lies mostly inside the other, or when two
-uncontained boxes are closer than a card's diagonal (the two corners of one card).
+A card is looked at where its id was read: at each of its corner indices where the detector found them
+(a detection's ``parts``, :func:`vision.card_merge.reading_boxes`), else at its box; the pile's vote
+weighs a card read at two corners twice (:mod:`vision.stability`). A detector that reports boxes
+rather than cards may report one card up to three times (its two corner indices and the whole card):
+boxes of one id are merged when one lies mostly inside the other, or when two uncontained boxes are
+closer than a card's diagonal (the two corners of one card).
 """
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any, Iterable
 
-from vision.card_merge import Box, box_area, intersection_area
+from vision.card_merge import Box, box_area, intersection_area, reading_boxes
 
 #: A box whose area lies at least this much inside another box of the same id is part of it.
 INSIDE_SHARE = 0.6
@@ -52,11 +55,11 @@ def _diagonal(box: Box) -> float:
 
 
 def merge_detections(detections: Iterable[Any]) -> list[Sighting]:
-    """One :class:`Sighting` per physical card from detections with ``card``, ``conf``, ``box``."""
-    dets = sorted(detections, key=lambda d: box_area(tuple(d.box)), reverse=True)
+    """One :class:`Sighting` per physical card from detections with ``card``, ``conf``, ``box`` (and
+    maybe ``sure`` and ``parts``), each looked at where its id was read (see the module docstring)."""
+    looks = [(det, tuple(float(v) for v in box)) for det in detections for box in reading_boxes(det)]
     merged: list[Sighting] = []
-    for det in dets:
-        box = tuple(float(v) for v in det.box)
+    for det, box in sorted(looks, key=lambda look: box_area(look[1]), reverse=True):
         host = next((s for s in merged if s.card == det.card
                      and intersection_area(box, s.box) >= INSIDE_SHARE * max(1e-9, box_area(box))), None)
         sure = bool(getattr(det, "sure", False))

@@ -2,8 +2,10 @@
 
 With ``--json``, one line per image exactly as ../shared/spec/cards.md specifies:
 ``{"image": "<path as given>", "detections": [{"card", "conf", "sure", "box": [x1, y1, x2, y2]}]}``
-(``conf`` calibrated, ``sure`` from the calibration's level); ``--family uno|standard`` keeps one deck
-family's cards, as a table plays one deck;
+(``conf`` calibrated, ``sure`` from the calibration's level), one detection per physical card (its box the
+whole card's, or the box spanning the two corner indices it was found by); ``--parts`` adds to each
+detection ``"parts"``, the boxes of the corner indices it was read in; ``--family uno|standard`` keeps one
+deck family's cards, as a table plays one deck;
 an unreadable image gives ``{"image": ..., "error": "..."}`` and the run goes on.
 """
 from __future__ import annotations
@@ -24,6 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
     parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards.onnx)")
     parser.add_argument("--conf", type=float, default=None, help="confidence threshold (default 0.35)")
+    parser.add_argument("--parts", action="store_true",
+                        help="with --json, add to each card the boxes of its corner indices found (\"parts\")")
     parser.add_argument("--family", choices=("uno", "standard"), default=None,
                         help="report only this deck family's cards (default: both)")
     parser.add_argument("--deck", default=None, metavar="NAME",
@@ -52,6 +56,9 @@ def run(args: argparse.Namespace) -> int:
     if not 0.0 < conf <= 1.0:
         print("tableref detect: --conf must be in (0, 1]", file=sys.stderr)
         return 2
+    if args.parts and not args.json:
+        print("tableref detect: --parts adds the corner boxes to the --json output; give --json too", file=sys.stderr)
+        return 2
     try:
         detector = Detector.load(args.model, conf_threshold=conf, family=args.family)
         read_with_deck(detector, args.deck)
@@ -70,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{path}: error: {exc}", flush=True)
             continue
         if args.json:
-            print(json.dumps({"image": path, "detections": [d.to_dict() for d in detections]}), flush=True)
+            print(json.dumps({"image": path, "detections": [d.to_dict(args.parts) for d in detections]}), flush=True)
         else:
             found = ", ".join(f"{d.card} {d.conf:.2f}{' sure' if d.sure else ''}" for d in detections) or "no cards"
             print(f"{path}: {found}", flush=True)
