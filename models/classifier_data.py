@@ -134,8 +134,8 @@ def real_corner_crops(folder: Path, copies: int, rng: np.random.Generator, datas
 def real_rank_crops(folder: Path, copies: int, rng: np.random.Generator, detector_path: Path | None = None,
                     size: int = CROP_SIZE) -> tuple[np.ndarray, np.ndarray]:
     """Crops (``size`` pixels square) of the ``train`` half of a ``cards-real-dev`` folder (``labels.csv``:
-    rank labels, whole-card boxes): each labelled card box and every box the detector keeps whose centre
-    lies in exactly one labelled card. Returns (crops, allowed classes per crop)."""
+    rank labels, whole-card boxes): each labelled card box and every box the detector finds of a card (its
+    box and its corner indices, ``Detection.parts``) whose centre lies in exactly one labelled card. Returns (crops, allowed classes per crop)."""
     from vision.detector import Detector, read_image
     from vision.evaluation import NO_CARD, RANK_PREFIX, centre_in_box, read_labels_csv
     from vision.splits import part_of
@@ -147,7 +147,7 @@ def real_rank_crops(folder: Path, copies: int, rng: np.random.Generator, detecto
         if part_of("cards-real-dev", image_name) != "train" or not cards:
             continue
         image = read_image(folder / "images" / image_name)
-        found = [d.box for d in detector.detect(image)]
+        found = [box for d in detector.detect(image) for box in (d.box, *d.parts)]
         for rank, card_box in cards:
             mine = [box for box in found
                     if centre_in_box(box, card_box) and sum(centre_in_box(box, other) for _, other in cards) == 1]
