@@ -163,8 +163,8 @@ def write_part(datasets_dir: Path, out: Path, part: str = "train", split: str = 
 
 def combined_data_yaml(folders: list[Path]) -> str:
     """An ultralytics ``data.yaml`` training on ``DIR/images/train`` and validating on ``DIR/images/val`` of
-    each folder that has it (absolute paths), with the detector's classes (``ALL_CARD_IDS``). Raises
-    ``ValueError`` when no folder has a train split or none has a val split."""
+    each folder that has it (absolute paths; a folder named twice is trained on twice), with the detector's
+    classes (``ALL_CARD_IDS``). Raises ``ValueError`` when no folder has a train split or none has a val split."""
     def splits(name: str) -> list[str]:
         return [str((folder / "images" / name).resolve()) for folder in folders
                 if (folder / "images" / name).is_dir() and any((folder / "images" / name).iterdir())]

@@ -123,6 +123,8 @@ def test_combined_data_yaml_lists_every_folders_splits(tmp_path) -> None:
                                            str(tmp_path / "photos" / "images" / "train")]
     assert json.loads(fields["val"]) == [str(tmp_path / "renders" / "images" / "val")]
     assert fields["nc"] == str(len(ALL_CARD_IDS)) and f'  0: "{ALL_CARD_IDS[0]}"' in text
+    twice = combined_data_yaml([tmp_path / "renders", tmp_path / "photos", tmp_path / "photos"])
+    assert twice.count(str(tmp_path / "photos" / "images" / "train")) == 2  # trained on twice as often
     with pytest.raises(ValueError, match="images/val"):
         combined_data_yaml([tmp_path / "photos"])
 
