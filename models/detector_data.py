@@ -35,12 +35,12 @@ from vision.splits import part_of
 
 DATASET = "cards-rf"
 CLASS_INDEX: dict[str, int] = {card: i for i, card in enumerate(ALL_CARD_IDS)}
-#: A whole card is at least this many times a corner index's area (an index covers about 3 % of a card;
-#: a region barely larger than the index is the index's own white surround, not the card).
+#: A whole card is at least this many times a corner index's area (a bright region barely larger than the
+#: index is the index's own white surround, not the card).
 MIN_CARD_PER_INDEX = 6.0
 #: Long / short side of an outline accepted as one card. A card is 1.40 (88 x 63 mm), but the export
 #: stretched every photo to a square and putting it back to the camera's shape is an estimate: phone
-#: photos of ``cards-rf`` show cards 1.6 to 2.1 times as long as wide.
+#: photos of ``cards-rf`` show cards about 1.7 to 2.1 times as long as wide.
 OUTLINE_ASPECT = (1.2, 2.4)
 #: The largest share of the photo a card may cover: a bigger bright region is a white table, not a card
 #: (a close-up card of these photos covers up to about 60 % of the frame).
