@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     render.add_argument("--workers", type=int, default=1,
                         help="processes (default 1; 0 = one per CPU core); results do not depend on it")
     render.add_argument("--val-fraction", type=float, default=0.1, help="share of images in the val split")
-    render.add_argument("--kind", choices=("table", "closeup", "few", "empty"), default=None,
+    render.add_argument("--kind", choices=("table", "crowded", "closeup", "few", "empty"), default=None,
                         help="one scene kind only (default: all, mixed)")
     render.add_argument("--family", choices=("uno", "standard"), default=None,
                         help="one deck family only (default: both, mixed)")

@@ -1,0 +1,216 @@
+"""The detector's training data: a part of ``cards-rf`` as a YOLO dataset folder, and one ``data.yaml``
+over several dataset folders (renders and photos).
+
+``cards-rf`` (``../shared/datasets/cards-rf``, CC BY 4.0) labels every visible **corner index** of a card
+(rank + suit), never the whole card; the detector also boxes whole cards. Left as they are, the whole
+cards in these photos would teach the detector that a card is background, so each photo may also get
+whole-card boxes found from the cards' own outlines (:func:`whole_card_boxes`): a white face on the table
+is a bright region shaped like a card; it gets a box when the corner indices inside it all name one card.
+A card whose outline is not clean (overlapping cards, a hand, the frame's edge) gets no whole-card box.
+
+The photos are linked (symlinks), never copied, into ``OUT/images/<split>``; labels go to
+``OUT/labels/<split>`` (class = position of the card id in ``referee.cards.ALL_CARD_IDS``, the detector's
+class list). Only photos of the chosen part (:func:`vision.splits.part_of`) are written.
+
+``python -m models.detector_data --datasets ../shared/datasets --out /tmp/det13/cards-rf`` writes the
+train part; ``python -m models.detector_data --combine /tmp/det13/data.yaml DIR...`` writes one
+``data.yaml`` training on the ``train`` splits of the folders and validating on their ``val`` splits.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.cards import ALL_CARD_IDS
+from vision.card_outline import MIN_FILL
+from vision.splits import part_of
+
+DATASET = "cards-rf"
+CLASS_INDEX: dict[str, int] = {card: i for i, card in enumerate(ALL_CARD_IDS)}
+#: A whole card is at least this many times a corner index's area (a bright region barely larger than the
+#: index is the index's own white surround, not the card).
+MIN_CARD_PER_INDEX = 6.0
+#: Long / short side of an outline accepted as one card. A card is 1.40 (88 x 63 mm), but the export
+#: stretched every photo to a square and putting it back to the camera's shape is an estimate: phone
+#: photos of ``cards-rf`` show cards about 1.7 to 2.1 times as long as wide.
+OUTLINE_ASPECT = (1.2, 2.4)
+#: The largest share of the photo a card may cover: a bigger bright region is a white table, not a card
+#: (a close-up card of these photos covers up to about 60 % of the frame).
+MAX_CARD_SHARE = 0.75
+#: Opening of the whiteness mask (cutting bright table speckles and threads off a card's edge), as a
+#: share of the photo's median corner-index height.
+OPENING_PER_INDEX = 0.5
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class CornerLabel:
+    """One labelled corner index of a photo: the card id and its box in pixels."""
+
+    card: str
+    box: Box
+
+
+def read_labels(labels_csv: Path) -> dict[str, list[CornerLabel]]:
+    """``labels.csv`` (``image,card,x1,y1,x2,y2``) as ``{image: [CornerLabel]}``; ``none`` rows give a photo
+    with no card. Raises ``ValueError`` on a card id the detector does not know."""
+    photos: dict[str, list[CornerLabel]] = defaultdict(list)
+    with open(labels_csv, newline="") as handle:
+        for row in csv.DictReader(handle):
+            photos[row["image"]]  # a photo with only a ``none`` row is still a photo
+            if row["card"] == "none":
+                continue
+            if row["card"] not in CLASS_INDEX:
+                raise ValueError(f"{labels_csv}: {row['image']}: unknown card id {row['card']!r}")
+            photos[row["image"]].append(CornerLabel(row["card"], tuple(float(row[k]) for k in ("x1", "y1", "x2", "y2"))))
+    return dict(photos)
+
+
+def card_outlines(bgr: np.ndarray, index_height: float) -> list[np.ndarray]:
+    """The outlines (4 x 2 corner points) of the bright, card-shaped regions of a photo: the white faces
+    of cards lying apart. ``index_height`` (a corner index's height in pixels) sets the opening that
+    cuts table speckles off the faces."""
+    whiteness = cv2.GaussianBlur(bgr.min(axis=2), (5, 5), 0)
+    _, mask = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    mask = cv2.drawContours(np.zeros_like(mask), contours, -1, 255, cv2.FILLED)  # the face's print filled in
+    kernel = 2 * max(1, int(OPENING_PER_INDEX * index_height / 2)) + 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel)))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outlines = []
+    for contour in contours:
+        rect = cv2.minAreaRect(contour)
+        short, long = sorted(rect[1])
+        if short <= 0 or not OUTLINE_ASPECT[0] <= long / short <= OUTLINE_ASPECT[1]:
+            continue
+        if cv2.contourArea(contour) < MIN_FILL * short * long:
+            continue
+        outlines.append(cv2.boxPoints(rect).astype(np.float32))
+    return outlines
+
+
+def whole_card_boxes(bgr: np.ndarray, corners: list[CornerLabel]) -> list[CornerLabel]:
+    """Whole-card boxes for the cards of a photo whose outline is found: an outline (:func:`card_outlines`)
+    becomes a box of card ``C`` when the centres of one or more corner indices lie inside it, all of ``C``,
+    and its area is at least ``MIN_CARD_PER_INDEX`` times theirs and at most ``MAX_CARD_SHARE`` of the photo. Boxes are clipped to the photo."""
+    if not corners:
+        return []
+    height, width = bgr.shape[:2]
+    index_height = float(np.median([max(c.box[2] - c.box[0], c.box[3] - c.box[1]) for c in corners]))
+    found = []
+    for outline in card_outlines(bgr, index_height):
+        inside = [c for c in corners
+                  if cv2.pointPolygonTest(outline, ((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2), False) > 0]
+        if not inside or len({c.card for c in inside}) != 1:
+            continue
+        index_area = max((c.box[2] - c.box[0]) * (c.box[3] - c.box[1]) for c in inside)
+        area = cv2.contourArea(outline)
+        if not MIN_CARD_PER_INDEX * index_area <= area <= MAX_CARD_SHARE * width * height:
+            continue
+        x1, y1 = np.maximum(outline.min(axis=0), 0.0)
+        x2, y2 = np.minimum(outline.max(axis=0), (width, height))
+        found.append(CornerLabel(inside[0].card, (float(x1), float(y1), float(x2), float(y2))))
+    return found
+
+
+def yolo_line(label: CornerLabel, width: int, height: int) -> str:
+    """A YOLO label line (``class cx cy w h``, normalised to the photo) for ``label``."""
+    x1, y1, x2, y2 = label.box
+    return (f"{CLASS_INDEX[label.card]} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
+            f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}")
+
+
+def write_part(datasets_dir: Path, out: Path, part: str = "train", split: str = "train",
+               whole_cards: bool = True) -> dict[str, int]:
+    """Write the photos of ``part`` of ``cards-rf`` (under ``datasets_dir``) as the YOLO split ``split`` of
+    ``out``: image symlinks and label files, with whole-card boxes from outlines when ``whole_cards``.
+    Returns counts: ``photos``, ``corners``, ``cards`` (whole-card boxes written)."""
+    source = datasets_dir / DATASET
+    photos = read_labels(source / "labels.csv")
+    images, labels = out / "images" / split, out / "labels" / split
+    images.mkdir(parents=True, exist_ok=True)
+    labels.mkdir(parents=True, exist_ok=True)
+    counts = {"photos": 0, "corners": 0, "cards": 0}
+    for name, corners in sorted(photos.items()):
+        if part_of(DATASET, name) != part:
+            continue
+        photo = (source / "images" / name).resolve()
+        bgr = cv2.imread(str(photo))
+        if bgr is None:
+            raise OSError(f"cannot read {photo}")
+        cards = whole_card_boxes(bgr, corners) if whole_cards else []
+        height, width = bgr.shape[:2]
+        link = images / name
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(photo)
+        lines = [yolo_line(label, width, height) for label in corners + cards]
+        (labels / name).with_suffix(".txt").write_text("".join(line + "\n" for line in lines))
+        counts["photos"] += 1
+        counts["corners"] += len(corners)
+        counts["cards"] += len(cards)
+    return counts
+
+
+def combined_data_yaml(folders: list[Path]) -> str:
+    """An ultralytics ``data.yaml`` training on ``DIR/images/train`` and validating on ``DIR/images/val`` of
+    each folder that has it (absolute paths; a folder named twice is trained on twice), with the detector's
+    classes (``ALL_CARD_IDS``). Raises ``ValueError`` when no folder has a train split or none has a val split."""
+    def splits(name: str) -> list[str]:
+        return [str((folder / "images" / name).resolve()) for folder in folders
+                if (folder / "images" / name).is_dir() and any((folder / "images" / name).iterdir())]
+
+    train, val = splits("train"), splits("val")
+    if not train or not val:
+        raise ValueError(f"need a non-empty images/train and images/val among {', '.join(map(str, folders))}")
+    names = "\n".join(f"  {i}: {json.dumps(card)}" for i, card in enumerate(ALL_CARD_IDS))
+    return (f"# tableref detector training data (python -m models.detector_data --combine)\n"
+            f"train: {json.dumps(train)}\nval: {json.dumps(val)}\nnc: {len(ALL_CARD_IDS)}\nnames:\n{names}\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m models.detector_data``: write a part of cards-rf as YOLO data, or combine folders."""
+    parser = argparse.ArgumentParser(prog="python -m models.detector_data", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--datasets", type=Path, default=Path("../shared/datasets"),
+                        help="folder holding cards-rf/ (default ../shared/datasets)")
+    parser.add_argument("--out", type=Path, help="YOLO dataset folder to write the photos' part into")
+    parser.add_argument("--part", default="train", help="the part of cards-rf to write (default train)")
+    parser.add_argument("--split", default="train", choices=("train", "val"), help="YOLO split to write it as")
+    parser.add_argument("--corners-only", action="store_true", help="no whole-card boxes from outlines")
+    parser.add_argument("--combine", type=Path, metavar="DATA_YAML",
+                        help="instead: write this data.yaml over the dataset folders given after it")
+    parser.add_argument("folders", nargs="*", type=Path, help="with --combine: the dataset folders")
+    args = parser.parse_args(argv)
+    if args.combine is not None:
+        try:
+            args.combine.write_text(combined_data_yaml(args.folders))
+        except ValueError as exc:
+            print(f"detector_data: {exc}", file=sys.stderr)
+            return 2
+        print(f"wrote {args.combine}")
+        return 0
+    if args.out is None:
+        parser.error("--out is required (or --combine DATA_YAML DIR...)")
+    if not (args.datasets / DATASET / "labels.csv").is_file():
+        print(f"detector_data: no {DATASET}/labels.csv under {args.datasets}", file=sys.stderr)
+        return 2
+    try:
+        counts = write_part(args.datasets, args.out, args.part, args.split, whole_cards=not args.corners_only)
+    except (OSError, ValueError) as exc:
+        print(f"detector_data: {exc}", file=sys.stderr)
+        return 2
+    print(f"{args.out}: {counts['photos']} photos, {counts['corners']} corner boxes, {counts['cards']} whole-card boxes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
