@@ -13,13 +13,12 @@ import json
 
 import pytest
 
-from referee.engine import Referee
 from vision.demo import DEMOS, demo_dir, load_script, script_path
 from vision.pipeline import at_least_card_size, deck_copies
 from vision.sightings import Sighting
 from vision.source_tree import load_source_package
 from vision.stability import PileWatch
-from vision_support import judged, watch_demo_lines
+from vision_support import judged, refereed_as_scripted, watch_demo_lines
 
 
 def twist_script() -> list:
@@ -72,13 +71,7 @@ def test_the_joker_on_a_deuce_leaves_seven_to_draw_and_the_two_of_diamonds_in_fo
 
 
 def test_the_whole_twist_game_is_refereed_as_the_script_says(watched: list[dict]) -> None:
-    script = twist_script()
-    referee = Referee()
-    truth = [referee.handle(dict(line.event)) for line in script]
-    lines = judged(watched)
-    assert [line["event"] for line in lines] == [line.event for line in script]
-    assert [line["verdict"] for line in lines] == truth
-    assert all(line["verdict"]["accepted"] for line in lines)
+    lines, truth = refereed_as_scripted(watched, twist_script())
     assert [flag["kind"] for line in lines for flag in line["verdict"]["flags"]] == ["illegal_card", "missed_uno"]
     assert truth[-1]["state"]["teams"] == [["ann", "cat"], ["ben", "dan"]]
 

@@ -66,3 +66,17 @@ def watch_demo_lines(source: str, options: list[str], timeout: float) -> list[di
 def judged(watched: list[dict]) -> list[dict]:
     """The lines of judged events (not the questions put to the table)."""
     return [line for line in watched if "event" in line]
+
+
+def refereed_as_scripted(watched: list[dict], script: list) -> tuple[list[dict], list[dict]]:
+    """Assert that the watch judged the script's events in its order, each with the verdict a referee gives
+    them in that order, all accepted; returns the judged lines and the script's verdicts."""
+    from referee.engine import Referee
+
+    referee = Referee()
+    truth = [referee.handle(dict(line.event)) for line in script]
+    lines = judged(watched)
+    assert [line["event"] for line in lines] == [line.event for line in script]
+    assert [line["verdict"] for line in lines] == truth
+    assert all(line["verdict"]["accepted"] for line in lines)
+    return lines, truth
