@@ -55,6 +55,16 @@ def page(tmp_path: Path) -> Iterator[Any]:
     assert problems == []
 
 
+def open_teaching(page: Any, url: str) -> None:
+    """Open the game page at ``url`` and tap "Teach your deck" once the page has settled: its deck loaded and
+    its live stream connected (a tap while the panels above still fill in can land where the button was)."""
+    page.goto(url)
+    page.wait_for_selector("#game-deck:text('deck: printed colours')")
+    page.wait_for_selector("#live-state:text('live'):not(.off)")
+    page.click("#btn-teach")
+    page.wait_for_selector("#teach-start:not([hidden])")
+
+
 def show_cards(page: Any, source: ShownCard, cards: list[str], shown: list[str]) -> None:
     """Capture each of ``cards`` (skipping the cards the page asks for before it) with ``shown``'s card laid
     under the camera."""
@@ -74,10 +84,7 @@ def show_cards(page: Any, source: ShownCard, cards: list[str], shown: list[str])
 def test_teaching_a_deck_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> None:
     base, api, source, watched = table
     game_id = api.new_game()
-    page.goto(f"{base}/games/{game_id}")
-    page.wait_for_selector("#game-deck:text('deck: printed colours')")
-    page.click("#btn-teach")
-    page.wait_for_selector("#teach-start:not([hidden])")
+    open_teaching(page, f"{base}/games/{game_id}")
     page.locator("#teach").scroll_into_view_if_needed()
     screenshot(page, tmp_path, "teach-1-start")
     page.click("#teach-start button[data-family=uno]")
@@ -123,8 +130,7 @@ def test_teaching_a_deck_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> 
 def test_a_refusal_is_said_in_plain_words_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> None:
     base, api, source, _ = table
     game_id = api.new_game()
-    page.goto(f"{base}/games/{game_id}")
-    page.click("#btn-teach")
+    open_teaching(page, f"{base}/games/{game_id}")
     page.click("#teach-start button[data-family=uno]")
     page.wait_for_selector("#teach-card:text('Red')")
     show_cards(page, source, TAUGHT[:8], TAUGHT[3:8] + TAUGHT[:3])  # each card asked for, another shown
