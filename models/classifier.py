@@ -6,7 +6,8 @@ torchvision, no ultralytics). ``RENDER_DIR`` is a ``tableref datasets render`` o
 labelled corner index and whole card of its ``meta.jsonl`` becomes training crops, cut by
 :func:`vision.card_classifier.crop_for_classifier` (the run-time cut) from boxes jittered the way a
 detector's boxes are off. Augmentation adds what renders lack most against real webcams: colour
-casts, blur, noise, low contrast. Prints the held-out accuracy per epoch; deterministic from the seed.
+casts, blur, noise, low contrast; and half of each batch is turned half a turn (never mirrored), as the
+reader reads every crop both ways up at run time. Prints the held-out accuracy per epoch; deterministic from the seed.
 
 ``--real DIR`` (the ``../shared/datasets`` folder, read where it lies, never copied) adds real photos
 (``REAL_SHARES``): the corner indices of ``uno-cards-rf`` (real classic UNO cards, values) and of the
@@ -25,7 +26,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from .classifier_data import REAL_SHARES, augment, extract_crops, one_hot, real_corner_crops, real_rank_crops
+from .classifier_data import REAL_SHARES, augment, extract_crops, half_turns, one_hot, real_corner_crops, real_rank_crops
 from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE
 from vision.splits import PARTS
 
@@ -125,7 +126,7 @@ def train(crops: np.ndarray, targets: np.ndarray, epochs: int, seed: int, batch_
             idx = train_idx[start:start + batch_size]
             if len(idx) < 2:  # batch norm needs two samples
                 continue
-            inputs = to_tensor(augment(crops[idx], rng))
+            inputs = to_tensor(augment(half_turns(crops[idx], rng), rng))
             loss = set_loss(network(inputs), torch.from_numpy(targets[idx]))
             optimiser.zero_grad()
             loss.backward()

@@ -161,6 +161,16 @@ def real_rank_crops(folder: Path, copies: int, rng: np.random.Generator, detecto
     return np.stack(crops), np.stack(targets)
 
 
+def half_turns(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A batch of crops (N x H x W x C) with a random half of them turned half a turn (rotated 180
+    degrees, never mirrored: a mirrored 5 is a 2), as the reader reads every crop both ways up at run
+    time (:data:`vision.card_classifier.TURNS`)."""
+    turned = rng.random(len(batch)) < 0.5
+    out = batch.copy()
+    out[turned] = batch[turned][:, ::-1, ::-1]
+    return out
+
+
 def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Webcam-like damage to a batch of uint8 BGR crops: casts, contrast, blur, noise, flips to grey."""
     out = batch.astype(np.float32)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.classifier_data import background_boxes, one_hot, rank_targets
+from models.classifier_data import background_boxes, half_turns, one_hot, rank_targets
 from vision.card_classifier import CLASSIFIER_CLASSES
 
 
@@ -49,3 +49,14 @@ def test_background_boxes_lie_off_the_cards() -> None:
         assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 480
         for x, y in ((x1, y1), (x2, y2), (x1, y2), (x2, y1), ((x1 + x2) / 2, (y1 + y2) / 2)):
             assert not (100 <= x <= 300 and 100 <= y <= 400)
+
+
+def test_about_half_the_crops_are_turned_half_a_turn_and_none_is_mirrored() -> None:
+    rng = np.random.default_rng(3)
+    batch = rng.integers(0, 256, (200, 12, 10, 3), dtype=np.uint8)
+    out = half_turns(batch, rng)
+    assert out.shape == batch.shape
+    turned = [not np.array_equal(o, b) for o, b in zip(out, batch)]
+    assert 70 < sum(turned) < 130
+    for o, b, t in zip(out, batch, turned):  # either as it was or rotated 180 degrees, never flipped
+        assert np.array_equal(o, np.rot90(b, 2) if t else b)

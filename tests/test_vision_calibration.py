@@ -13,6 +13,7 @@ from vision.calibration import (
     expected_calibration_error,
     fit_family,
     fit_platt,
+    SURE_PRECISION,
     sure_level,
 )
 from vision.card_merge import Detection
@@ -44,10 +45,22 @@ def test_with_no_wrong_reading_the_fit_is_the_identity() -> None:
 
 
 def test_the_sure_level_is_where_99_percent_of_readings_at_or_above_it_are_right() -> None:
-    conf = [0.99] * 200 + [0.9] * 100 + [0.5] * 100
+    conf = [0.9999] * 200 + [0.995] * 100 + [0.9] * 100
     right = [True] * 199 + [False] + [True] * 99 + [False] + [True] * 50 + [False] * 50
-    assert sure_level(conf, right) == pytest.approx(0.9)  # 298 / 300 right from 0.9 up
+    assert sure_level(conf, right) == pytest.approx(0.995)  # 298 / 300 right from 0.995 up
     assert sure_level([0.8, 0.7], [False, True]) == 2.0  # the surest reading is wrong: never sure
+
+
+def test_a_reading_less_than_99_percent_likely_right_is_never_sure() -> None:
+    # one wrong reading in 300: all of them together are 99.7 % right, but none is itself 99 % likely right
+    assert sure_level([0.98] * 200 + [0.9] * 100, [True] * 299 + [False]) == pytest.approx(SURE_PRECISION)
+
+
+def test_platts_targets_keep_a_tune_part_with_one_wrong_reading_from_calling_anything_certain() -> None:
+    raw = [0.9999] * 250 + [0.9]
+    slope, offset = fit_platt(raw, [True] * 250 + [False])
+    surest = FamilyCalibration(slope, offset, 2.0).probability(0.9999)
+    assert 0.98 < surest <= 251 / 252 + 1e-3  # no surer than 251 right readings can show
 
 
 def test_a_tie_at_the_level_counts_whole() -> None:
@@ -90,14 +103,14 @@ def test_a_split_colour_vote_makes_an_uno_reading_less_sure() -> None:
     rng = np.random.default_rng(1)
     shares = np.concatenate([rng.uniform(0.95, 1.0, 900), rng.uniform(0.4, 0.8, 100)])
     colour_right = np.concatenate([np.ones(900, bool), rng.random(100) < 0.5])  # split votes: a coin toss
-    raw = np.full(1000, 0.999)
-    family = fit_family(raw, colour_right, shares, (shares, colour_right))
+    raw = np.full(1000, 0.9999)
+    family = fit_family(raw, np.ones(1000, bool), shares, (shares, colour_right))  # every value read right
     assert family.colour_slope is not None and family.colour_slope > 0
-    assert family.probability(0.999, 0.6) < 0.8 < family.probability(0.999, 0.99)
-    assert family.probability(0.999, None) == pytest.approx(family.probability(0.999))
+    assert family.probability(0.9999, 0.6) < 0.8 < family.probability(0.9999, 0.99)
+    assert family.probability(0.9999, None) == pytest.approx(family.probability(0.9999))
     calibration = Calibration({"uno": family})
-    assert not calibration.apply(Detection("blue-5", 0.999, (0, 0, 9, 9), colour_share=0.55)).sure
-    assert calibration.apply(Detection("blue-5", 0.999, (0, 0, 9, 9), colour_share=0.999)).sure
+    assert not calibration.apply(Detection("blue-5", 0.9999, (0, 0, 9, 9), colour_share=0.55)).sure
+    assert calibration.apply(Detection("blue-5", 0.9999, (0, 0, 9, 9), colour_share=0.999)).sure
 
 
 def test_a_colour_calibration_that_falls_with_the_share_is_refused(tmp_path) -> None:

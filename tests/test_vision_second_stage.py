@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from referee.cards import UNO_COLORS
-from vision.card_classifier import (CLASSIFIER_CLASSES, CROP_SIZE, CardClassifier, ClassifierError, Reading,
+from vision.card_classifier import (CLASSIFIER_CLASSES, CROP_SIZE, TURNS, CardClassifier, ClassifierError, Reading,
                                     classifier_label, crop_for_classifier, default_classifier_path)
 from vision.card_merge import Detection
 from vision.detector import Detector, default_model_path, named
@@ -89,8 +89,29 @@ def test_crops_are_cut_at_the_models_own_size() -> None:
     session = RecordingSession()
     classifier = CardClassifier(session, crop_size=40)
     readings = classifier.read(np.zeros((120, 160, 3), np.uint8), [(10, 10, 50, 70)] * 2)
-    assert session.batches[0].shape == (2, 3, 40, 40)
+    assert session.batches[0].shape == (2 * len(TURNS), 3, 40, 40)  # each crop as cut and turned
     assert [r.label for r in readings] == [CLASSIFIER_CLASSES[0]] * 2
+
+
+class TopOrBottomSession(RecordingSession):
+    """A reader that sees class 0 in a bright top half and class 1 in a bright bottom half."""
+
+    def run(self, outputs, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        batch = feeds["crops"]
+        half = batch.shape[2] // 2
+        logits = np.zeros((len(batch), len(CLASSIFIER_CLASSES)), np.float32)
+        logits[:, 0] = 10 * batch[:, :, :half].mean(axis=(1, 2, 3))
+        logits[:, 1] = 10 * batch[:, :, half:].mean(axis=(1, 2, 3))
+        return [logits]
+
+
+def test_a_crop_is_read_as_cut_and_turned_half_a_turn_and_the_looks_averaged() -> None:
+    image = np.zeros((100, 100, 3), np.uint8)
+    image[:50] = 255  # bright above: upright it is class 0, turned half a turn class 1
+    assert TURNS == (0, 2)
+    logits, features = CardClassifier(TopOrBottomSession(), crop_size=40).outputs(image, [(20, 20, 80, 80)])
+    assert logits.shape == (1, len(CLASSIFIER_CLASSES)) and features.shape == (1, 0)
+    assert logits[0, 0] == pytest.approx(logits[0, 1]) and logits[0, 0] > 3  # the mean of the two looks
 
 
 def test_a_wild_is_never_read_as_a_coloured_value() -> None:

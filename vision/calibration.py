@@ -128,10 +128,17 @@ def fit_platt(raw: Sequence[float], right: Sequence[bool], iterations: int = 100
     """Slope and offset of the logistic fit of ``right`` on the log-odds of ``raw`` (Newton's method with
     step halving, a little ridge against separable data), the slope kept at least ``MIN_SLOPE`` so that a
     surer raw reading is never less sure once calibrated; (1, 0), the identity, when the readings are all
-    right or all wrong."""
-    x, y = log_odds(raw), np.asarray(right, dtype=np.float64)
-    if len(x) == 0 or y.min() == y.max():
+    right or all wrong.
+
+    The targets are Platt's own (Platt 1999): ``(R + 1) / (R + 2)`` for the ``R`` right readings and
+    ``1 / (W + 2)`` for the ``W`` wrong ones, not 1 and 0. A tune part with one or two wrong readings
+    says little about how often the surest readings are wrong; with hard targets the fit pushed them to
+    0.9999, with these no calibrated probability passes what that many readings can show."""
+    x, hard = log_odds(raw), np.asarray(right, dtype=np.float64)
+    if len(x) == 0 or hard.min() == hard.max():
         return 1.0, 0.0
+    rights, wrongs = hard.sum(), len(hard) - hard.sum()
+    y = np.where(hard > 0, (rights + 1) / (rights + 2), 1 / (wrongs + 2))
     design = np.stack([x, np.ones_like(x)], axis=1)
     ridge = np.diag([1e-3, 1e-6])
 
@@ -156,7 +163,10 @@ def fit_platt(raw: Sequence[float], right: Sequence[bool], iterations: int = 100
 
 def sure_level(conf: Sequence[float], right: Sequence[bool], precision: float = SURE_PRECISION) -> float:
     """The lowest confidence from which at least ``precision`` of the readings at it or above are right,
-    counting from the surest down (2.0, never sure, when not even the surest reading is right)."""
+    counting from the surest down, and never below ``precision`` itself: a reading is sure only where its
+    own calibrated probability of being right is that high (2.0, never sure, when not even the surest
+    reading is right). Without that floor, a tune part with a single wrong reading made every reading
+    sure, however unsure."""
     order = np.argsort(-np.asarray(conf, dtype=np.float64), kind="stable")
     conf_sorted = np.asarray(conf, dtype=np.float64)[order]
     right_sorted = np.asarray(right, dtype=np.float64)[order]
@@ -166,7 +176,7 @@ def sure_level(conf: Sequence[float], right: Sequence[bool], precision: float = 
     holding = np.flatnonzero((share >= precision) & ends_tie)
     if len(holding) == 0:
         return 2.0
-    return float(conf_sorted[holding[-1]])
+    return max(float(conf_sorted[holding[-1]]), precision)
 
 
 def fit_family(raw: Sequence[float], right: Sequence[bool], colour_shares: Sequence[float | None] = (),

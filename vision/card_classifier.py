@@ -34,6 +34,14 @@ CLASSIFIER_CLASSES: tuple[str, ...] = UNO_LABELS + STANDARD_FACE_IDS + (NOT_A_CA
 #: (``CardClassifier.crop_size``) is what it is read at.
 CROP_SIZE = 48
 CROP_MARGIN = 0.12  # share of the box side added around it before cutting
+#: Each crop is read as cut and turned by these quarter turns, and the looks' logits (and features) are
+#: averaged (:meth:`CardClassifier.outputs`). A card lies on the table either way up and the reader learnt
+#: every rotation from the renders, so the crop turned half a turn is another fair look at the same card;
+#: where one look hesitates (an UNO 6 or 9, whose underline is small at 48 px) the other often does not.
+#: The reader is trained with half of each batch turned so (``models.classifier_data.half_turns``). Chosen
+#: on the tune parts and held-out renders (``models/MODEL_CARD.md``, "Rules kept"); quarter turns as well
+#: (0, 1, 2, 3) cost cards-rf tune recall 76.0 -> 70.7 %, standard indices being read upright.
+TURNS: tuple[int, ...] = (0, 2)
 MODEL_ENV = "TABLEREF_CLASSIFIER"
 
 
@@ -150,13 +158,18 @@ class CardClassifier:
 
     def outputs(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> tuple[np.ndarray, np.ndarray]:
         """The trained logits (boxes x ``CLASSIFIER_CLASSES``) and features (boxes x F) of each box of
-        ``bgr``, with no deck shift and no family mask; features are empty for a reader without them."""
+        ``bgr``, each the mean over the crop's ``TURNS`` (the last layer is linear, so the mean logits are
+        those of the mean features), with no deck shift and no family mask; features are empty for a
+        reader without them."""
         if not boxes:
             return np.zeros((0, len(CLASSIFIER_CLASSES)), np.float32), np.zeros((0, 0), np.float32)
-        blob = crops_to_blob([crop_for_classifier(bgr, b, self.crop_size) for b in boxes])
+        crops = [crop_for_classifier(bgr, b, self.crop_size) for b in boxes]
+        blob = crops_to_blob([np.rot90(crop, turns) for turns in TURNS for crop in crops])
         outputs = self.session.run(None, {self.input_name: blob})
-        features = outputs[1] if self.has_features else np.zeros((len(boxes), 0), np.float32)
-        return outputs[0], features
+        logits = outputs[0].reshape(len(TURNS), len(boxes), -1).mean(axis=0)
+        features = (outputs[1].reshape(len(TURNS), len(boxes), -1).mean(axis=0) if self.has_features
+                    else np.zeros((len(boxes), 0), np.float32))
+        return logits, features
 
     def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
         """The class probabilities of each box of ``bgr`` (boxes x ``CLASSIFIER_CLASSES``), zero outside
