@@ -70,6 +70,17 @@ def _press(page: Any, event: dict[str, Any]) -> None:
         raise AssertionError(f"no button for {kind}")
 
 
+def _answer_questions(page: Any, api: TableClient, game_id: int, played: list[dict[str, Any]]) -> int:
+    """Answer on the page each question the table is asked, as a person at the table would: the demo's
+    cards are read right, so the card asked about is the one the script played ("Yes"). Returns how many."""
+    asked = api.get(f"/api/games/{game_id}/questions").get_json()["questions"]
+    for question in asked:
+        assert question["event"] in played  # asked about a card the script played, as it was read
+        page.click("#question-options button.yes")
+        page.wait_for_selector("#question", state="hidden")
+    return len(asked)
+
+
 def test_the_demo_under_serve_with_its_buttons_pressed_ends_as_watch_demo(tmp_path: Path) -> None:
     script = load_script()
     app = make_app(tmp_path)
@@ -86,16 +97,20 @@ def test_the_demo_under_serve_with_its_buttons_pressed_ends_as_watch_demo(tmp_pa
             page.goto(f"{base}/games/{game_id}")
             page.wait_for_selector("#live-state:text('live')")
             assert camera.start_source(str(recording_path())) is True
+            played = [line.event for line in script if line.camera]
             posted = 1
             while camera.watching() or not due.empty():
                 try:
                     line = due.get(timeout=0.5)
                 except queue.Empty:
+                    _answer_questions(page, api, game_id, played)
                     continue
+                _answer_questions(page, api, game_id, played)
                 posted = len(api.get(f"/api/games/{game_id}/events").get_json()["events"])
                 _press(page, line.event)
                 page.wait_for_selector(f"#log li[data-seq='{posted}']")
                 pressed.set()
+            _answer_questions(page, api, game_id, played)
             screenshot(page, tmp_path, "demo-served-end", full_page=True)
         finally:
             camera.stop()
@@ -104,7 +119,9 @@ def test_the_demo_under_serve_with_its_buttons_pressed_ends_as_watch_demo(tmp_pa
     referee = Referee()
     truth = [referee.handle(dict(line.event)) for line in script]
     assert [entry["event"] for entry in log] == [line.event for line in script]  # every player right, in order
-    assert [entry["source"] for entry in log[1:]] == ["camera" if line.camera else "api" for line in script[1:]]
+    # a camera event the table was asked about first is the table's answer
+    assert [entry["source"] if entry["source"] != "table" else "camera" for entry in log[1:]] == [
+        "camera" if line.camera else "api" for line in script[1:]]
     assert [entry["accepted"] for entry in log] == [True] * len(script)
     assert [f["kind"] for entry in log for f in entry["flags"]] == ["illegal_card", "missed_uno", "challenge_upheld"]
     assert api.state(game_id) == {k: v for k, v in truth[-1]["state"].items() if k != "hands"}

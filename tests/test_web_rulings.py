@@ -12,6 +12,7 @@ import pytest
 
 from vision.evidence import still_jpeg
 from vision.reading import READING_KEY, Reading
+from web.demo import DemoRun
 from web.evidence import STILLS_KEPT
 from web_support import SHORT_DEAL, TableClient, make_app
 
@@ -132,3 +133,23 @@ def test_a_flag_resting_on_an_unsure_top_card_asks_about_it_and_the_answer_corre
     active = [(e["source"], e["event"].get("card")) for e in log if not e["undone"] and e["event"]["type"] == "play"]
     assert active == [("table", "red-7"), ("camera", "red-9")]
     assert client.state(game_id)["top"] == "red-9"
+
+
+def test_an_unattended_demo_answers_a_question_left_open_with_the_card_as_read(
+        table: tuple[Any, TableClient, int]) -> None:
+    app, client, game_id = table
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    assert camera.on_event(camera_play("blue-8", 0.71, False)) is None  # asked: illegal on red-5 as read
+    patient = DemoRun(app.extensions["tableref.tables"], camera, [], None, answer_after_s=3600)
+    patient.game_id = game_id
+    assert patient.answer_left_questions() == 0  # the table still has time to answer
+    assert len(client.get(f"/api/games/{game_id}/questions").get_json()["questions"]) == 1
+    demo = DemoRun(app.extensions["tableref.tables"], camera, [], None, answer_after_s=0.0)
+    demo.game_id = game_id
+    assert demo.answer_left_questions() == 1
+    assert client.get(f"/api/games/{game_id}/questions").get_json()["questions"] == []
+    last = client.get(f"/api/games/{game_id}/events").get_json()["events"][-1]
+    assert last["source"] == "table" and last["event"]["card"] == "blue-8"
+    assert [f["kind"] for f in last["flags"]] == ["illegal_card"]  # "yes": judged as read
+    assert demo.answer_left_questions() == 0

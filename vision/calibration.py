@@ -4,8 +4,9 @@ The pipeline's raw confidence (the reader's softmax, or the detector's score whe
 decide) is over-confident on photos unlike its training data: wrong readings came out 0.97-0.99. A
 calibration maps it, per deck family, to the share of readings that were right at that confidence on the
 *tune* parts of the real photo sets (:mod:`vision.splits`), by Platt scaling (a logistic fit on the
-raw confidence's log-odds), and marks a reading ``sure`` from the level at which at least
-``SURE_PRECISION`` of the tune readings were right. Fitted by ``tableref eval --calibrate`` and stored
+raw confidence's log-odds, to Platt's targets, which keep a few wrong readings from being read as none),
+and marks a reading ``sure`` where its own calibrated probability is at least ``SURE_PRECISION`` and
+at least that share of the tune readings from its level up were right. Fitted by ``tableref eval --calibrate`` and stored
 beside the models (``models/calibration.json``); the report parts measure it (expected calibration
 error, share right among sure readings).
 
@@ -32,8 +33,8 @@ from vision.card_merge import Detection
 from vision.source_tree import repo_root
 
 CALIBRATION_ENV = "TABLEREF_CALIBRATION"
-#: A reading is sure when, on the tune photos, at least this share of readings at its calibrated
-#: confidence or above were right.
+#: A reading is sure when its calibrated probability is at least this and, on the tune photos, at least
+#: this share of readings at its calibrated confidence or above were right.
 SURE_PRECISION = 0.99
 #: Raw confidences are clipped this far from 0 and 1 before taking their log-odds.
 EPSILON = 1e-6

@@ -31,9 +31,9 @@ SAME_PLACE_IOU = 0.7
 class Detection:
     """One card seen in an image: its id, confidence in [0, 1] and box (x1, y1, x2, y2) in pixels.
 
-    ``conf`` is the calibrated probability that ``card`` is right; ``sure`` is True when it reaches
-    the level at which at least 99 % of readings were right on the photos it was calibrated on
-    (``vision.calibration``). ``colour_share``: for an UNO card whose colour was read from its pixels,
+    ``conf`` is the calibrated probability that ``card`` is right; ``sure`` is True when it is at least
+    0.99 and at least 99 % of the readings from its level up were right on the photos it was calibrated
+    on (``vision.calibration``). ``colour_share``: for an UNO card whose colour was read from its pixels,
     the share of their votes for it (:func:`vision.uno_colour.colour_vote`), which the calibration
     turns into the colour's own probability. ``parts``: the boxes of the card's corner indices where the
     detector found them, each read as this card (:func:`reading_boxes`); ``box`` is then the whole card's

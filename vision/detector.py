@@ -3,7 +3,7 @@
 ``Detector.load()`` opens the committed models (``models/cards.onnx``, the reader
 ``models/card_classifier.onnx`` and ``models/calibration.json``; each overridable); ``detector.detect(bgr)``
 returns :class:`Detection` objects in pixels of the given image, their ``conf`` the calibrated probability
-that the card is right and ``sure`` set where that reaches the level at which 99 % of tune readings were.
+that the card is right and ``sure`` set where that is at least 0.99 (:mod:`vision.calibration`).
 
 1. **Find** (the YOLO network, ONNX Runtime): card faces, corner indices and backs, looked for twice, as
    trained and zoomed out inside a grey border (``ZOOM_OUT``), so that a card held close is found too;
@@ -11,7 +11,8 @@ that the card is right and ``sure`` set where that reaches the level at which 99
    sees a card (``confirmed``); a card's corner boxes and whole box, or its two corner boxes where no
    whole box was found, are grouped into one card, reported once (:mod:`vision.card_merge`).
 2. **Read** (:mod:`vision.card_classifier`): every crop of a card (its box, the corners found inside it,
-   a standard card's index corners, also straightened upright from its outline) is read, and the readings
+   a standard card's index corners, also straightened upright from its outline) is read, each as cut and
+   turned half a turn (``card_classifier.TURNS``), and the readings
    are fused into one (``fused_reading``); a face the reader sees no card in is left out where it can tell
    (``unread``); an UNO card's colour comes from its own pixels referenced to the card's white
    (:mod:`vision.uno_colour`).

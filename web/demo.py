@@ -4,7 +4,9 @@ again and again. The demo recording plays through the camera's watcher, and the 
 events no camera can see (UNO calls, catches, challenges, the deal) are posted when the recording reaches
 their time, from the watcher's own thread, exactly as `tableref watch demo` applies them. Without a
 working camera pipeline every scripted event is posted at its time by the clock. When the recording
-ends the page says so, and after a pause the same game starts over.
+ends the page says so, and after a pause the same game starts over. A question the camera asks about one
+of the demo's cards ("Was the card on the pile ● Red 9?") is shown on the page, and answered by the demo
+itself when nobody has answered it within ``ANSWER_AFTER_S``, so that an unattended demo plays on.
 """
 from __future__ import annotations
 
@@ -24,21 +26,26 @@ log = logging.getLogger(__name__)
 DEMO_NAME = "Demo game"
 #: Seconds between the end of the recording and the demo playing again.
 REPLAY_PAUSE_S = 10.0
-#: How often the demo looks whether the recording has ended.
+#: How often the demo looks whether the recording has ended (and for questions left open).
 POLL_S = 0.25
+#: Seconds a question about a demo card waits for the table before the demo answers it itself: "yes", the
+#: card as read (the demo's cards are read as its script played them: tests/test_vision_demo.py).
+ANSWER_AFTER_S = 5.0
 
 
 class DemoRun:
     """The demo, played in its own thread until stopped (see the module doc)."""
 
     def __init__(self, tables: Tables, camera: Any, script: list[ScriptLine], recording: Path | None,
-                 pause_s: float = REPLAY_PAUSE_S, name: str = DEMO_NAME) -> None:
+                 pause_s: float = REPLAY_PAUSE_S, name: str = DEMO_NAME, answer_after_s: float = ANSWER_AFTER_S) -> None:
         self.tables = tables
         self.name = name  # the demo game's name in the store
         self.camera = camera
         self.script = script
         self.recording = recording
         self.pause_s = pause_s
+        self.answer_after_s = answer_after_s
+        self._asked: dict[int, float] = {}  # question id -> when the demo first saw it open
         self.game_id: int | None = None
         self.plays = 0
         self._unseen = UnseenEvents([], self._post)
@@ -75,6 +82,26 @@ class DemoRun:
         """The watcher reached frame time ``t``: post the scripted events due by then."""
         self._unseen.due(t)
 
+    def answer_left_questions(self) -> int:
+        """Answer "yes" (the card as read) to each open question about the demo game that has waited
+        ``answer_after_s`` since the demo first saw it; returns how many were answered."""
+        rulings = getattr(self.camera, "rulings", None)
+        if rulings is None or self.game_id is None:
+            return 0
+        now, answered = time.monotonic(), 0
+        for question in rulings.open_questions(self.game_id):
+            if now - self._asked.setdefault(question.id, now) < self.answer_after_s:
+                continue
+            read = question.body["options"][0]
+            try:
+                rulings.answer(self.game_id, question.id, read)
+            except InvalidInput as exc:  # answered by the table in the meantime
+                log.info("demo: question %s not answered: %s", question.id, exc)
+                continue
+            log.info("demo: nobody answered question %s; the demo answered %s", question.id, read)
+            answered += 1
+        return answered
+
     # -- one game, played again and again -------------------------------------------------------------
     def _demo_game(self) -> int:
         setup = dict(self.script[0].event)
@@ -95,7 +122,7 @@ class DemoRun:
         while not self._stop.is_set():
             if watching:
                 while not self._stop.wait(POLL_S) and self.camera.watching():
-                    pass
+                    self.answer_left_questions()
                 if self._stop.is_set():
                     return
                 self._unseen.rest()  # what the recording did not reach
