@@ -7,7 +7,8 @@ labelled corner index and whole card of its ``meta.jsonl`` becomes training crop
 :func:`vision.card_classifier.crop_for_classifier` (the run-time cut) from boxes jittered the way a
 detector's boxes are off. Augmentation adds what renders lack most against real webcams: colour
 casts, blur, noise, low contrast; and half of each batch is turned half a turn (never mirrored), as the
-reader reads every crop both ways up at run time. Prints the held-out accuracy per epoch; deterministic from the seed.
+reader reads every crop both ways up at run time. Prints the held-out accuracy per epoch; deterministic
+from the seed.
 
 ``--real DIR`` (the ``../shared/datasets`` folder, read where it lies, never copied) adds real photos
 (``REAL_SHARES``): the corner indices of ``uno-cards-rf`` (real classic UNO cards, values) and of the
@@ -26,7 +27,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from .classifier_data import REAL_SHARES, augment, extract_crops, half_turns, one_hot, real_corner_crops, real_rank_crops
+from .classifier_data import (REAL_SHARES, augment, extract_crops, half_turns, one_hot, real_corner_crops,
+                              real_rank_crops)
 from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE
 from vision.splits import PARTS
 

@@ -37,7 +37,8 @@ class DemoRun:
     """The demo, played in its own thread until stopped (see the module doc)."""
 
     def __init__(self, tables: Tables, camera: Any, script: list[ScriptLine], recording: Path | None,
-                 pause_s: float = REPLAY_PAUSE_S, name: str = DEMO_NAME, answer_after_s: float = ANSWER_AFTER_S) -> None:
+                 pause_s: float = REPLAY_PAUSE_S, name: str = DEMO_NAME,
+                 answer_after_s: float = ANSWER_AFTER_S) -> None:
         self.tables = tables
         self.name = name  # the demo game's name in the store
         self.camera = camera
