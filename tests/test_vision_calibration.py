@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 from vision.calibration import (
+    SURE_PRECISION,
     Calibration,
     CalibrationError,
     FamilyCalibration,
     expected_calibration_error,
     fit_family,
     fit_platt,
-    SURE_PRECISION,
     sure_level,
 )
 from vision.card_merge import Detection

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from referee.cards import UNO_COLORS
-from vision.card_classifier import (CLASSIFIER_CLASSES, CROP_SIZE, TURNS, CardClassifier, ClassifierError, Reading,
-                                    classifier_label, crop_for_classifier, default_classifier_path)
+from vision.card_classifier import (CLASSIFIER_CLASSES, CROP_SIZE, TURNS, CardClassifier, ClassifierError,
+                                    Reading, classifier_label, crop_for_classifier, default_classifier_path)
 from vision.card_merge import Detection
 from vision.detector import Detector, default_model_path, named
 from vision_support import face_on_table as on_table

@@ -70,15 +70,13 @@ def _press(page: Any, event: dict[str, Any]) -> None:
         raise AssertionError(f"no button for {kind}")
 
 
-def _answer_questions(page: Any, api: TableClient, game_id: int, played: list[dict[str, Any]]) -> int:
+def _answer_questions(page: Any, api: TableClient, game_id: int, played: list[dict[str, Any]]) -> None:
     """Answer on the page each question the table is asked, as a person at the table would: the demo's
-    cards are read right, so the card asked about is the one the script played ("Yes"). Returns how many."""
-    asked = api.get(f"/api/games/{game_id}/questions").get_json()["questions"]
-    for question in asked:
+    cards are read right, so the card asked about is the one the script played ("Yes")."""
+    for question in api.get(f"/api/games/{game_id}/questions").get_json()["questions"]:
         assert question["event"] in played  # asked about a card the script played, as it was read
         page.click("#question-options button.yes")
         page.wait_for_selector("#question", state="hidden")
-    return len(asked)
 
 
 def test_the_demo_under_serve_with_its_buttons_pressed_ends_as_watch_demo(tmp_path: Path) -> None:

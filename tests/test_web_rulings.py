@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.demo import ScriptLine, scripted_answer
 from vision.evidence import still_jpeg
 from vision.reading import READING_KEY, Reading
 from web.demo import DemoRun
@@ -135,21 +136,35 @@ def test_a_flag_resting_on_an_unsure_top_card_asks_about_it_and_the_answer_corre
     assert client.state(game_id)["top"] == "red-9"
 
 
-def test_an_unattended_demo_answers_a_question_left_open_with_the_card_as_read(
+def test_an_unattended_demo_answers_a_question_left_open_with_the_card_its_script_played(
         table: tuple[Any, TableClient, int]) -> None:
     app, client, game_id = table
     camera = app.extensions["tableref.camera"]
     camera.follow(game_id)
     assert camera.on_event(camera_play("blue-8", 0.71, False)) is None  # asked: illegal on red-5 as read
-    patient = DemoRun(app.extensions["tableref.tables"], camera, [], None, answer_after_s=3600)
+    script = [ScriptLine(0.0, {"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]}, False),
+              ScriptLine(1.0, {"type": "play", "player": "ben", "card": "red-8"}, True)]  # what really lay there
+    tables = app.extensions["tableref.tables"]
+    patient = DemoRun(tables, camera, script, None, answer_after_s=3600)
     patient.game_id = game_id
     assert patient.answer_left_questions() == 0  # the table still has time to answer
     assert len(client.get(f"/api/games/{game_id}/questions").get_json()["questions"]) == 1
-    demo = DemoRun(app.extensions["tableref.tables"], camera, [], None, answer_after_s=0.0)
+    demo = DemoRun(tables, camera, script, None, answer_after_s=0.0)
     demo.game_id = game_id
     assert demo.answer_left_questions() == 1
     assert client.get(f"/api/games/{game_id}/questions").get_json()["questions"] == []
     last = client.get(f"/api/games/{game_id}/events").get_json()["events"][-1]
-    assert last["source"] == "table" and last["event"]["card"] == "blue-8"
-    assert [f["kind"] for f in last["flags"]] == ["illegal_card"]  # "yes": judged as read
+    assert last["source"] == "table" and last["event"]["card"] == "red-8" and not last["flags"]
     assert demo.answer_left_questions() == 0
+
+
+def test_the_scripted_answer_is_the_next_camera_card_or_the_card_on_top() -> None:
+    script = [ScriptLine(0.0, {"type": "new_game"}, False),
+              ScriptLine(1.0, {"type": "play", "player": "ann", "card": "red-9"}, True),
+              ScriptLine(2.0, {"type": "uno", "player": "ann"}, False),
+              ScriptLine(3.0, {"type": "draw", "player": "ben", "count": 1}, True),
+              ScriptLine(4.0, {"type": "play", "player": "cat", "card": "blue-5"}, True)]
+    assert scripted_answer(script, judged=0, about_top=False) == "red-9"  # asked about the first play
+    assert scripted_answer(script, judged=2, about_top=False) == "blue-5"  # the draw and the play before judged
+    assert scripted_answer(script, judged=2, about_top=True) == "red-9"  # on top: the last card put down
+    assert scripted_answer(script, judged=0, about_top=True) is None  # nothing put down yet

@@ -7,8 +7,8 @@ calibration maps it, per deck family, to the share of readings that were right a
 raw confidence's log-odds, to Platt's targets, which keep a few wrong readings from being read as none),
 and marks a reading ``sure`` where its own calibrated probability is at least ``SURE_PRECISION`` and
 at least that share of the tune readings from its level up were right. Fitted by ``tableref eval
---calibrate`` and stored beside the models (``models/calibration.json``); the report parts measure it (expected calibration
-error, share right among sure readings).
+--calibrate`` and stored beside the models (``models/calibration.json``); the report parts measure it
+(expected calibration error, share right among sure readings).
 
 An UNO card's colour is read from its pixels, apart from the value the reader reads, and the tune photos
 hold too few colour errors to tell how far a colour vote can be trusted. The colour gets a probability of

@@ -6,7 +6,8 @@ their time, from the watcher's own thread, exactly as `tableref watch demo` appl
 working camera pipeline every scripted event is posted at its time by the clock. When the recording
 ends the page says so, and after a pause the same game starts over. A question the camera asks about one
 of the demo's cards ("Was the card on the pile ● Red 9?") is shown on the page, and answered by the demo
-itself when nobody has answered it within ``ANSWER_AFTER_S``, so that an unattended demo plays on.
+itself from its script (as `tableref watch demo` does) when nobody has answered it within
+``ANSWER_AFTER_S``, so that an unattended demo plays on.
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from vision.demo import DEFAULT_DEMO, DEMO_DIR, RECORDING_NAME, SCRIPT_NAME, ScriptLine, UnseenEvents, demo_dir, load_script
+from vision.demo import (DEFAULT_DEMO, DEMO_DIR, RECORDING_NAME, SCRIPT_NAME, ScriptLine, UnseenEvents, demo_dir,
+                         load_script, scripted_answer)
 from web.tables import Tables
 from web.validation import InvalidInput
 
@@ -28,8 +30,8 @@ DEMO_NAME = "Demo game"
 REPLAY_PAUSE_S = 10.0
 #: How often the demo looks whether the recording has ended (and for questions left open).
 POLL_S = 0.25
-#: Seconds a question about a demo card waits for the table before the demo answers it itself: "yes", the
-#: card as read (the demo's cards are read as its script played them: tests/test_vision_demo.py).
+#: Seconds a question about a demo card waits for the table before the demo answers it itself, with the card
+#: its script played there (:func:`vision.demo.scripted_answer`).
 ANSWER_AFTER_S = 5.0
 
 
@@ -84,24 +86,33 @@ class DemoRun:
         self._unseen.due(t)
 
     def answer_left_questions(self) -> int:
-        """Answer "yes" (the card as read) to each open question about the demo game that has waited
-        ``answer_after_s`` since the demo first saw it; returns how many were answered."""
+        """Answer each open question about the demo game that has waited ``answer_after_s`` since the demo
+        first saw it, with the card its script played there (the card as read where the script has none);
+        returns how many were answered."""
         rulings = getattr(self.camera, "rulings", None)
         if rulings is None or self.game_id is None:
             return 0
         now, answered = time.monotonic(), 0
-        for question in rulings.open_questions(self.game_id):
-            if now - self._asked.setdefault(question.id, now) < self.answer_after_s:
+        open_now = rulings.open_questions(self.game_id)
+        self._asked = {q.id: self._asked.get(q.id, now) for q in open_now}  # answered ones are forgotten
+        for question in open_now:
+            if now - self._asked[question.id] < self.answer_after_s:
                 continue
-            read = question.body["options"][0]
+            card = scripted_answer(self.script, self._camera_events_judged(),
+                                   about_top=question.body.get("waiting") is not None) or question.body["options"][0]
             try:
-                rulings.answer(self.game_id, question.id, read)
+                rulings.answer(self.game_id, question.id, card)
             except InvalidInput as exc:  # answered by the table in the meantime
                 log.info("demo: question %s not answered: %s", question.id, exc)
                 continue
-            log.info("demo: nobody answered question %s; the demo answered %s", question.id, read)
+            log.info("demo: nobody answered question %s; the demo answered %s from its script", question.id, card)
             answered += 1
         return answered
+
+    def _camera_events_judged(self) -> int:
+        """How many of the demo game's camera events stand judged (the camera's, and the table's answers)."""
+        events = self.tables.store.events(self.game_id, include_undone=False)
+        return sum(event.source in ("camera", "table") for event in events)
 
     # -- one game, played again and again -------------------------------------------------------------
     def _demo_game(self) -> int:

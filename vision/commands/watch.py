@@ -139,7 +139,7 @@ class ScriptAnswers:
     has next (or, asked about the card on top, of the last one that put a card down)."""
 
     def __init__(self, script: list[Any], show: Callable[[Any], None] | None = None) -> None:
-        self.expected = [line.event for line in script if line.camera]
+        self.script = script
         self.judged = 0
         self.show = show  # called with each question before it is answered
         self.asked = 0
@@ -150,14 +150,12 @@ class ScriptAnswers:
             self.judged += 1
 
     def __call__(self, question: Any) -> str | None:
-        from vision.rulings import CARD_FIELD
+        from vision.demo import scripted_answer
 
         self.asked += 1
         if self.show is not None:
             self.show(question)
-        done = self.expected[:self.judged + (0 if question.waiting is not None else 1)]
-        wanted = next((e for e in reversed(done) if e.get("type") in CARD_FIELD), None)
-        return wanted.get(CARD_FIELD[wanted["type"]]) if wanted is not None else None
+        return scripted_answer(self.script, self.judged, about_top=question.waiting is not None)
 
 
 def _print_doubt(doubt: dict[str, Any]) -> None:

@@ -78,6 +78,18 @@ def load_script(path: Path | None = None) -> list[ScriptLine]:
     return lines
 
 
+def scripted_answer(script: list[ScriptLine], judged: int, about_top: bool) -> str | None:
+    """The card the script played where the demo's table is asked about one: with ``judged`` camera events
+    judged so far, the card of the camera event the script has next, or, ``about_top`` (asked about the card
+    on the pile), of the last judged one that put a card down; None when the script has none there."""
+    from vision.rulings import CARD_FIELD
+
+    expected = [line.event for line in script if line.camera]
+    done = expected[:judged + (0 if about_top else 1)]
+    wanted = next((e for e in reversed(done) if e.get("type") in CARD_FIELD), None)
+    return wanted.get(CARD_FIELD[wanted["type"]]) if wanted is not None else None
+
+
 class UnseenEvents:
     """Posts the scripted events no camera sees once the recording reaches their time.
 
