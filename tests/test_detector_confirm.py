@@ -1,4 +1,5 @@
-"""The reader's check of the boxes the detector network is unsure of (``vision.detector.confirmed``)."""
+"""The reader's check of the boxes the detector network is unsure of (``vision.detector.confirmed``), and
+the boxes it finds as "some card" (``vision.detector.decode``'s ``any_card``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,7 +8,7 @@ import pytest
 from detector_support import ScriptedClassifier, StubSession, scripted_detector
 from vision.card_classifier import NOT_A_CARD, Reading
 from vision.card_merge import Detection
-from vision.detector import CONFIRM_FLOOR, DEFAULT_CONF, confirmed
+from vision.detector import CONFIRM_FLOOR, DEFAULT_CONF, confirmed, decode
 
 IMAGE = np.zeros((200, 200, 3), np.uint8)
 
@@ -54,3 +55,29 @@ def test_a_kept_unsure_box_is_read_as_a_card() -> None:
     found = detector.detect(np.zeros((480, 480, 3), np.uint8))
     assert len(found) == 1 and found[0].box == pytest.approx(unsure)
     assert found[0].card.endswith("-7") and found[0].conf > 0.5  # named by the reader, not the unsure network
+
+
+def yolo_output(box: tuple[float, float, float, float], scores: dict[int, float], classes: int = 6) -> np.ndarray:
+    """A one-anchor YOLO output (4 + classes, 1): the box as centre and size, and its class scores."""
+    x1, y1, x2, y2 = box
+    column = np.zeros(4 + classes, np.float32)
+    column[:4] = ((x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1)
+    for index, score in scores.items():
+        column[4 + index] = score
+    return column[:, None]
+
+
+def test_a_box_whose_score_is_spread_over_look_alikes_is_found_only_as_any_card() -> None:
+    output = yolo_output((10.0, 10.0, 30.0, 50.0), {1: 0.08, 2: 0.07, 4: 0.04})
+    boxes, _, _ = decode(output, 0.1, 0.5)
+    assert len(boxes) == 0  # no one class reaches the floor
+    boxes, scores, classes = decode(output, 0.1, 0.5, any_card=True)
+    assert boxes.tolist() == [[10.0, 10.0, 30.0, 50.0]]
+    assert classes.tolist() == [1] and scores.tolist() == pytest.approx([0.08])  # named and scored by its top class
+
+
+def test_any_card_counts_only_the_classes_of_the_deck_on_the_table() -> None:
+    output = yolo_output((10.0, 10.0, 30.0, 50.0), {1: 0.06, 4: 0.3})
+    mask = np.array([1, 1, 1, 0, 0, 0], np.float32)
+    boxes, _, _ = decode(output, 0.1, 0.5, class_mask=mask, any_card=True)
+    assert len(boxes) == 0

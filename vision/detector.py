@@ -66,9 +66,10 @@ READ_CONFIDENCE = 0.5
 #: the smallest it learnt from (14 px), and a card the detector is sure of stays.
 SURE = 0.9
 MIN_READABLE_PIXELS = 20
-#: With a second stage, a card face the network scores between this and the confidence threshold is
-#: kept when the second stage, at least ``READ_CONFIDENCE`` sure, reads a card face there (not
-#: ``NOT_A_CARD``) and no surer box touches it: two readers agree that a card is there (``confirmed``).
+#: With a second stage, a box whose class scores sum to at least this (``decode``'s ``any_card``) but whose
+#: top class scores under the confidence threshold is kept when the second stage, at least
+#: ``READ_CONFIDENCE`` sure, reads a card face there (not ``NOT_A_CARD``) and no surer box touches it:
+#: two readers agree that a card is there (``confirmed``).
 CONFIRM_FLOOR = 0.1
 #: Where a standard card's corner index lies in its upright whole-card box, as shares of the box's
 #: width and height from its corner: the renderer's index boxes (``datasets.cards.corner_boxes``, their
@@ -156,28 +157,35 @@ def letterbox(bgr: np.ndarray, size: int, stride: int,
 
 
 def decode(output: np.ndarray, conf_threshold: float, iou_threshold: float,
-           max_detections: int = MAX_DETECTIONS,
-           class_mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+           max_detections: int = MAX_DETECTIONS, class_mask: np.ndarray | None = None,
+           any_card: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Decode a YOLO output ``(4 + classes, anchors)`` into boxes (x1, y1, x2, y2), scores and class
     indices, after a per-class non-maximum suppression. ``class_mask`` (one bool per class): consider
-    only the classes marked True."""
+    only the classes marked True. The score is the top class's.
+
+    ``any_card``: keep a box where the sum of its class scores (at most 1) reaches ``conf_threshold``
+    even when no one class does, and rank boxes by that sum in the suppression: the network's evidence
+    that *a* card lies there, whichever it is. A small corner index is often found with its score
+    spread over a few look-alike cards (a 10 and a 9 of hearts), each under the floor; the reader
+    names it (``Detector.detect``)."""
     predictions = output.T  # anchors x (4 + classes)
     class_scores = predictions[:, 4:]
     if class_mask is not None:
         class_scores = class_scores * class_mask
     classes = class_scores.argmax(axis=1)
     scores = class_scores[np.arange(len(classes)), classes]
-    keep = scores >= conf_threshold
+    evidence = np.minimum(class_scores.sum(axis=1), 1.0) if any_card else scores
+    keep = evidence >= conf_threshold
     if not keep.any():
         return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
-    centre_boxes, scores, classes = predictions[keep, :4], scores[keep], classes[keep]
+    centre_boxes, scores, classes, evidence = predictions[keep, :4], scores[keep], classes[keep], evidence[keep]
     boxes = np.concatenate([centre_boxes[:, :2] - centre_boxes[:, 2:] / 2,
                             centre_boxes[:, :2] + centre_boxes[:, 2:] / 2], axis=1)
     xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], axis=1)
-    chosen = cv2.dnn.NMSBoxesBatched(xywh.tolist(), scores.tolist(), classes.tolist(),
+    chosen = cv2.dnn.NMSBoxesBatched(xywh.tolist(), evidence.tolist(), classes.tolist(),
                                      conf_threshold, iou_threshold)
     chosen = np.asarray(chosen, dtype=np.int64).reshape(-1)
-    chosen = chosen[np.argsort(-scores[chosen])][:max_detections]
+    chosen = chosen[np.argsort(-evidence[chosen])][:max_detections]
     return boxes[chosen], scores[chosen], classes[chosen]
 
 
@@ -305,7 +313,8 @@ class Detector:
         padded, scale, (left, top) = letterbox(image, side, self.stride, border)
         blob = cv2.dnn.blobFromImage(padded, 1 / 255.0, swapRB=True)
         output = self.session.run(None, {self.input_name: blob})[0][0]
-        boxes, scores, classes = decode(output, floor, self.iou_threshold, class_mask=self._class_mask)
+        boxes, scores, classes = decode(output, floor, self.iou_threshold, class_mask=self._class_mask,
+                                        any_card=self.classifier is not None)
         height, width = image.shape[:2]
         boxes = (boxes - np.array([left, top, left, top], np.float32)) / scale
         boxes = np.clip(boxes, 0, [width, height, width, height])
@@ -371,7 +380,9 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
     one (a half-covered card under the pile's top card must not pass for a new play). Backs, which the
     classifier cannot read, are never kept unsure."""
     kept = [d for d in detections if d.conf >= conf_threshold]
-    unsure = [d for d in detections if d.conf < conf_threshold and not parse_card(d.card).is_back]
+    # one touching a sure box is left out whatever it reads: only the others are worth reading
+    unsure = [d for d in detections if d.conf < conf_threshold and not parse_card(d.card).is_back
+              and not any(intersection_area(d.box, other.box) > 0 for other in kept)]
     for detection, reading in zip(unsure, classifier.read(bgr, [d.box for d in unsure])):
         if reading.label == NOT_A_CARD or reading.prob < READ_CONFIDENCE:
             continue
