@@ -32,13 +32,14 @@ def test_an_unsure_face_is_kept_only_when_the_classifier_reads_a_card_there() ->
     assert confirmed(IMAGE, [confirmed_face, background, doubtful], classifier, DEFAULT_CONF) == [confirmed_face]
 
 
-def test_an_unsure_box_touching_a_kept_one_is_left_out() -> None:
+def test_an_unsure_box_lying_on_a_kept_one_is_left_out_and_one_at_its_edge_is_kept() -> None:
     sure = Detection("blue-9", 0.8, (10, 10, 60, 90))
-    under_it = Detection("red-6", 0.2, (50, 30, 100, 110))  # a card half-covered by the pile's top card
-    apart = Detection("green-2", 0.2, (120, 10, 170, 90))
-    beside_apart = Detection("green-3", 0.15, (165, 20, 190, 60))  # touches the box kept just before it
-    classifier = ScriptedClassifier({50: Reading("6", 0.95), 120: Reading("2", 0.9), 165: Reading("3", 0.9)})
-    assert confirmed(IMAGE, [sure, under_it, apart, beside_apart], classifier, DEFAULT_CONF) == [sure, apart]
+    on_it = Detection("red-6", 0.2, (20, 20, 50, 60))  # the big 6 printed on the card's own face
+    fanned = Detection("green-2", 0.2, (55, 20, 75, 50))  # a corner of the next card of a fan, at its edge
+    on_the_fanned = Detection("green-3", 0.15, (57, 22, 73, 48))  # lies on the box kept just before it
+    classifier = ScriptedClassifier({20: Reading("6", 0.95), 55: Reading("2", 0.9), 57: Reading("3", 0.9)})
+    assert confirmed(IMAGE, [sure, on_it, fanned, on_the_fanned], classifier, DEFAULT_CONF) == [sure, fanned]
+    assert 20 not in [box[0] for box in classifier.asked]  # lying on a sure box, it is not even read
 
 
 def test_an_unsure_back_is_never_kept() -> None:

@@ -35,7 +35,7 @@ from referee.cards import ALL_CARD_IDS, parse_card
 from vision.calibration import Calibration, CalibrationError, default_calibration_path
 from vision.card_classifier import (CLASSIFIER_CLASSES, NOT_A_CARD, CardClassifier, ClassifierError, HeadShift,
                                    Reading, default_classifier_path, family_classes)
-from vision.card_merge import Box, Detection, intersection_area, iou, is_part_of, merge_card_parts
+from vision.card_merge import Box, Detection, box_area, intersection_area, iou, is_part_of, merge_card_parts
 from vision.card_outline import card_outline, upright_card
 from vision.onnx_session import open_session
 from vision.uno_colour import HUE_PROTOTYPES, colour_vote
@@ -68,9 +68,13 @@ SURE = 0.9
 MIN_READABLE_PIXELS = 20
 #: With a second stage, a box whose class scores sum to at least this (``decode``'s ``any_card``) but whose
 #: top class scores under the confidence threshold is kept when the second stage, at least
-#: ``READ_CONFIDENCE`` sure, reads a card face there (not ``NOT_A_CARD``) and no surer box touches it:
-#: two readers agree that a card is there (``confirmed``).
+#: ``READ_CONFIDENCE`` sure, reads a card face there (not ``NOT_A_CARD``) and it does not lie on a surer
+#: box: two readers agree that a card is there (``confirmed``).
 CONFIRM_FLOOR = 0.1
+#: An unsure box sharing more than this share of its area (or of the surer box's, if smaller) with a surer
+#: box lies on that card and is left out (``confirmed``); one that only overlaps its edge, as the corners
+#: of a fan do, is a card of its own (held-out table renders, ``models/EXPERIMENTS.md``).
+SHARED_AREA = 0.5
 #: Where a standard card's corner index lies in its upright whole-card box, as shares of the box's
 #: width and height from its corner: the renderer's index boxes (``datasets.cards.corner_boxes``, their
 #: margin included) end at 0.16-0.19 of the face's width and 0.24-0.26 of its height.
@@ -375,21 +379,28 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
               conf_threshold: float) -> list[Detection]:
     """``detections`` (most confident first) without the unsure ones (below ``conf_threshold``) that
     ``classifier`` does not confirm. An unsure face is kept when the classifier reads a card face in its
-    box (not ``NOT_A_CARD``), at least ``READ_CONFIDENCE`` sure, and it touches no box kept before it:
-    unsure boxes fill in cards found nowhere else, never add a second card on, under or beside a surer
-    one (a half-covered card under the pile's top card must not pass for a new play). Backs, which the
-    classifier cannot read, are never kept unsure."""
+    box (not ``NOT_A_CARD``), at least ``READ_CONFIDENCE`` sure, and it does not lie on a box kept before
+    it (:func:`lies_on`): unsure boxes fill in cards found nowhere else, never add a second card on a
+    surer one, while the corner of a card fanned or lying beside a surer one, which its neighbour's box
+    overlaps at the edge, stays. (A corner peeking from under the pile's top card is such a card: the
+    pile's watch never takes it for a play, :mod:`vision.stability`.) Backs, which the classifier cannot
+    read, are never kept unsure."""
     kept = [d for d in detections if d.conf >= conf_threshold]
-    # one touching a sure box is left out whatever it reads: only the others are worth reading
+    # one lying on a sure box is left out whatever it reads: only the others are worth reading
     unsure = [d for d in detections if d.conf < conf_threshold and not parse_card(d.card).is_back
-              and not any(intersection_area(d.box, other.box) > 0 for other in kept)]
+              and not any(lies_on(d.box, other.box) for other in kept)]
     for detection, reading in zip(unsure, classifier.read(bgr, [d.box for d in unsure])):
         if reading.label == NOT_A_CARD or reading.prob < READ_CONFIDENCE:
             continue
-        if any(intersection_area(detection.box, other.box) > 0 for other in kept):
+        if any(lies_on(detection.box, other.box) for other in kept):
             continue
         kept.append(detection)
     return kept
+
+
+def lies_on(box: Box, other: Box) -> bool:
+    """Whether ``box`` and ``other`` share more than ``SHARED_AREA`` of the smaller one's area."""
+    return intersection_area(box, other) > SHARED_AREA * min(box_area(box), box_area(other))
 
 
 def inner_parts(card: Detection, detections: Sequence[Detection]) -> list[Box]:

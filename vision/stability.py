@@ -1,7 +1,8 @@
 """Frame-to-frame voting: nothing reaches the referee before it has been seen, still, for several frames.
 
 * :class:`PileWatch` (discard pile): remembers the cards already in the pile (id and box); a card
-  that is none of them and still in at least ``need`` sharp frames spanning ``still_s`` seconds,
+  that is none of them, not a part of a card overlapping the top one while that shows whole (an older
+  card peeking out from under it), and still in at least ``need`` sharp frames spanning ``still_s`` seconds,
   with enough weight of votes and a clear majority on its id, is the new top card (3 frames at 15
   frames/s; 2 on a machine that processes fewer, so the wait is the same time, not more). An older
   card's corner peeking out from under a hand, a card misread while a hand covers it or a
@@ -120,6 +121,12 @@ class PileWatch:
                 return k
         return None
 
+    def _part_over(self, s: Sighting, top: PileCard) -> bool:
+        """Whether ``s`` is smaller than a whole card and overlaps the top card's box: while the top card shows
+        whole, that is an older card peeking out from under it or the top card's own index misread, never a
+        new play (a card put on the pile lands on the top card and hides it)."""
+        return not self._whole(s.box) and intersection_area(s.box, top.box) > 0
+
     def _covered(self, k: PileCard) -> bool:
         """Whether a card put down after ``k`` and not taken back lies over it: ``k`` cannot be seen whole now."""
         later = self.known[self.known.index(k) + 1:]
@@ -138,16 +145,12 @@ class PileWatch:
         if whole:
             biggest = max(whole)
             self.card_area = biggest if not self.card_area else 0.8 * self.card_area + 0.2 * biggest
-        fresh = []
-        seen_known = set()
-        for s in sightings:
-            match = self._is_known(s)
-            if match is None:
-                if s.conf >= MIN_VOTE_CONF:
-                    fresh.append(s)
-            else:
-                seen_known.add(id(match))
-        self._age_withdrawn(seen_known)
+        matches = [(s, self._is_known(s)) for s in sightings]
+        top = next((k for k in reversed(self.known) if not k.withdrawn), None)
+        top_shown = any(match is top and self._whole(s.box) for s, match in matches)
+        fresh = [s for s, match in matches if match is None and s.conf >= MIN_VOTE_CONF
+                 and not (top_shown and self._part_over(s, top))]
+        self._age_withdrawn({id(match) for _, match in matches if match is not None})
         pick = max(fresh, key=self.weight, default=None)
         return self._vote(pick, t)
 
