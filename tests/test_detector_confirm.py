@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from detector_support import ScriptedClassifier, StubSession, scripted_detector
+from detector_support import ScriptedClassifier, StubSession, raw_output, scripted_detector
+from referee.cards import ALL_CARD_IDS, parse_card
 from vision.card_classifier import NOT_A_CARD, Reading
 from vision.card_merge import Detection
 from vision.detector import CONFIRM_FLOOR, DEFAULT_CONF, confirmed, decode
@@ -58,27 +59,27 @@ def test_a_kept_unsure_box_is_read_as_a_card() -> None:
     assert found[0].card.endswith("-7") and found[0].conf > 0.5  # named by the reader, not the unsure network
 
 
-def yolo_output(box: tuple[float, float, float, float], scores: dict[int, float], classes: int = 6) -> np.ndarray:
-    """A one-anchor YOLO output (4 + classes, 1): the box as centre and size, and its class scores."""
-    x1, y1, x2, y2 = box
-    column = np.zeros(4 + classes, np.float32)
-    column[:4] = ((x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1)
-    for index, score in scores.items():
-        column[4 + index] = score
-    return column[:, None]
+def spread_output(box: tuple[float, float, float, float], scores: dict[str, float]) -> np.ndarray:
+    """One anchor of the network's raw output (:func:`detector_support.raw_output`) at ``box``, its score
+    spread over several cards."""
+    output = raw_output([(ALL_CARD_IDS[0], 0.0, box)])[0]
+    for card, score in scores.items():
+        output[4 + ALL_CARD_IDS.index(card)] = score
+    return output
 
 
 def test_a_box_whose_score_is_spread_over_look_alikes_is_found_only_as_any_card() -> None:
-    output = yolo_output((10.0, 10.0, 30.0, 50.0), {1: 0.08, 2: 0.07, 4: 0.04})
+    output = spread_output((10.0, 10.0, 30.0, 50.0), {"10H": 0.08, "9H": 0.07, "8H": 0.04})
     boxes, _, _ = decode(output, 0.1, 0.5)
     assert len(boxes) == 0  # no one class reaches the floor
     boxes, scores, classes = decode(output, 0.1, 0.5, any_card=True)
     assert boxes.tolist() == [[10.0, 10.0, 30.0, 50.0]]
-    assert classes.tolist() == [1] and scores.tolist() == pytest.approx([0.08])  # named and scored by its top class
+    assert [ALL_CARD_IDS[c] for c in classes] == ["10H"]  # named and scored by its top class
+    assert scores.tolist() == pytest.approx([0.08])
 
 
 def test_any_card_counts_only_the_classes_of_the_deck_on_the_table() -> None:
-    output = yolo_output((10.0, 10.0, 30.0, 50.0), {1: 0.06, 4: 0.3})
-    mask = np.array([1, 1, 1, 0, 0, 0], np.float32)
-    boxes, _, _ = decode(output, 0.1, 0.5, class_mask=mask, any_card=True)
+    output = spread_output((10.0, 10.0, 30.0, 50.0), {"red-6": 0.06, "6H": 0.3})
+    uno = np.array([parse_card(card).family == "uno" for card in ALL_CARD_IDS], np.float32)
+    boxes, _, _ = decode(output, 0.1, 0.5, class_mask=uno, any_card=True)
     assert len(boxes) == 0

@@ -25,6 +25,7 @@ from vision.sightings import Sighting
 from vision.sources import Frame, FrameSource, LiveSource
 from vision.stability import PileWatch, ReachCounter
 from vision.zones import Zones
+from vision_support import settled
 
 FPS = 15.0
 W, H = 640, 480
@@ -371,23 +372,19 @@ def test_a_new_card_must_lie_still_for_the_same_time_at_any_frame_rate(fps: floa
     assert results[-1] is not None and results[-1].card == "blue-3" and results[-1].first_t == 0.0
 
 
-def _settled(pile: PileWatch, sightings: list[Sighting], t: float) -> list[str]:
-    """The new cards voted in while ``sightings`` are seen for four frames at 15 frames/s from ``t``."""
-    return [new.card for i in range(4) if (new := pile.update(sightings, t + i / 15)) is not None]
-
-
 def test_a_corner_peeking_from_under_the_top_card_that_shows_whole_is_no_play() -> None:
     pile = PileWatch()
     top = Sighting("blue-5", (350.0, 140.0, 440.0, 260.0), 0.95, parts=2)
-    assert _settled(pile, [top], 0.0) == ["blue-5"]
+    assert [n.card for n in settled(pile, [top], 0.0)] == ["blue-5"]
     peeking = Sighting("wild-custom", (405.0, 120.0, 427.0, 146.0), 0.97)  # an older card's corner at its edge
     misread_index = Sighting("red-reverse", (352.0, 144.0, 372.0, 172.0), 0.9)  # its own index, misread
-    assert _settled(pile, [top, peeking], 1.0) == []
-    assert _settled(pile, [top, misread_index], 2.0) == []
+    assert settled(pile, [top, peeking], 1.0) == []
+    assert settled(pile, [top, misread_index], 2.0) == []
 
 
 def test_a_card_landing_on_the_top_card_is_a_play_from_its_corners() -> None:
     pile = PileWatch()
-    assert _settled(pile, [Sighting("6D", (350.0, 140.0, 440.0, 260.0), 0.95, parts=2)], 0.0) == ["6D"]
+    top = Sighting("6D", (350.0, 140.0, 440.0, 260.0), 0.95, parts=2)
+    assert [n.card for n in settled(pile, [top], 0.0)] == ["6D"]
     landing = Sighting("AD", (380.0, 120.0, 402.0, 150.0), 0.95)  # a corner: the 6D under it no longer shows whole
-    assert _settled(pile, [landing], 1.0) == ["AD"]
+    assert [n.card for n in settled(pile, [landing], 1.0)] == ["AD"]

@@ -18,7 +18,7 @@ from vision.pipeline import at_least_card_size, deck_copies
 from vision.sightings import Sighting
 from vision.source_tree import load_source_package
 from vision.stability import PileWatch
-from vision_support import judged, refereed_as_scripted, watch_demo_lines
+from vision_support import judged, refereed_as_scripted, settled, watch_demo_lines
 
 
 def twist_script() -> list:
@@ -104,26 +104,22 @@ def _whole(card: str, box: tuple[float, float, float, float]) -> Sighting:
     return Sighting(card, box, 0.95, parts=2)
 
 
-def _settle(pile: PileWatch, sightings: list[Sighting], t: float) -> list:
-    return [new for i in range(4) if (new := pile.update(sightings, t + i / 15)) is not None]
-
-
 def test_a_second_copy_landing_where_the_first_lay_under_the_pile_is_a_new_card() -> None:
     pile = PileWatch()
     first = (300.0, 150.0, 390.0, 270.0)
-    assert [n.card for n in _settle(pile, [_whole("4D", first)], 0.0)] == ["4D"]
-    assert [n.card for n in _settle(pile, [_whole("2D", (305.0, 155.0, 395.0, 275.0))], 1.0)] == ["2D"]
-    assert [n.card for n in _settle(pile, [_whole("4D", (302.0, 148.0, 392.0, 268.0))], 2.0)] == ["4D"]
-    assert _settle(pile, [_whole("4D", (302.0, 148.0, 392.0, 268.0))], 3.0) == []  # and it stays one card
+    assert [n.card for n in settled(pile, [_whole("4D", first)], 0.0)] == ["4D"]
+    assert [n.card for n in settled(pile, [_whole("2D", (305.0, 155.0, 395.0, 275.0))], 1.0)] == ["2D"]
+    assert [n.card for n in settled(pile, [_whole("4D", (302.0, 148.0, 392.0, 268.0))], 2.0)] == ["4D"]
+    assert settled(pile, [_whole("4D", (302.0, 148.0, 392.0, 268.0))], 3.0) == []  # and it stays one card
 
 
 def test_the_card_under_a_card_taken_back_is_no_new_card() -> None:
     pile = PileWatch()
     box = (300.0, 150.0, 390.0, 270.0)
-    _settle(pile, [_whole("4D", box)], 0.0)
-    _settle(pile, [_whole("4H", (304.0, 152.0, 394.0, 272.0))], 1.0)
+    settled(pile, [_whole("4D", box)], 0.0)
+    settled(pile, [_whole("4H", (304.0, 152.0, 394.0, 272.0))], 1.0)
     pile.withdraw("4H")  # the referee refused it: it is taken back
-    assert _settle(pile, [_whole("4D", box)], 2.0) == []
+    assert settled(pile, [_whole("4D", box)], 2.0) == []
 
 
 def test_a_pile_located_from_an_index_corner_is_a_card_big() -> None:

@@ -1,4 +1,5 @@
-"""Test pictures for the vision tests: a rendered card face lying on a plain table."""
+"""Support for the vision tests: a rendered card face lying on a plain table, the bundled demos watched, a
+discard pile fed the same sightings for a few frames."""
 from __future__ import annotations
 
 import json
@@ -9,7 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from vision.sightings import Sighting
 from vision.source_tree import SourceTreeMissing, load_source_package
+from vision.stability import NewCard, PileWatch
 
 GREEN_TABLE = (60, 110, 40)  # BGR
 NO_CAST = (1.0, 1.0, 1.0)
@@ -61,6 +64,11 @@ def watch_demo_lines(source: str, options: list[str], timeout: float) -> list[di
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def settled(pile: PileWatch, sightings: list[Sighting], t: float) -> list[NewCard]:
+    """The new cards ``pile`` votes in while ``sightings`` are seen for four frames at 15 frames/s from ``t``."""
+    return [new for i in range(4) if (new := pile.update(sightings, t + i / 15)) is not None]
 
 
 def judged(watched: list[dict]) -> list[dict]:

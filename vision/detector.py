@@ -385,17 +385,18 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
     overlaps at the edge, stays. (A corner peeking from under the pile's top card is such a card: the
     pile's watch never takes it for a play, :mod:`vision.stability`.) Backs, which the classifier cannot
     read, are never kept unsure."""
-    kept = [d for d in detections if d.conf >= conf_threshold]
+    sure = [d for d in detections if d.conf >= conf_threshold]
     # one lying on a sure box is left out whatever it reads: only the others are worth reading
     unsure = [d for d in detections if d.conf < conf_threshold and not parse_card(d.card).is_back
-              and not any(lies_on(d.box, other.box) for other in kept)]
+              and not any(lies_on(d.box, other.box) for other in sure)]
+    confirmed_unsure: list[Detection] = []
     for detection, reading in zip(unsure, classifier.read(bgr, [d.box for d in unsure])):
         if reading.label == NOT_A_CARD or reading.prob < READ_CONFIDENCE:
             continue
-        if any(lies_on(detection.box, other.box) for other in kept):
+        if any(lies_on(detection.box, other.box) for other in confirmed_unsure):
             continue
-        kept.append(detection)
-    return kept
+        confirmed_unsure.append(detection)
+    return sure + confirmed_unsure
 
 
 def lies_on(box: Box, other: Box) -> bool:
