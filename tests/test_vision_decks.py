@@ -152,3 +152,19 @@ def test_the_card_in_a_shot_is_the_one_read_at_its_labelled_corner() -> None:
     frame = np.zeros((480, 640, 3), np.uint8)
     assert decks.card_in_shot(Found(), frame, (258.0, 298.0, 287.0, 357.0)).card == "QH"
     assert decks.card_in_shot(Found(), frame, None).card == "KS"
+
+
+def test_a_card_read_from_its_other_corner_is_the_card_in_the_shot() -> None:
+    """The photo's label boxes the card's top-left index; the detector read the card from its bottom-right
+    one. Its whole box covers the label, and no card was read at the label: that card is the shot's."""
+    from vision.card_merge import Detection
+
+    class Found:
+        """A detector that finds one card, read from its bottom-right corner index."""
+
+        def detect(self, bgr: np.ndarray) -> list[Detection]:
+            return [Detection("red-skip", 0.99, (105.0, 65.0, 477.0, 624.0), parts=((372.0, 517.0, 444.0, 594.0),))]
+
+    frame = np.zeros((640, 640, 3), np.uint8)
+    assert decks.card_in_shot(Found(), frame, (150.0, 110.0, 210.0, 167.0)).card == "red-skip"
+    assert decks.card_in_shot(Found(), frame, (520.0, 20.0, 600.0, 90.0)) is None  # a label off the card

@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 from statistics import median
 from typing import Any
 
+import numpy as np
+
 from referee.cards import parse_card
 from vision.corner_pairs import Box, pair_corners
 
@@ -71,6 +73,20 @@ def iou(a: Box, b: Box) -> float:
     inter = intersection_area(a, b)
     union = box_area(a) + box_area(b) - inter
     return inter / union if union > 0 else 0.0
+
+
+def pairwise_iou(a: Sequence[Box], b: Sequence[Box]) -> np.ndarray:
+    """The intersection over union of every box of ``a`` (rows) with every box of ``b`` (columns)."""
+    first, second = np.asarray(a, np.float64).reshape(-1, 4), np.asarray(b, np.float64).reshape(-1, 4)
+    width = np.minimum(first[:, None, 2], second[None, :, 2]) - np.maximum(first[:, None, 0], second[None, :, 0])
+    height = np.minimum(first[:, None, 3], second[None, :, 3]) - np.maximum(first[:, None, 1], second[None, :, 1])
+    inter = np.clip(width, 0, None) * np.clip(height, 0, None)
+
+    def areas(boxes: np.ndarray) -> np.ndarray:
+        return np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
+
+    union = areas(first)[:, None] + areas(second)[None, :] - inter
+    return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
 
 
 def is_part_of(part: Box, card: Box) -> bool:

@@ -218,14 +218,18 @@ class ShotLook:
 def card_in_shot(detector: Detector, bgr: np.ndarray, box: Box | None) -> Detection | None:
     """The detection that is the shot's card: with ``box``, the surest read in a box (its corner indices,
     else its whole box: :func:`vision.card_merge.reading_boxes`) whose centre lies in it or that covers its
-    centre (a labelled corner index lies inside its card's box); else the surest of all."""
+    centre (a labelled corner index lies inside its card's box); where none was read there, the surest whose
+    whole box covers it (a card read from its other corner); else the surest of all."""
     found = detector.detect(bgr)
-    if box is not None:
-        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-        inside = [d for d in found if any(_contains(box, ((read[0] + read[2]) / 2, (read[1] + read[3]) / 2))
-                                          or _contains(read, centre) for read in reading_boxes(d))]
-        return max(inside, key=lambda d: d.conf, default=None)
-    return max(found, key=lambda d: d.conf, default=None)
+    if box is None:
+        return max(found, key=lambda d: d.conf, default=None)
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+    def at_box(boxes: Iterable[Box]) -> bool:
+        return any(_contains(box, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)) or _contains(b, centre) for b in boxes)
+
+    read_there = [d for d in found if at_box(reading_boxes(d))]
+    return max(read_there or [d for d in found if at_box([d.box])], key=lambda d: d.conf, default=None)
 
 
 def _contains(box: Box, point: tuple[float, float]) -> bool:

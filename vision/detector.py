@@ -35,7 +35,8 @@ from referee.cards import ALL_CARD_IDS, parse_card
 from vision.calibration import Calibration, CalibrationError, default_calibration_path
 from vision.card_classifier import (CLASSIFIER_CLASSES, NOT_A_CARD, CardClassifier, ClassifierError, HeadShift,
                                    Reading, default_classifier_path, family_classes)
-from vision.card_merge import Box, Detection, box_area, intersection_area, iou, is_part_of, merge_card_parts
+from vision.card_merge import (Box, Detection, box_area, intersection_area, is_part_of, merge_card_parts,
+                               pairwise_iou)
 from vision.card_outline import card_outline, upright_card
 from vision.onnx_session import open_session
 from vision.uno_colour import HUE_PROTOTYPES, colour_vote
@@ -366,13 +367,20 @@ def surest_of_looks(native: Sequence[Detection], zoomed: Sequence[Detection],
     """The detections of two looks at one frame, surest first, without those that overlap a surer one of
     the other look (IoU at least ``iou_threshold``), whatever card either names: where both looks saw a
     card, the surer look's reading of it stands. Each look's own boxes are left as it found them."""
-    looks = sorted([(d, 0) for d in native] + [(d, 1) for d in zoomed], key=lambda pair: -pair[0].conf)
-    kept: list[tuple[Detection, int]] = []
-    for detection, look in looks:
-        if not any(other_look != look and iou(detection.box, other.box) >= iou_threshold
-                   for other, other_look in kept):
-            kept.append((detection, look))
-    return [detection for detection, _ in kept]
+    overlapping = pairwise_iou([d.box for d in native], [d.box for d in zoomed]) >= iou_threshold
+    kept_native, kept_zoomed = np.zeros(len(native), bool), np.zeros(len(zoomed), bool)
+    looks = sorted([(d, 0, i) for i, d in enumerate(native)] + [(d, 1, i) for i, d in enumerate(zoomed)],
+                   key=lambda entry: -entry[0].conf)
+    kept: list[Detection] = []
+    for detection, look, i in looks:
+        if look == 0 and not (overlapping[i] & kept_zoomed).any():
+            kept_native[i] = True
+        elif look == 1 and not (overlapping[:, i] & kept_native).any():
+            kept_zoomed[i] = True
+        else:
+            continue
+        kept.append(detection)
+    return kept
 
 
 def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClassifier,
