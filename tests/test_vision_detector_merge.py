@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from vision.card_merge import Detection, is_part_of, merge_card_parts
+from vision.card_merge import Detection, iou, is_part_of, merge_card_parts, pairwise_iou
 
 CARD = (100.0, 100.0, 200.0, 250.0)
 TOP_LEFT = (105.0, 105.0, 125.0, 135.0)
@@ -79,3 +79,15 @@ def test_a_card_identify_finds_no_card_in_is_dropped_with_all_its_boxes() -> Non
     detections = [Detection("red-7", 0.9, CARD), Detection("red-7", 0.8, top_left), elsewhere]
     merged = merge_card_parts(detections, identify=lambda box, paired: None if box.card == "red-7" else box)
     assert merged == [elsewhere]
+
+
+def test_pairwise_iou_is_iou_of_every_pair() -> None:
+    """The array form gives each pair's IoU: overlapping, apart, nested, touching, empty boxes and no boxes."""
+    first = [(0.0, 0.0, 10.0, 10.0), (5.0, 5.0, 15.0, 15.0), (3.0, 3.0, 3.0, 8.0)]
+    second = [(0.0, 0.0, 10.0, 10.0), (2.0, 2.0, 4.0, 4.0), (10.0, 0.0, 20.0, 10.0), (50.0, 50.0, 60.0, 60.0)]
+    table = pairwise_iou(first, second)
+    assert table.shape == (3, 4)
+    for i, a in enumerate(first):
+        for j, b in enumerate(second):
+            assert abs(table[i, j] - iou(a, b)) < 1e-12
+    assert pairwise_iou([], second).shape == (0, 4)
