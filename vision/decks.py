@@ -35,6 +35,7 @@ from referee.cards import is_card_id, parse_card
 from vision.card_classifier import (CLASSIFIER_CLASSES, ClassifierError, HeadShift, classifier_label, family_classes,
                                    softmax_within)
 from vision.card_merge import Box, Detection, iou, reading_boxes
+from vision.corner_pairs import centre
 from vision.detector import Detector, InvalidImage, check_image, read_image, reader_views
 from vision.uno_colour import HUE_PROTOTYPES, circular_mean_hue, shown_hue
 
@@ -223,10 +224,8 @@ def card_in_shot(detector: Detector, bgr: np.ndarray, box: Box | None) -> Detect
     found = detector.detect(bgr)
     if box is None:
         return max(found, key=lambda d: d.conf, default=None)
-    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-
     def at_box(boxes: Iterable[Box]) -> bool:
-        return any(_contains(box, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)) or _contains(b, centre) for b in boxes)
+        return any(_contains(box, centre(b)) or _contains(b, centre(box)) for b in boxes)
 
     read_there = [d for d in found if at_box(reading_boxes(d))]
     return max(read_there or [d for d in found if at_box([d.box])], key=lambda d: d.conf, default=None)

@@ -368,18 +368,15 @@ def surest_of_looks(native: Sequence[Detection], zoomed: Sequence[Detection],
     the other look (IoU at least ``iou_threshold``), whatever card either names: where both looks saw a
     card, the surer look's reading of it stands. Each look's own boxes are left as it found them."""
     overlapping = pairwise_iou([d.box for d in native], [d.box for d in zoomed]) >= iou_threshold
-    kept_native, kept_zoomed = np.zeros(len(native), bool), np.zeros(len(zoomed), bool)
+    against_other = (overlapping, overlapping.T)  # each look's boxes (rows) against the other look's (columns)
+    kept_of = (np.zeros(len(native), bool), np.zeros(len(zoomed), bool))
     looks = sorted([(d, 0, i) for i, d in enumerate(native)] + [(d, 1, i) for i, d in enumerate(zoomed)],
                    key=lambda entry: -entry[0].conf)
     kept: list[Detection] = []
     for detection, look, i in looks:
-        if look == 0 and not (overlapping[i] & kept_zoomed).any():
-            kept_native[i] = True
-        elif look == 1 and not (overlapping[:, i] & kept_native).any():
-            kept_zoomed[i] = True
-        else:
-            continue
-        kept.append(detection)
+        if not (against_other[look][i] & kept_of[1 - look]).any():
+            kept_of[look][i] = True
+            kept.append(detection)
     return kept
 
 
