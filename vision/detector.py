@@ -173,17 +173,18 @@ def decode(output: np.ndarray, conf_threshold: float, iou_threshold: float,
     that *a* card lies there, whichever it is. A small corner index is often found with its score
     spread over a few look-alike cards (a 10 and a 9 of hearts), each under the floor; the reader
     names it (``Detector.detect``)."""
-    predictions = output.T  # anchors x (4 + classes)
-    class_scores = predictions[:, 4:]
-    if class_mask is not None:
-        class_scores = class_scores * class_mask
-    classes = class_scores.argmax(axis=1)
-    scores = class_scores[np.arange(len(classes)), classes]
-    evidence = np.minimum(class_scores.sum(axis=1), 1.0) if any_card else scores
-    keep = evidence >= conf_threshold
-    if not keep.any():
+    # the classes considered (rows) of every anchor (columns); anchors are kept before their top class is
+    # looked for, so the arg-max runs over the few kept (a masked-out class scores as if zero)
+    considered = np.arange(len(output) - 4) if class_mask is None else np.flatnonzero(class_mask)
+    class_scores = output[4 + considered]
+    evidence = np.minimum(class_scores.sum(axis=0), 1.0) if any_card else class_scores.max(axis=0)
+    keep = np.flatnonzero(evidence >= conf_threshold)
+    if not len(keep):
         return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
-    centre_boxes, scores, classes, evidence = predictions[keep, :4], scores[keep], classes[keep], evidence[keep]
+    kept_scores = class_scores[:, keep]
+    best = kept_scores.argmax(axis=0)
+    scores, classes, evidence = kept_scores[best, np.arange(len(keep))], considered[best], evidence[keep]
+    centre_boxes = output[:4, keep].T
     boxes = np.concatenate([centre_boxes[:, :2] - centre_boxes[:, 2:] / 2,
                             centre_boxes[:, :2] + centre_boxes[:, 2:] / 2], axis=1)
     xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], axis=1)
