@@ -6,7 +6,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from referee.cards import ALL_CARD_IDS
-from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, Reading
+from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, TURNS, Reading
 from vision.detector import Detector
 
 #: A scripted detection: card id, score and box (x1, y1, x2, y2) in pixels of the network's input.
@@ -53,14 +53,16 @@ class ScriptedClassifier:
         self.readings = readings
         self.asked: list[tuple[float, ...]] = []
         self.shapes: list[tuple[int, ...]] = []
+        self.turns: list[tuple[int, ...]] = []  # the turns each box was read in
 
     def set_family(self, family: str | None) -> None:
         """The family restriction: the script ignores it."""
 
-    def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Reading]:
+    def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]], turns: Sequence[int] = TURNS) -> list[Reading]:
         start = len(self.asked)
         self.asked.extend(tuple(box) for box in boxes)
         self.shapes.extend(bgr.shape for _ in boxes)
+        self.turns.extend(tuple(turns) for _ in boxes)
         if isinstance(self.readings, dict):
             return [self.readings.get(box[0], Reading(NOT_A_CARD, 0.9)) for box in boxes]
         return self.readings[start:start + len(boxes)]

@@ -9,7 +9,8 @@ from detector_support import ScriptedClassifier, StubSession, raw_output, script
 from referee.cards import ALL_CARD_IDS, parse_card
 from vision.card_classifier import NOT_A_CARD, Reading
 from vision.card_merge import Detection
-from vision.detector import CONFIRM_FLOOR, DEFAULT_CONF, confirmed, decode
+from vision.detector import (APART_CONF, APART_READING, CONFIRM_FLOOR, DEFAULT_CONF, INDEX_CHECK_TURNS,
+                             capped_apart, confirmed, decode)
 
 IMAGE = np.zeros((200, 200, 3), np.uint8)
 
@@ -35,12 +36,40 @@ def test_an_unsure_face_is_kept_only_when_the_classifier_reads_a_card_there() ->
 
 def test_an_unsure_box_lying_on_a_kept_one_is_left_out_and_one_at_its_edge_is_kept() -> None:
     sure = Detection("blue-9", 0.8, (10, 10, 60, 90))
-    on_it = Detection("red-6", 0.2, (20, 20, 50, 60))  # the big 6 printed on the card's own face
+    on_it = Detection("red-6", 0.2, (12, 14, 58, 80))  # most of the card itself, named as another
     fanned = Detection("green-2", 0.2, (55, 20, 75, 50))  # a corner of the next card of a fan, at its edge
     on_the_fanned = Detection("green-3", 0.15, (57, 22, 73, 48))  # lies on the box kept just before it
-    classifier = ScriptedClassifier({20: Reading("6", 0.95), 55: Reading("2", 0.9), 57: Reading("3", 0.9)})
+    classifier = ScriptedClassifier({12: Reading("6", 0.95), 55: Reading("2", 0.9), 57: Reading("3", 0.9)})
     assert confirmed(IMAGE, [sure, on_it, fanned, on_the_fanned], classifier, DEFAULT_CONF) == [sure, fanned]
-    assert 20 not in [box[0] for box in classifier.asked]  # lying on a sure box, it is not even read
+    assert 12 not in [box[0] for box in classifier.asked]  # lying on a sure box, it is not even read
+
+
+def test_a_sure_card_s_own_index_inside_it_stays_its_own() -> None:
+    sure = Detection("blue-9", 0.8, (10, 10, 60, 90))
+    own_index = Detection("blue-6", 0.2, (12, 12, 22, 27))  # its corner 9, unsure and named as a 6
+    unsure_of_it = Detection("red-4", 0.2, (40, 70, 50, 85))  # its other corner, read under APART_READING
+    classifier = ScriptedClassifier({12: Reading("9", 0.97), 40: Reading("4", APART_READING - 0.05)})
+    assert confirmed(IMAGE, [sure, own_index, unsure_of_it], classifier, DEFAULT_CONF) == [sure]
+
+
+def test_an_index_inside_a_sure_card_read_surely_as_another_card_is_a_card_of_its_own() -> None:
+    sure = Detection("blue-9", 0.8, (10, 10, 60, 90))
+    peeking = Detection("blue-7", 0.2, (12, 70, 22, 85))  # the index of a red 3 lying under the 9
+    same_spot = Detection("blue-8", 0.15, (12, 71, 22, 86))  # the same index, named as another card
+    classifier = ScriptedClassifier({12: Reading("3", 0.9)})
+    kept = confirmed(IMAGE, [sure, peeking, same_spot], classifier, DEFAULT_CONF)
+    assert kept[0] == sure and len(kept) == 2
+    assert kept[1].apart and kept[1].card == "blue-3" and kept[1].conf == pytest.approx(0.9)
+    assert classifier.asked == [peeking.box]  # one index, read once...
+    assert classifier.turns == [INDEX_CHECK_TURNS]  # ...and as cut only
+
+
+def test_a_card_read_from_an_index_inside_another_is_never_sure() -> None:
+    apart = Detection("red-3", 0.999, (12, 70, 22, 85), sure=True, apart=True)
+    capped = capped_apart(apart)
+    assert capped.conf == APART_CONF < 0.99 and not capped.sure
+    plain = Detection("red-3", 0.999, (12, 70, 22, 85), sure=True)
+    assert capped_apart(plain) == plain
 
 
 def test_an_unsure_back_is_never_kept() -> None:

@@ -40,6 +40,14 @@ def test_card_box_alone_is_kept_when_no_corner_agrees() -> None:
     assert merged == [Detection("KH", 0.95, CARD)]
 
 
+def test_an_index_lying_apart_inside_a_card_is_a_card_of_its_own() -> None:
+    peeking = Detection("red-3", 0.85, BOTTOM_RIGHT, apart=True)  # a card under this one, its index showing
+    merged = merge_card_parts([Detection("blue-9", 0.9, CARD), peeking])
+    assert [(d.card, d.box, d.apart) for d in merged] == [("blue-9", CARD, False), ("red-3", BOTTOM_RIGHT, True)]
+    merged_plain = merge_card_parts([Detection("blue-9", 0.9, CARD), replace(peeking, apart=False)])
+    assert merged_plain == [Detection("blue-9", 0.9, CARD)]  # without the mark, a part naming another card
+
+
 def test_separate_cards_are_left_alone() -> None:
     other = (300.0, 100.0, 400.0, 250.0)
     detections = [Detection("5S", 0.7, CARD), Detection("wild", 0.8, other)]

@@ -156,34 +156,39 @@ class CardClassifier:
                                   f"gives {features}: teach the deck again")
         self.shift = shift
 
-    def outputs(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> tuple[np.ndarray, np.ndarray]:
+    def outputs(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]],
+                turns: Sequence[int] = TURNS) -> tuple[np.ndarray, np.ndarray]:
         """The trained logits (boxes x ``CLASSIFIER_CLASSES``) and features (boxes x F) of each box of
-        ``bgr``, each the mean over the crop's ``TURNS`` (the last layer is linear, so the mean logits are
-        those of the mean features), with no deck shift and no family mask; features are empty for a
-        reader without them."""
+        ``bgr``, each the mean over the crop's ``turns`` (quarter turns; default ``TURNS``; the last layer
+        is linear, so the mean logits are those of the mean features), with no deck shift and no family
+        mask; features are empty for a reader without them."""
         if not boxes:
             return np.zeros((0, len(CLASSIFIER_CLASSES)), np.float32), np.zeros((0, 0), np.float32)
         crops = [crop_for_classifier(bgr, b, self.crop_size) for b in boxes]
-        blob = crops_to_blob([np.rot90(crop, turns) for turns in TURNS for crop in crops])
+        blob = crops_to_blob([np.rot90(crop, turn) for turn in turns for crop in crops])
         outputs = self.session.run(None, {self.input_name: blob})
-        logits = outputs[0].reshape(len(TURNS), len(boxes), -1).mean(axis=0)
-        features = (outputs[1].reshape(len(TURNS), len(boxes), -1).mean(axis=0) if self.has_features
+        logits = outputs[0].reshape(len(turns), len(boxes), -1).mean(axis=0)
+        features = (outputs[1].reshape(len(turns), len(boxes), -1).mean(axis=0) if self.has_features
                     else np.zeros((len(boxes), 0), np.float32))
         return logits, features
 
-    def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
-        """The class probabilities of each box of ``bgr`` (boxes x ``CLASSIFIER_CLASSES``), zero outside
-        the family set by :meth:`set_family`, with the deck's shift (:meth:`set_shift`) when one is set."""
+    def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]],
+                      turns: Sequence[int] = TURNS) -> np.ndarray:
+        """The class probabilities of each box of ``bgr`` (boxes x ``CLASSIFIER_CLASSES``) read in ``turns``
+        (:meth:`outputs`), zero outside the family set by :meth:`set_family`, with the deck's shift
+        (:meth:`set_shift`) when one is set."""
         if not boxes:
             return np.zeros((0, len(CLASSIFIER_CLASSES)), np.float32)
-        logits, features = self.outputs(bgr, boxes)
+        logits, features = self.outputs(bgr, boxes, turns)
         if self.shift is not None:
             logits = logits + features @ self.shift.weight.T + self.shift.bias
         return softmax_within(logits, self._mask)
 
-    def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Reading]:
-        """One :class:`Reading` (the likeliest class) per box of ``bgr``, in order."""
-        probs = self.probabilities(bgr, boxes)
+    def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]],
+             turns: Sequence[int] = TURNS) -> list[Reading]:
+        """One :class:`Reading` (the likeliest class) per box of ``bgr``, in order, read in ``turns``
+        (:meth:`outputs`)."""
+        probs = self.probabilities(bgr, boxes, turns)
         best = probs.argmax(axis=1)
         return [Reading(CLASSIFIER_CLASSES[i], float(probs[row, i])) for row, i in enumerate(best)]
 

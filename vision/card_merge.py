@@ -39,7 +39,9 @@ class Detection:
     the share of their votes for it (:func:`vision.uno_colour.colour_vote`), which the calibration
     turns into the colour's own probability. ``parts``: the boxes of the card's corner indices where the
     detector found them, each read as this card (:func:`reading_boxes`); ``box`` is then the whole card's
-    box, or the box spanning its corners where no whole-card box was found."""
+    box, or the box spanning its corners where no whole-card box was found. ``apart``: a corner index
+    lying inside another card's box but read as a card of its own (a card under or beside that one,
+    ``vision.detector.confirmed``): it is never a part of that card."""
 
     card: str
     conf: float
@@ -47,6 +49,7 @@ class Detection:
     sure: bool = False
     colour_share: float | None = None
     parts: tuple[Box, ...] = ()
+    apart: bool = False
 
     def to_dict(self, parts: bool = False) -> dict:
         """The cards.md JSON form: ``{"card", "conf", "sure", "box": [x1, y1, x2, y2]}``; with ``parts``, also
@@ -99,8 +102,11 @@ def is_part_of(part: Box, card: Box) -> bool:
 
 def _parent_of(index: int, detections: Sequence[Detection]) -> int | None:
     """The card box that detection ``index`` is a part of: one naming the same card if any (the most
-    confident), else the smallest containing box; ``None`` when it is part of no other box."""
+    confident), else the smallest containing box; ``None`` when it is part of no other box or lies
+    ``apart``."""
     part = detections[index]
+    if part.apart:
+        return None
     containers = [i for i, other in enumerate(detections) if i != index and is_part_of(part.box, other.box)]
     if not containers:
         return None
