@@ -160,5 +160,7 @@ def test_colour_votes_count_only_detections_on_one_card() -> None:
         Detection("yellow-7", 0.9, (150, 10, 190, 30), colour_share=0.6),  # on the blue card alone: wrong
         Detection("blue-3", 0.9, (60, 10, 90, 30), colour_share=0.9),  # where both lie: not counted
         Detection("red-9", 0.9, (10, 60, 30, 80)),  # colour not read from pixels: not counted
+        # read from an index inside another card: its probability is capped, not calibrated
+        Detection("green-1", 0.9, (160, 60, 180, 80), colour_share=0.95, apart=True),
     ]}
     assert colour_votes_synthetic(cards, predictions) == ([0.98, 0.6], [True, False])

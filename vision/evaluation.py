@@ -301,10 +301,13 @@ def colour_votes_synthetic(cards: Mapping[str, Sequence[CardOutline]],
                            predictions: Predictions) -> tuple[list[float], list[bool]]:
     """The colour votes of rendered scenes: for each detection whose colour was read from pixels and
     whose box centre lies on exactly one card (where cards overlap, which one is seen is not known), its
-    vote share and whether that card is of the colour read."""
+    vote share and whether that card is of the colour read. Cards read from an index inside another card
+    (``apart``) are left out: their probability is capped, never calibrated (``vision.detector.capped_apart``)."""
     shares, right = [], []
     for image, outlines in cards.items():
         for detection in predictions.get(image, ()):
+            if detection.apart:
+                continue
             centre = ((detection.box[0] + detection.box[2]) / 2, (detection.box[1] + detection.box[3]) / 2)
             under = [o.card for o in outlines if point_in_polygon(*centre, o.polygon)]
             truth = uno_colour_and_value(under[0])[0] if len(under) == 1 else None
