@@ -67,6 +67,10 @@ class ScriptedClassifier:
             return [self.readings.get(box[0], Reading(NOT_A_CARD, 0.9)) for box in boxes]
         return self.readings[start:start + len(boxes)]
 
+    def read_screened(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]], screen: float) -> list[Reading]:
+        """The scripted readings, in every turn (the screen spares a real reader work, not readings)."""
+        return self.read(bgr, boxes)
+
     def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
         """The scripted readings as class probabilities: each reading's probability on its class, the
         rest spread evenly over the other classes."""

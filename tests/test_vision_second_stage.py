@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from referee.cards import UNO_COLORS
-from vision.card_classifier import (CLASSIFIER_CLASSES, CROP_SIZE, TURNS, CardClassifier, ClassifierError,
+from vision.card_classifier import (CLASSIFIER_CLASSES, CROP_SIZE, NOT_A_CARD, TURNS, CardClassifier, ClassifierError,
                                     Reading, classifier_label, crop_for_classifier, default_classifier_path)
 from vision.card_merge import Detection
 from vision.detector import Detector, default_model_path, named
@@ -196,3 +196,22 @@ def test_colour_of_a_held_card_is_not_taken_from_the_hand_around_it(colour: str)
     height = round(width * 88 / 63)
     x, y = (640 - width) // 2, (480 - height) // 2
     assert card_colour(frame, (x + 2, y + 2, x + width - 2, y + height - 2)) == colour
+
+
+@pytest.mark.skipif(not default_classifier_path().is_file(), reason="no committed reader model")
+def test_a_screened_read_is_the_full_read_wherever_the_crop_as_cut_is_worth_it() -> None:
+    frame, box = face_on_table("green-4", "uno-classic", CASTS["none"])
+    height, width = frame.shape[:2]
+    rng = np.random.default_rng(5)
+    boxes = [box] + [(x, y, x + w, y + w * 1.4) for x, y, w in
+                     zip(rng.uniform(0, width - 60, 30), rng.uniform(0, height - 90, 30), rng.uniform(12, 60, 30))]
+    reader = CardClassifier.load()
+    reader.set_family("uno")
+    full, as_cut = reader.read(frame, boxes), reader.read(frame, boxes, TURNS[:1])
+    screened = reader.read_screened(frame, boxes, 0.2)
+    worth = [cut.label != NOT_A_CARD and cut.prob >= 0.2 for cut in as_cut]
+    assert any(worth) and not all(worth)  # both kinds of box are in the test
+    for got, whole, cut, is_worth in zip(screened, full, as_cut, worth):
+        expected = whole if is_worth else cut
+        assert got.label == expected.label and got.prob == pytest.approx(expected.prob, abs=1e-5)
+    assert reader.read_screened(frame, [], 0.2) == []

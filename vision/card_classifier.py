@@ -179,7 +179,11 @@ class CardClassifier:
         (:meth:`set_shift`) when one is set."""
         if not boxes:
             return np.zeros((0, len(CLASSIFIER_CLASSES)), np.float32)
-        logits, features = self.outputs(bgr, boxes, turns)
+        return self._probabilities_of(*self.outputs(bgr, boxes, turns))
+
+    def _probabilities_of(self, logits: np.ndarray, features: np.ndarray) -> np.ndarray:
+        """Class probabilities from the trained logits and features (:meth:`outputs`): the deck's shift
+        added, the family's classes kept."""
         if self.shift is not None:
             logits = logits + features @ self.shift.weight.T + self.shift.bias
         return softmax_within(logits, self._mask)
@@ -188,7 +192,29 @@ class CardClassifier:
              turns: Sequence[int] = TURNS) -> list[Reading]:
         """One :class:`Reading` (the likeliest class) per box of ``bgr``, in order, read in ``turns``
         (:meth:`outputs`)."""
-        probs = self.probabilities(bgr, boxes, turns)
+        return _readings(self.probabilities(bgr, boxes, turns))
+
+    def read_screened(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]], screen: float) -> list[Reading]:
+        """:meth:`read` in ``TURNS``, where the crops are read turned only for the boxes whose crop as cut
+        reads as a card face (not ``NOT_A_CARD``) at least ``screen`` sure; for the others the reading as
+        cut stands. The same readings as :meth:`read` wherever they are worth confirming, for less."""
+        if not boxes:
+            return []
+        logits, features = self.outputs(bgr, boxes, TURNS[:1])
+        probs = self._probabilities_of(logits, features)
         best = probs.argmax(axis=1)
-        return [Reading(CLASSIFIER_CLASSES[i], float(probs[row, i])) for row, i in enumerate(best)]
+        worth = [row for row, i in enumerate(best) if CLASSIFIER_CLASSES[i] != NOT_A_CARD and probs[row, i] >= screen]
+        if worth:
+            turned_logits, turned_features = self.outputs(bgr, [boxes[row] for row in worth], TURNS[1:])
+            others = len(TURNS) - 1  # the mean over every turn, as :meth:`outputs` takes it
+            logits[worth] = (logits[worth] + turned_logits * others) / len(TURNS)
+            features[worth] = (features[worth] + turned_features * others) / len(TURNS)
+            probs[worth] = self._probabilities_of(logits[worth], features[worth])
+        return _readings(probs)
+
+
+def _readings(probs: np.ndarray) -> list[Reading]:
+    """One :class:`Reading` (the likeliest class) per row of class probabilities."""
+    best = probs.argmax(axis=1)
+    return [Reading(CLASSIFIER_CLASSES[i], float(probs[row, i])) for row, i in enumerate(best)]
 
