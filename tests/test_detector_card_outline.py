@@ -1,5 +1,5 @@
 """A standard card turned on the table is found from its own outline, straightened upright and read
-at its index corners (``vision.card_outline``, ``vision.detector.straightened_index_corners``)."""
+at its index corners (``vision.card_outline``, ``vision.card_reading.straightened_index_corners``)."""
 from __future__ import annotations
 
 import cv2
@@ -10,7 +10,7 @@ from vision.card_classifier import Reading
 from vision.card_merge import Detection
 from vision.card_outline import CARD_ASPECT, _short_side_first, card_outline, upright_card
 from detector_support import ScriptedClassifier, scripted_detector
-from vision.detector import index_corners, straightened_index_corners
+from vision.card_reading import index_corners, straightened_index_corners
 from vision.source_tree import load_source_package
 
 load_source_package("datasets")

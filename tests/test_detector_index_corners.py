@@ -1,11 +1,11 @@
-"""Where a standard card found only as a whole card has its index corners (``vision.detector.index_corners``);
+"""Where a standard card found only as a whole card has its index corners (``vision.card_reading.index_corners``);
 reading them with the card is in ``test_detector_reading.py``."""
 from __future__ import annotations
 
 import pytest
 
 from vision.card_merge import Detection
-from vision.detector import INDEX_HEIGHT, INDEX_WIDTH, MIN_INDEX_PIXELS, index_corners
+from vision.card_reading import INDEX_HEIGHT, INDEX_WIDTH, MIN_INDEX_PIXELS, index_corners
 
 UPRIGHT = (100.0, 50.0, 200.0, 190.0)  # 100 x 140: a standard card square to the camera
 SIDEWAYS = (100.0, 50.0, 240.0, 150.0)  # the same card lying on its side

@@ -1,5 +1,5 @@
 """A card reported by its whole-card box is also read at the corner-index boxes the detector found
-inside it, even those the merge dropped for naming another card (``vision.detector.inner_parts``,
+inside it, even those the merge dropped for naming another card (``vision.card_reading.inner_parts``,
 ``Detector.detect``)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from vision.card_classifier import Reading
 from vision.card_merge import Detection
 from detector_support import ScriptedClassifier, StubSession, scripted_detector
-from vision.detector import inner_parts
+from vision.card_reading import inner_parts
 
 WHOLE = (140.0, 90.0, 340.0, 390.0)  # an UNO card held up to the camera
 CORNER = (150.0, 105.0, 190.0, 155.0)  # its top-left index

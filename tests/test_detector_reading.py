@@ -1,4 +1,4 @@
-"""One reader for every card: its crops read together (``vision.detector.fused_reading``), named as read
+"""One reader for every card: its crops read together (``vision.card_reading.fused_reading``), named as read
 (``named``), and left out where the reader sees no card and can tell (``unread``)."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from detector_support import ScriptedClassifier, StubSession, scripted_detector
 from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, Reading, family_classes
 from vision.card_merge import Detection
-from vision.detector import MIN_READABLE_PIXELS, SURE, fused_reading, named, unread
+from vision.card_reading import MIN_READABLE_PIXELS, SURE, fused_reading, named, unread
 
 STANDARD = family_classes("standard")
 UPRIGHT = (100.0, 50.0, 200.0, 190.0)  # 100 x 140: a standard card square to the camera

@@ -9,7 +9,8 @@ from referee.cards import UNO_COLORS
 from vision.card_classifier import (CLASSIFIER_CLASSES, CROP_SIZE, NOT_A_CARD, TURNS, CardClassifier, ClassifierError,
                                     Reading, classifier_label, crop_for_classifier, default_classifier_path)
 from vision.card_merge import Detection
-from vision.detector import Detector, default_model_path, named
+from vision.card_reading import named
+from vision.detector import Detector, default_model_path
 from vision_support import face_on_table as on_table
 from vision.sources import FrameSource
 from vision.uno_colour import HUE_PROTOTYPES, card_colour, hue_distance

@@ -41,7 +41,7 @@ class Detection:
     detector found them, each read as this card (:func:`reading_boxes`); ``box`` is then the whole card's
     box, or the box spanning its corners where no whole-card box was found. ``apart``: a corner index
     lying inside another card's box but read as a card of its own (a card under or beside that one,
-    ``vision.detector.confirmed``): it is never a part of that card."""
+    ``vision.unsure_boxes.confirmed``): it is never a part of that card."""
 
     card: str
     conf: float

@@ -35,8 +35,9 @@ from referee.cards import is_card_id, parse_card
 from vision.card_classifier import (CLASSIFIER_CLASSES, ClassifierError, HeadShift, classifier_label, family_classes,
                                    softmax_within)
 from vision.card_merge import Box, Detection, iou, reading_boxes
+from vision.card_reading import reader_views
 from vision.corner_pairs import centre
-from vision.detector import Detector, InvalidImage, check_image, read_image, reader_views
+from vision.detector import Detector, InvalidImage, check_image, read_image
 from vision.uno_colour import HUE_PROTOTYPES, circular_mean_hue, shown_hue
 
 PROFILE_VERSION = 1
@@ -239,7 +240,7 @@ def look_at(detector: Detector, shot: Shot, bgr: np.ndarray) -> ShotLook:
     """What the shot teaches: the crops the detector's reader reads its card from as it reads it at the
     table (recorded with :meth:`vision.detector.Detector.recording_views`, so that the profile learns
     from the very crops it will read), or, where the detector finds no card there, the crops of the
-    labelled box (:func:`vision.detector.reader_views`); and for an UNO card the hue its colour shows."""
+    labelled box (:func:`vision.card_reading.reader_views`); and for an UNO card the hue its colour shows."""
     card = parse_card(shot.card)
     label = classifier_label(shot.card)
     with detector.recording_views() as seen:

@@ -302,7 +302,7 @@ def colour_votes_synthetic(cards: Mapping[str, Sequence[CardOutline]],
     """The colour votes of rendered scenes: for each detection whose colour was read from pixels and
     whose box centre lies on exactly one card (where cards overlap, which one is seen is not known), its
     vote share and whether that card is of the colour read. Cards read from an index inside another card
-    (``apart``) are left out: their probability is capped, never calibrated (``vision.detector.capped_apart``)."""
+    (``apart``) are left out: their probability is capped, never calibrated (``vision.unsure_boxes.capped_apart``)."""
     shares, right = [], []
     for image, outlines in cards.items():
         for detection in predictions.get(image, ()):

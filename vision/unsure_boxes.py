@@ -1,0 +1,118 @@
+"""The boxes the detector network is unsure of: which the reader confirms as cards, and which are the
+corner indices of cards lying under a sure one.
+
+The network scores some faces under the confidence threshold (small, blurred, fanned or covered corner
+indices; found as "some card", ``vision.detector.decode``'s ``any_card``). :func:`confirmed` keeps such a box
+where the reader reads a card face there and it does not lie on a box kept before it; a corner index inside
+a sure card's box is that card's own unless the reader surely reads it as another card, a card of its own
+lying under that one (``apart``), whose probability is capped so that it is never sure (:func:`capped_apart`).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from referee.cards import parse_card
+from vision.card_classifier import NOT_A_CARD, CardClassifier, Reading, classifier_label
+from vision.card_merge import Box, Detection, box_area, intersection_area, iou, is_part_of
+from vision.card_reading import READ_CONFIDENCE, named
+
+#: With a second stage, a box whose class scores sum to at least this (``decode``'s ``any_card``) but whose
+#: top class scores under the confidence threshold is kept when the second stage, at least
+#: ``READ_CONFIDENCE`` sure, reads a card face there (not ``NOT_A_CARD``) and it does not lie on a surer
+#: box: two readers agree that a card is there (``confirmed``).
+CONFIRM_FLOOR = 0.1
+#: An unsure box sharing more than this share of its area (or of the surer box's, if smaller) with a surer
+#: box lies on that card and is left out (``confirmed``); one that only overlaps its edge, as the corners
+#: of a fan do, is a card of its own (held-out table renders, ``models/EXPERIMENTS.md``).
+SHARED_AREA = 0.5
+#: An unsure box that is a part of a sure card's box (``is_part_of``: a corner index inside it), which the
+#: reader reads at least this sure as a card other than that one, is a card of its own (``apart``): a
+#: card lying under or beside the sure one, its index peeking out inside that card's axis-aligned box
+#: (``confirmed``). On held-out table renders of seed 11 and 13 it finds 1-4 points more of the cards at
+#: the same precision (``models/EXPERIMENTS.md``).
+APART_READING = 0.8
+#: Such a card's calibrated probability is at most this, so it is never sure: on the held-out table
+#: renders of seed 11 (60 of each of the four kinds), 54 of the 62 cards read so were right (87 %).
+APART_CONF = 0.87
+#: An unsure box is read turned half a turn too only where its crop as cut reads as a card face at least
+#: this sure (``CardClassifier.read_screened``): on the held-out renders of seed 11 none of the 1,387
+#: boxes confirmed read under it as cut, and a third of the boxes read are spared the second look.
+CONFIRM_SCREEN = 0.2
+#: Boxes inside a sure card's box overlapping this much are one spot, read once (``one_per_spot``)...
+SAME_SPOT = 0.5
+#: ...and as cut only, not also turned half a turn (``card_classifier.TURNS``): asked only whether it is
+#: surely another card, it reads as well at half the cost (held-out renders of seed 11: recall within 0.2
+#: points on each kind, ``models/EXPERIMENTS.md``).
+INDEX_CHECK_TURNS = (0,)
+
+
+def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClassifier,
+              conf_threshold: float) -> list[Detection]:
+    """``detections`` (most confident first) without the unsure ones (below ``conf_threshold``) that
+    ``classifier`` does not confirm. An unsure face is kept when the classifier reads a card face in its
+    box (not ``NOT_A_CARD``), at least ``READ_CONFIDENCE`` sure, and it does not lie on a box kept before
+    it (:func:`lies_on`): unsure boxes fill in cards found nowhere else, never add a second card on a
+    surer one, while the corner of a card fanned or lying beside a surer one, which its neighbour's box
+    overlaps at the edge, stays. A corner index inside a sure card's box (a part of it) is that card's
+    own unless the classifier reads it, at least ``APART_READING`` sure, as another card: then it is that
+    card, named so and marked ``apart`` (a card under the sure one; :func:`capped_apart`). (A corner
+    peeking from under the pile's top card is such a card: the pile's watch never takes it for a play,
+    :mod:`vision.stability`.) Backs, which the classifier cannot read, are never kept unsure. The boxes
+    outside sure cards are read as cut first, and turned only where that is worth it (``CONFIRM_SCREEN``)."""
+    sure = [d for d in detections if d.conf >= conf_threshold]
+    # one lying on a sure box is left out whatever it reads, unless it is a part of it (a corner index
+    # inside it, maybe another card's): only the others are worth reading
+    unsure = [d for d in detections if d.conf < conf_threshold and not parse_card(d.card).is_back
+              and not any(lies_on(d.box, other.box) and not is_part_of(d.box, other.box) for other in sure)]
+    candidates = one_per_spot([(d, [other for other in sure if is_part_of(d.box, other.box)]) for d in unsure])
+    readings: list[Reading | None] = [None] * len(candidates)
+    for inside in (False, True):
+        chosen = [i for i, (_, hosts) in enumerate(candidates) if bool(hosts) == inside]
+        boxes = [candidates[i][0].box for i in chosen]
+        read = (classifier.read(bgr, boxes, INDEX_CHECK_TURNS) if inside
+                else classifier.read_screened(bgr, boxes, CONFIRM_SCREEN))
+        for i, reading in zip(chosen, read):
+            readings[i] = reading
+    confirmed_unsure: list[Detection] = []
+    for (detection, hosts), reading in zip(candidates, readings):
+        if reading.label == NOT_A_CARD or reading.prob < READ_CONFIDENCE:
+            continue
+        if hosts:  # the sure card's own index, unless read surely as another card
+            if reading.prob < APART_READING or any(classifier_label(h.card) == reading.label for h in hosts):
+                continue
+            detection = replace(named(detection, reading), apart=True)
+        if any(lies_on(detection.box, other.box) for other in confirmed_unsure):
+            continue
+        confirmed_unsure.append(detection)
+    return sure + confirmed_unsure
+
+
+def one_per_spot(candidates: Sequence[tuple[Detection, list[Detection]]]) -> list[tuple[Detection, list[Detection]]]:
+    """``candidates`` (unsure boxes, surest first, each with the sure cards it is a part of) keeping, of the
+    boxes inside a sure card found at one spot under several names (IoU at least ``SAME_SPOT``), the surest
+    only: one corner index, read once."""
+    kept: list[tuple[Detection, list[Detection]]] = []
+    inside: list[Box] = []
+    for detection, hosts in candidates:
+        if hosts:
+            if any(iou(box, detection.box) >= SAME_SPOT for box in inside):
+                continue
+            inside.append(detection.box)
+        kept.append((detection, hosts))
+    return kept
+
+
+def capped_apart(card: Detection) -> Detection:
+    """``card`` (calibrated) with its probability at most ``APART_CONF`` and not sure where it was read
+    from a corner index inside another card's box (``apart``, :func:`confirmed`)."""
+    if not card.apart:
+        return card
+    return replace(card, conf=min(card.conf, APART_CONF), sure=False)
+
+
+def lies_on(box: Box, other: Box) -> bool:
+    """Whether ``box`` and ``other`` share more than ``SHARED_AREA`` of the smaller one's area."""
+    return intersection_area(box, other) > SHARED_AREA * min(box_area(box), box_area(other))
