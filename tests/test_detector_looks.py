@@ -8,7 +8,8 @@ import pytest
 
 from referee.cards import ALL_CARD_IDS
 from vision.card_merge import Detection
-from vision.detector import ZOOM_BORDER, ZOOM_OUT, Detector, default_model_path, letterbox, surest_of_looks
+from vision.detector import (ZOOM_BORDER, ZOOM_OUT, Detector, default_model_path, letterbox, may_hold_a_close_card,
+                             surest_of_looks)
 from detector_support import StubSession
 from vision_support import close_up
 
@@ -47,6 +48,28 @@ def test_a_card_found_only_zoomed_out_is_reported_in_pixels_of_the_frame() -> No
     detector = Detector(session, tuple(ALL_CARD_IDS), 480, 32, family="standard")
     (found,) = detector.detect(frame)
     assert found.card == "QH" and found.box == pytest.approx((30 / scale, 30 / scale, 60 / scale, 90 / scale))
+
+
+def test_a_table_of_small_sure_cards_is_not_looked_at_zoomed_out() -> None:
+    frame = np.zeros((480, 640, 3), np.uint8)
+    side = round(480 * ZOOM_OUT)
+    _, _, (left, top) = letterbox(frame, side, 32, round(side * ZOOM_BORDER))
+    zoomed = [("QH", 0.9, (left + 30, top + 30, left + 60, top + 90))]  # what a zoomed-out look would find
+    small = ("KS", 0.8, (100.0, 100.0, 160.0, 180.0))  # the first look: a sure card well inside the frame
+    detector = Detector(StubSession([small], zoomed=zoomed), tuple(ALL_CARD_IDS), 480, 32, family="standard")
+    assert [d.card for d in detector.detect(frame)] == ["KS"]
+    close = ("KS", 0.8, (300.0, 40.0, 470.0, 330.0))  # a card near the camera: the frame is looked at zoomed out
+    detector = Detector(StubSession([close], zoomed=zoomed), tuple(ALL_CARD_IDS), 480, 32, family="standard")
+    assert sorted(d.card for d in detector.detect(frame)) == ["KS", "QH"]
+
+
+def test_a_frame_is_looked_at_zoomed_out_where_no_card_is_sure_or_one_is_large() -> None:
+    shape = (480, 640, 3)
+    assert may_hold_a_close_card([], shape, 0.35)
+    assert may_hold_a_close_card([Detection("QH", 0.2, (10, 10, 50, 60))], shape, 0.35)  # nothing sure
+    assert not may_hold_a_close_card([Detection("QH", 0.9, (10, 10, 50, 60))], shape, 0.35)
+    assert may_hold_a_close_card([Detection("QH", 0.9, (10, 10, 50, 60)),
+                                  Detection("KS", 0.2, (0, 0, 300, 260))], shape, 0.35)  # half the shorter side
 
 
 @pytest.mark.skipif(not default_model_path().is_file(), reason="no committed detector model")
