@@ -225,6 +225,7 @@ def card_in_shot(detector: Detector, bgr: np.ndarray, box: Box | None) -> Detect
     found = detector.detect(bgr)
     if box is None:
         return max(found, key=lambda d: d.conf, default=None)
+
     def at_box(boxes: Iterable[Box]) -> bool:
         return any(_contains(box, centre(b)) or _contains(b, centre(box)) for b in boxes)
 

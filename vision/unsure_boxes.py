@@ -63,11 +63,17 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
     :mod:`vision.stability`.) Backs, which the classifier cannot read, are never kept unsure. The boxes
     outside sure cards are read as cut first, and turned only where that is worth it (``CONFIRM_SCREEN``)."""
     sure = [d for d in detections if d.conf >= conf_threshold]
-    # one lying on a sure box is left out whatever it reads, unless it is a part of it (a corner index
-    # inside it, maybe another card's): only the others are worth reading
-    unsure = [d for d in detections if d.conf < conf_threshold and not parse_card(d.card).is_back
-              and not any(lies_on(d.box, other.box) and not is_part_of(d.box, other.box) for other in sure)]
-    candidates = one_per_spot([(d, [other for other in sure if is_part_of(d.box, other.box)]) for d in unsure])
+    unsure: list[tuple[Detection, list[Detection]]] = []  # each with the sure cards it is a part of
+    for detection in detections:
+        if detection.conf >= conf_threshold or parse_card(detection.card).is_back:
+            continue
+        part_of = [(other, is_part_of(detection.box, other.box)) for other in sure]
+        # one lying on a sure box is left out whatever it reads, unless it is a part of it (a corner index
+        # inside it, maybe another card's): only the others are worth reading
+        if any(not part and lies_on(detection.box, other.box) for other, part in part_of):
+            continue
+        unsure.append((detection, [other for other, part in part_of if part]))
+    candidates = one_per_spot(unsure)
     readings: list[Reading | None] = [None] * len(candidates)
     for inside in (False, True):
         chosen = [i for i, (_, hosts) in enumerate(candidates) if bool(hosts) == inside]
