@@ -3,6 +3,7 @@ self-check that refuses a profile reading worse than none, reading with a profil
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -84,6 +85,14 @@ def test_list_and_forget(tmp_path: Path, store, capsys) -> None:
     assert main(["deck", "list"]) == 0 and "no decks yet" in capsys.readouterr().out
     store.save(decks.DeckProfile(name="club green", family="uno", hues={"green": 40.0}, shots=3))
     assert main(["deck", "list"]) == 0 and "club green: uno, 3 shots" in capsys.readouterr().out
+    classes = len(decks.CLASSIFIER_CLASSES)
+    shift = decks.HeadShift(np.zeros((classes, 128), np.float32), np.zeros(classes, np.float32))
+    store.save(decks.DeckProfile(name="old reader", family="uno", shift=shift, shots=15, reader="0123456789abcdef"))
+    listed = (main(["deck", "list"]), capsys.readouterr().out)
+    assert listed[0] == 0 and "old reader: uno, 15 shots, learnt colours and reader" in listed[1]
+    assert "taught to an earlier card reader: teach it again" in listed[1]
+    assert "earlier card reader" not in listed[1].split("club green")[1].splitlines()[0]
+    store.forget("old reader")
     assert main(["deck", "forget", "club green"]) == 0
     assert store.names() == []
     assert main(["deck", "forget", "club green"]) == 1
@@ -94,10 +103,10 @@ def test_profiles_round_trip_and_damage_is_a_clear_error(store) -> None:
     shift = decks.HeadShift(rng.normal(size=(len(decks.CLASSIFIER_CLASSES), 128)).astype(np.float32),
                             rng.normal(size=len(decks.CLASSIFIER_CLASSES)).astype(np.float32))
     profile = decks.DeckProfile(name="a", family="standard", shift=shift, shots=15,
-                                check=decks.HeldBackCheck(5, 3, 4), ridge=0.1)
+                                check=decks.HeldBackCheck(5, 3, 4), ridge=0.1, reader="0123456789abcdef")
     store.save(profile)
     loaded = store.load("a")
-    assert loaded.check == profile.check and loaded.ridge == 0.1
+    assert loaded.check == profile.check and loaded.ridge == 0.1 and loaded.reader == "0123456789abcdef"
     assert np.allclose(loaded.shift.weight, shift.weight, atol=1e-5)
     store.path("a").write_text("{not json")
     with pytest.raises(decks.DeckError, match="damaged"):
@@ -130,11 +139,21 @@ def test_learn_refuses_a_folder_with_no_labels(tmp_path: Path, store, capsys) ->
 
 def test_a_shift_for_another_reader_is_a_clear_error() -> None:
     classes = len(decks.CLASSIFIER_CLASSES)
-    alien = decks.DeckProfile(name="old", family="uno", shift=decks.HeadShift(np.zeros((classes, 64), np.float32),
-                                                                              np.zeros(classes, np.float32)))
     detector = Detector.load(family="uno")
+    shift = decks.HeadShift(np.zeros((classes, 128), np.float32), np.zeros(classes, np.float32))
+    retrained = decks.DeckProfile(name="old", family="uno", shift=shift, reader="0123456789abcdef")
+    with pytest.raises(decks.DeckError, match="another card reader.*teach the deck again"):
+        decks.use_profile(detector, retrained)
+    with pytest.raises(decks.DeckError, match="teach the deck again"):  # learnt before fingerprints were kept
+        decks.use_profile(detector, replace(retrained, reader=""))
+    alien = decks.DeckProfile(name="alien", family="uno", reader=detector.classifier.fingerprint,
+                              shift=decks.HeadShift(np.zeros((classes, 64), np.float32), np.zeros(classes, np.float32)))
     with pytest.raises(decks.DeckError, match="does not fit this reader"):
         decks.use_profile(detector, alien)
+    decks.use_profile(detector, decks.DeckProfile(name="hues", family="uno", hues={"green": 40.0}))  # any reader
+    assert detector.deck == "hues"
+    decks.use_profile(detector, replace(retrained, reader=detector.classifier.fingerprint))
+    assert detector.deck == "old"
 
 
 def test_the_card_in_a_shot_is_the_one_read_at_its_labelled_corner() -> None:

@@ -12,6 +12,7 @@ recipe (``models/classifier.py``) and at run time alike.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -63,6 +64,16 @@ def classifier_label(card: str) -> str | None:
     if parsed.family == "uno":
         return card if parsed.color is None else parsed.value
     return card
+
+
+def file_fingerprint(path: Path) -> str:
+    """The first 16 hex digits of the SHA-256 of the file at ``path``: which trained reader a deck profile's
+    shift was fitted on (a shift fitted on another reader's features means nothing to this one)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:16]
 
 
 def crop_for_classifier(bgr: np.ndarray, box: Sequence[float], size: int = CROP_SIZE) -> np.ndarray:
@@ -120,8 +131,9 @@ class Reading:
 class CardClassifier:
     """The loaded second-stage network; use :meth:`load`."""
 
-    def __init__(self, session, crop_size: int = CROP_SIZE) -> None:
+    def __init__(self, session, crop_size: int = CROP_SIZE, fingerprint: str = "") -> None:
         self.session = session
+        self.fingerprint = fingerprint  # which trained reader this is (:func:`file_fingerprint`)
         self.input_name = session.get_inputs()[0].name
         self.crop_size = crop_size  # the side of the square crops the network was trained on
         self._mask: np.ndarray | None = None
@@ -140,7 +152,7 @@ class CardClassifier:
         if len(shape) != 4 or not isinstance(shape[2], int) or shape[2] != shape[3]:
             raise ClassifierError(f"{model_path}: input {shape}, expected square crops of a fixed size "
                                   "(N x 3 x S x S)")
-        return cls(session, shape[2])
+        return cls(session, shape[2], file_fingerprint(model_path))
 
     def set_family(self, family: str | None) -> None:
         """Read only classes of ``family`` ("uno", "standard"; None: both), and ``NOT_A_CARD``."""

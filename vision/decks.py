@@ -105,6 +105,9 @@ class DeckProfile:
     check: HeldBackCheck | None = None
     ridge: float | None = None
     learnt_at: str = ""
+    #: The fingerprint of the reader the shift was fitted on (:func:`vision.card_classifier.file_fingerprint`;
+    #: empty in profiles learnt before it was kept): a shift means nothing to another reader.
+    reader: str = ""
 
     def colour_hues(self) -> dict[str, float]:
         """The colour prototypes to read with: the learnt hues, the printed ones for colours not shown."""
@@ -116,7 +119,7 @@ class DeckProfile:
                 "shift": None if self.shift is None else {"weight": self.shift.weight.round(6).tolist(),
                                                           "bias": self.shift.bias.round(6).tolist()},
                 "shots": self.shots, "check": None if self.check is None else self.check.to_dict(),
-                "ridge": self.ridge, "learnt_at": self.learnt_at}
+                "ridge": self.ridge, "learnt_at": self.learnt_at, "reader": self.reader}
 
     @classmethod
     def from_dict(cls, data: dict) -> DeckProfile:
@@ -136,7 +139,7 @@ class DeckProfile:
                        shift=head, shots=int(data.get("shots", 0)),
                        check=None if check is None else HeldBackCheck(**{k: int(v) for k, v in check.items()}),
                        ridge=None if data.get("ridge") is None else float(data["ridge"]),
-                       learnt_at=str(data.get("learnt_at", "")))
+                       learnt_at=str(data.get("learnt_at", "")), reader=str(data.get("reader", "")))
         except DeckError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
@@ -346,21 +349,34 @@ def chosen_ridge(looks: Sequence[ShotLook], family: str) -> float | None:
     return best
 
 
-def profile_from(looks: Sequence[ShotLook], name: str, family: str, check: HeldBackCheck | None = None) -> DeckProfile:
-    """The profile that ``looks`` teach: their colours' hues, and the reader's shift at the ridge that
-    cross-validation on them chooses (:func:`chosen_ridge`; none when no shift reads them better)."""
+def profile_from(looks: Sequence[ShotLook], name: str, family: str, reader: str,
+                 check: HeldBackCheck | None = None) -> DeckProfile:
+    """The profile that ``looks`` (read by the reader whose fingerprint is ``reader``) teach: their colours'
+    hues, and the reader's shift at the ridge that cross-validation on them chooses (:func:`chosen_ridge`;
+    none when no shift reads them better)."""
     ridge = chosen_ridge(looks, family)
     return DeckProfile(name=name, family=family, hues=learnt_hues(looks) if family == "uno" else {},
                        shift=None if ridge is None else fit_shift(looks, family, ridge), shots=len(looks),
-                       check=check, ridge=ridge, learnt_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+                       check=check, ridge=ridge, learnt_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                       reader=reader)
+
+
+def reader_fingerprint(detector: Detector) -> str:
+    """The fingerprint of ``detector``'s reader (empty without one)."""
+    classifier = getattr(detector, "classifier", None)
+    return "" if classifier is None else classifier.fingerprint
 
 
 def use_profile(detector: Detector, profile: DeckProfile | None) -> None:
     """Make ``detector`` read with ``profile`` (``None``: as trained, the printed colours); :class:`DeckError`
-    when its reader shift does not fit the detector's reader."""
+    when its reader shift was fitted on another reader (the reader was retrained since the deck was taught)
+    or does not fit the detector's reader."""
     if profile is None:
         detector.use_deck(None)
         return
+    if profile.shift is not None and profile.reader != reader_fingerprint(detector):
+        raise DeckError(f"the deck {profile.name!r} was taught to another card reader than this one (the reader "
+                        "has been retrained since): teach the deck again")
     detector.set_family(profile.family)
     try:
         detector.use_deck(profile.name, profile.colour_hues(), profile.shift)
@@ -415,6 +431,7 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
     check_name(name)
     detector.set_family(_family(family))
     use_profile(detector, None)
+    reader = reader_fingerprint(detector)
     images = [_shot_image(shot) for shot in shots]
     looks = [look_at(detector, shot, image) for shot, image in zip(shots, images)]
     readable = [look for look in looks if look.target is not None and len(look.logits)]
@@ -434,7 +451,7 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
             use_profile(detector, None)
             return right
 
-        candidate = profile_from(kept, name, family)
+        candidate = profile_from(kept, name, family, reader)
         without = sum(look.read_right for look, back in zip(looks, held_back) if back)  # read as trained
         colours_only = right_with(replace(candidate, shift=None))
         with_shift = right_with(candidate) if candidate.shift is not None else colours_only
@@ -443,7 +460,7 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
         if check.right_with < without:
             raise ProfileRefused(f"the profile read {check.right_with}/{check.shots} held-back shots right, "
                                  f"{without}/{check.shots} without it", check)
-    profile = profile_from(looks, name, family, check)
+    profile = profile_from(looks, name, family, reader, check)
     return profile if keep_shift else replace(profile, shift=None, ridge=None)
 
 

@@ -52,10 +52,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list(store) -> int:
+    from vision.card_classifier import default_classifier_path, file_fingerprint
+
     names = store.names()
     if not names:
         print(f"no decks yet ({store.folder}); teach one with `tableref deck learn DIR --name NAME`")
         return 0
+    reader = default_classifier_path()
+    reader_now = file_fingerprint(reader) if reader.is_file() else None
     for name in names:
         try:
             profile = store.load(name)
@@ -66,7 +70,9 @@ def _list(store) -> int:
         checked = f", held-back shots {check.right_with}/{check.shots} right (without: {check.right_without})" \
             if check else ""
         learnt = "colours and reader" if profile.shift is not None else "colours" if profile.hues else "nothing new"
-        print(f"{name}: {profile.family}, {profile.shots} shots, learnt {learnt}{checked}, {profile.learnt_at}")
+        stale = ("; taught to an earlier card reader: teach it again"
+                 if profile.shift is not None and reader_now is not None and profile.reader != reader_now else "")
+        print(f"{name}: {profile.family}, {profile.shots} shots, learnt {learnt}{checked}, {profile.learnt_at}{stale}")
     return 0
 
 
