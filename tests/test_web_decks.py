@@ -303,3 +303,25 @@ def test_serve_with_a_deck_reads_with_it_and_refuses_an_unknown_one(tmp_path: Pa
     finally:
         server.terminate()
         server.wait(10)
+
+
+@needs_model
+def test_a_deck_taught_to_an_earlier_reader_is_read_with_its_colours_alone(tmp_path: Path, files) -> None:
+    """The reader was retrained since the deck was taught: the game's camera keeps working, with the deck's
+    learnt colours and without the refit made for the other reader."""
+    import numpy as np
+
+    from vision.detector import Detector
+
+    app = make_app(tmp_path)
+    registry = app.extensions["tableref.decks"]
+    classes = len(decks.CLASSIFIER_CLASSES)
+    shift = decks.HeadShift(np.ones((classes, 128), np.float32), np.zeros(classes, np.float32))
+    registry.save(decks.DeckProfile(name="kitchen", family="uno", hues={"green": 37.0}, shift=shift, shots=40,
+                                    reader="0123456789abcdef"))
+    game = TableClient(app).new_game()
+    assert TableClient(app).post(f"/api/games/{game}/deck", {"deck": "kitchen"}).status_code == 200
+    detector = Detector.load(family="uno")
+    registry.reader_for(game)(detector)
+    assert detector.deck == "kitchen" and detector.hues["green"] == 37.0
+    assert detector.classifier.shift is None

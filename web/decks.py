@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable
 
 from referee.cards import JOKER, RANKS, SUITS, UNO_ACTIONS, UNO_COLORS, UNO_NUMBERS
@@ -235,7 +235,8 @@ class DeckRegistry:
     # -- the camera ---------------------------------------------------------------------------------
     def reader_for(self, game_id: int | None) -> Callable[[Any], None]:
         """What makes a detector read with game ``game_id``'s deck (the printed colours when the deck is
-        gone or damaged: the camera keeps working)."""
+        gone or damaged, its colours alone when its reader refit was made for another reader: the camera
+        keeps working)."""
         from vision.decks import DeckError, use_profile
 
         name = self.deck_of(game_id)
@@ -247,8 +248,13 @@ class DeckRegistry:
                 log.warning("game %s reads with the printed colours: %s", game_id, exc)
 
         def apply(detector: Any) -> None:
-            if profile is not None or getattr(detector, "deck", None) is not None:
+            if profile is None and getattr(detector, "deck", None) is None:
+                return
+            try:
                 use_profile(detector, profile)
+            except DeckError as exc:  # a refit for another reader: the colours learnt still hold
+                log.warning("game %s reads with the deck's colours alone: %s", game_id, exc)
+                use_profile(detector, replace(profile, shift=None))
 
         return apply
 
