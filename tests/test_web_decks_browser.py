@@ -141,3 +141,25 @@ def test_a_refusal_is_said_in_plain_words_on_a_phone(table: tuple, page: Any, tm
     page.locator("#teach-refused").scroll_into_view_if_needed()
     screenshot(page, tmp_path, "teach-refused")
     assert api.get("/api/decks").get_json()["decks"] == []
+
+
+def test_a_deck_taught_to_an_earlier_reader_says_so_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> None:
+    """A deck whose reader refit was made for an earlier reader: offered as "(teach it again)", and once
+    chosen the page says it reads with its colours alone."""
+    import numpy as np
+
+    base, api, _, _ = table
+    classes = len(decks.CLASSIFIER_CLASSES)
+    decks.ProfileStore().save(decks.DeckProfile(
+        name="kitchen", family="uno", hues={"green": 37.0}, shots=40, reader="0123456789abcdef",
+        shift=decks.HeadShift(np.zeros((classes, 128), np.float32), np.zeros(classes, np.float32))))
+    game_id = api.new_game()
+    page.goto(f"{base}/games/{game_id}")
+    page.wait_for_selector("#game-deck:text('deck: printed colours')")
+    assert page.locator("#deck-choice option[value=kitchen]").inner_text() == "kitchen (teach it again)"
+    page.select_option("#deck-choice", "kitchen")
+    page.wait_for_selector("#game-deck:text('deck: kitchen')")
+    assert "taught to an earlier card reader" in page.inner_text("#deck-note")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.locator("#deck-choice").scroll_into_view_if_needed()
+    screenshot(page, tmp_path, "deck-teach-again")

@@ -12,6 +12,7 @@ recipe (``models/classifier.py``) and at run time alike.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Sequence
@@ -74,6 +75,22 @@ def file_fingerprint(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()[:16]
+
+
+def committed_reader_fingerprint() -> str | None:
+    """:func:`file_fingerprint` of the reader :func:`default_classifier_path` names (worked out again only
+    when the file changes); ``None`` without one."""
+    path = default_classifier_path()
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return _fingerprint_of(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=4)
+def _fingerprint_of(path: str, _mtime_ns: int, _size: int) -> str:
+    return file_fingerprint(Path(path))
 
 
 def crop_for_classifier(bgr: np.ndarray, box: Sequence[float], size: int = CROP_SIZE) -> np.ndarray:

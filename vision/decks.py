@@ -367,6 +367,12 @@ def reader_fingerprint(detector: Detector) -> str:
     return "" if classifier is None else classifier.fingerprint
 
 
+def taught_to_another_reader(profile: DeckProfile, reader: str) -> bool:
+    """Whether ``profile`` holds a reader refit made for another reader than the one whose fingerprint is
+    ``reader`` (:func:`vision.card_classifier.file_fingerprint`): it must be taught again to use its refit."""
+    return profile.shift is not None and profile.reader != reader
+
+
 def use_profile(detector: Detector, profile: DeckProfile | None) -> None:
     """Make ``detector`` read with ``profile`` (``None``: as trained, the printed colours); :class:`DeckError`
     when its reader shift was fitted on another reader (the reader was retrained since the deck was taught)
@@ -374,7 +380,7 @@ def use_profile(detector: Detector, profile: DeckProfile | None) -> None:
     if profile is None:
         detector.use_deck(None)
         return
-    if profile.shift is not None and profile.reader != reader_fingerprint(detector):
+    if taught_to_another_reader(profile, reader_fingerprint(detector)):
         raise DeckError(f"the deck {profile.name!r} was taught to another card reader than this one (the reader "
                         "has been retrained since): teach the deck again")
     detector.set_family(profile.family)

@@ -211,11 +211,25 @@ class DeckRegistry:
 
     def game_info(self, game_id: int) -> dict[str, Any]:
         """The deck a game reads with, whether it was chosen for it, the server's default, the game's deck
-        family and the decks of that family it may choose."""
+        family, the decks of that family it may choose and those of them to teach again (taught to an earlier
+        reader)."""
         chosen = self.store.game_deck(game_id)
         family = self._game_family(game_id)
+        offered = [name for name in self.names() if self._fits(name, family)]
         return {"deck": self.deck_of(game_id), "chosen": chosen.chosen, "default": self.default, "family": family,
-                "decks": [name for name in self.names() if self._fits(name, family)]}
+                "decks": offered, "teach_again": [name for name in offered if self._taught_to_another_reader(name)]}
+
+    def _taught_to_another_reader(self, name: str) -> bool:
+        """Whether deck ``name``'s reader refit was made for another reader than the committed one (the camera
+        then reads with its colours alone, :meth:`reader_for`)."""
+        from vision.card_classifier import committed_reader_fingerprint
+        from vision.decks import DeckError, taught_to_another_reader
+
+        reader = committed_reader_fingerprint()
+        try:
+            return reader is not None and taught_to_another_reader(self.load(name), reader)
+        except DeckError:
+            return False
 
     def choose(self, game_id: int, name: str | None) -> dict[str, Any]:
         """Keep deck ``name`` (None: the printed colours) for game ``game_id``; the camera reads with it when

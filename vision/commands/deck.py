@@ -52,14 +52,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list(store) -> int:
-    from vision.card_classifier import default_classifier_path, file_fingerprint
+    from vision.card_classifier import committed_reader_fingerprint
+    from vision.decks import taught_to_another_reader
 
     names = store.names()
     if not names:
         print(f"no decks yet ({store.folder}); teach one with `tableref deck learn DIR --name NAME`")
         return 0
-    reader = default_classifier_path()
-    reader_now = file_fingerprint(reader) if reader.is_file() else None
+    reader = committed_reader_fingerprint()
     for name in names:
         try:
             profile = store.load(name)
@@ -71,7 +71,7 @@ def _list(store) -> int:
             if check else ""
         learnt = "colours and reader" if profile.shift is not None else "colours" if profile.hues else "nothing new"
         stale = ("; taught to an earlier card reader: teach it again"
-                 if profile.shift is not None and reader_now is not None and profile.reader != reader_now else "")
+                 if reader is not None and taught_to_another_reader(profile, reader) else "")
         print(f"{name}: {profile.family}, {profile.shots} shots, learnt {learnt}{checked}, {profile.learnt_at}{stale}")
     return 0
 

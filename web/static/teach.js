@@ -54,11 +54,14 @@
   function renderDeck(info) {
     $("game-deck").textContent = "deck: " + deckWords(info.deck);
     const choice = $("deck-choice");
+    const again = info.teach_again || [];
     choice.replaceChildren(el("option", { value: "", textContent: "printed colours" }),
-      ...info.decks.map((name) => el("option", { value: name, textContent: name })));
+      ...info.decks.map((name) => el("option", { value: name,
+        textContent: again.includes(name) ? name + " (teach it again)" : name })));
     choice.value = info.deck || "";
-    $("deck-note").textContent = info.chosen ? "" :
-      (info.default ? "The server's deck (tableref serve --deck): " + info.default + "." : "");
+    $("deck-note").textContent = again.includes(info.deck) ?
+      "This deck was taught to an earlier card reader: it reads with its colours alone until you teach it again." :
+      info.chosen ? "" : (info.default ? "The server's deck (tableref serve --deck): " + info.default + "." : "");
   }
 
   async function loadDeck() {
@@ -70,7 +73,9 @@
     const info = await call("POST", gameApi, { deck: name || null });
     if (info.error) { $("deck-note").textContent = info.error; loadDeck(); return; }
     renderDeck(info);
-    $("deck-note").textContent = "The camera now reads this game with " + deckWords(info.deck) + ".";
+    if (!(info.teach_again || []).includes(info.deck)) {
+      $("deck-note").textContent = "The camera now reads this game with " + deckWords(info.deck) + ".";
+    }
   }
 
   // ---- teaching ---------------------------------------------------------------------------------------
