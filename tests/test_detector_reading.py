@@ -8,7 +8,7 @@ import pytest
 from detector_support import ScriptedClassifier, StubSession, scripted_detector
 from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, Reading, family_classes
 from vision.card_merge import Detection
-from vision.card_reading import MIN_READABLE_PIXELS, SURE, fused_reading, named, unread
+from vision.card_reading import MIN_READABLE_PIXELS, SURE, card_reading, fused_reading, named, unread
 
 STANDARD = family_classes("standard")
 UPRIGHT = (100.0, 50.0, 200.0, 190.0)  # 100 x 140: a standard card square to the camera
@@ -40,6 +40,22 @@ def test_crops_agreeing_make_a_surer_reading_and_a_flat_crop_sways_little() -> N
 def test_a_sure_corner_outweighs_an_unsure_whole_card() -> None:
     reading = fused_reading(np.stack([row(JS=0.4, QS=0.35), row(QS=0.95)]), STANDARD)
     assert reading.label == "QS"
+
+
+def test_crops_guessed_from_a_box_say_which_card_but_not_that_there_is_none() -> None:
+    """A large corner index boxed like a whole card: its own crop reads 3C, the crops guessed as its index
+    corners show bare card. Where its own boxes read no card surely enough, the guessed crops count in full."""
+    bare = row(not_a_card=0.95)
+    index = row(**{"3C": 0.8, "3S": 0.1})
+    assert fused_reading(np.stack([index, bare, bare]), STANDARD).label == NOT_A_CARD  # every crop as read
+    assert card_reading(np.stack([index, bare, bare]), 1, STANDARD).label == "3C"
+    assert card_reading(np.stack([index, bare, bare]), 1, STANDARD).prob == pytest.approx(
+        fused_reading(index[None], STANDARD).prob, abs=0.02)  # a crop showing no index sways it little
+    weak = row(KD=0.3, QD=0.2, not_a_card=0.1)  # a frame-wide box read weakly as a court card
+    assert card_reading(np.stack([weak, bare, bare]), 1, STANDARD).label == NOT_A_CARD
+    seen = row(JS=0.45, QS=0.4)  # the guessed index, where it shows one, still names the card
+    assert card_reading(np.stack([row(QS=0.55, JS=0.35), seen, row(QS=0.9)]), 1, STANDARD).label == "QS"
+    assert card_reading(np.stack([index]), 1, STANDARD) == fused_reading(index[None], STANDARD)
 
 
 @pytest.mark.parametrize("card, reading, expected", [

@@ -4,7 +4,8 @@ into one, the card named by it, and an UNO card's colour from its own pixels.
 ``Detector.detect`` asks once per card (:mod:`vision.card_merge`): the card's crops (:func:`reader_views`:
 its box, the corner indices found inside it, a standard card's index corners, also straightened upright
 from its outline) are each read by :class:`vision.card_classifier.CardClassifier`, their log-probabilities
-summed (:func:`fused_reading`); the reading names the card where it is sure enough (:func:`named`), a face
+summed (:func:`card_reading`: the crops guessed from its box's shape say which card it is, never that there
+is none, where its own boxes read a card face); the reading names the card where it is sure enough (:func:`named`), a face
 it reads no card in is left out where it can tell (:func:`unread`), and an UNO card's colour is decided
 from its pixels referenced to the card's white (:func:`recoloured`, :mod:`vision.uno_colour`).
 """
@@ -47,9 +48,10 @@ MIN_INDEX_PIXELS = 14
 
 
 def reader_views(image: np.ndarray, detection: Detection, parts: Sequence[Box] = ()) -> list[View]:
-    """The crops the reader reads a card from, as (image, boxes) pairs: its box, ``parts`` (its corner
-    indices, :func:`inner_parts`), its two index corners (:func:`index_corners`), and the index corners
-    of the card straightened upright from its outline (:func:`straightened_index_corners`)."""
+    """The crops the reader reads a card from, as (image, boxes) pairs: its own boxes first (its box, then
+    ``parts``: its corner indices, :func:`inner_parts`), then the crops guessed from its box's shape: its two
+    index corners (:func:`index_corners`) and the index corners of the card straightened upright from its
+    outline (:func:`straightened_index_corners`)."""
     views = [(image, [detection.box, *parts, *index_corners(detection)])]
     straightened = straightened_index_corners(image, detection)
     if straightened is not None:
@@ -131,6 +133,33 @@ def fused_reading(probs: np.ndarray, allowed: np.ndarray) -> Reading:
     labels = [label for label, keep in zip(CLASSIFIER_CLASSES, allowed) if keep]
     best = int(fused.argmax())
     return Reading(labels[best], float(fused[best]))
+
+
+def card_reading(probs: np.ndarray, own: int, allowed: np.ndarray) -> Reading:
+    """One reading of a card from the reader's class probabilities of its crops (rows, in
+    :func:`reader_views`' order): the first ``own`` rows its own boxes, the others crops guessed from its
+    box's shape. Where its own boxes read a card face (not ``NOT_A_CARD``) at least ``READ_CONFIDENCE`` sure,
+    the guessed crops say which card it is, never that there is none: a box the detector found around a
+    large corner index has a whole card's shape, and the crops guessed as *its* index corners show bare
+    card. Their not-a-card share is then spread evenly over the ``allowed`` classes (a crop showing no index
+    sways the sum little). Elsewhere every crop counts as read (:func:`fused_reading`): boxes spanning a
+    frame read weakly as a court card, and their guessed corners saying "no card" leave them out."""
+    if len(probs) > own:
+        mine = fused_reading(probs[:own], allowed)
+        if mine.label != NOT_A_CARD and mine.prob >= READ_CONFIDENCE:
+            probs = np.concatenate([probs[:own], as_card_evidence(probs[own:], allowed)])
+    return fused_reading(probs, allowed)
+
+
+def as_card_evidence(probs: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """``probs`` (rows of class probabilities) with each row's ``NOT_A_CARD`` share spread evenly over the
+    ``allowed`` classes: what a crop says of which card it shows, nothing of whether there is one."""
+    nothing = CLASSIFIER_CLASSES.index(NOT_A_CARD)
+    spread = probs.copy()
+    share = spread[:, nothing:nothing + 1].copy()
+    spread[:, nothing] = 0.0
+    spread[:, allowed] += share / allowed.sum()
+    return spread
 
 
 def unread(detection: Detection, reading: Reading) -> bool:

@@ -36,7 +36,7 @@ from vision.calibration import Calibration, CalibrationError, default_calibratio
 from vision.card_classifier import (NOT_A_CARD, CardClassifier, ClassifierError, HeadShift, default_classifier_path,
                                    family_classes)
 from vision.card_merge import Box, Detection, merge_card_parts, pairwise_iou
-from vision.card_reading import (READ_CONFIDENCE, View, fused_reading, inner_parts, named, reader_views, recoloured,
+from vision.card_reading import (READ_CONFIDENCE, View, card_reading, inner_parts, named, reader_views, recoloured,
                                  unread)
 from vision.onnx_session import open_session
 from vision.source_tree import repo_root
@@ -307,12 +307,13 @@ class Detector:
                 for b, s, c in zip(boxes, scores, classes) if b[2] > b[0] and b[3] > b[1]]
 
     def _identify(self, image: np.ndarray, detection: Detection, parts: Sequence[Box] = ()) -> Detection | None:
-        """The card under ``detection`` as the reader reads it (:func:`fused_reading`) from every crop of it:
+        """The card under ``detection`` as the reader reads it (:func:`card_reading`) from every crop of it:
         its box, ``parts`` (the boxes the detector found inside it: its corner indices, dropped by the merge
         when named as another card, :func:`inner_parts`; and the corner paired with it where no whole-card
         box was found, :mod:`vision.corner_pairs`), and for a standard card found whole its two index
         corners, both those of its box (:func:`index_corners`) and those of the card straightened upright
-        from its outline (:func:`straightened_index_corners`); its UNO colour from its pixels
+        from its outline (:func:`straightened_index_corners`: crops guessed from its box's shape, which say
+        which card it is but not that there is none where its own boxes read a card); its UNO colour from its pixels
         (:func:`recoloured`). Where the fused reading is less than ``READ_CONFIDENCE`` sure, the detector's
         naming stands. ``None`` when the reader finds no card face there and can tell (:func:`unread`).
         Backs, which the reader does not read, keep the detector's name."""
@@ -323,7 +324,7 @@ class Detector:
         if self._recorded is not None:
             self._recorded.append((detection, views))
         probs = [self.classifier.probabilities(view, boxes) for view, boxes in views]
-        reading = fused_reading(np.concatenate(probs), family_classes(card.family))
+        reading = card_reading(np.concatenate(probs), 1 + len(parts), family_classes(card.family))
         if reading.label == NOT_A_CARD:
             return None if unread(detection, reading) else detection
         if reading.prob < READ_CONFIDENCE:  # the reader is unsure: the detector's naming stands
