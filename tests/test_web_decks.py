@@ -123,7 +123,8 @@ def test_teaching_a_deck_learns_its_greens_saves_it_and_checks_it(tmp_path: Path
         assert client.get(f"/api/games/{game_id}/deck").get_json()["deck"] is None
         chosen = client.post(f"/api/games/{game_id}/deck", {"deck": "kitchen"})
         assert chosen.status_code == 200 and chosen.get_json() == {
-            "deck": "kitchen", "chosen": True, "default": None, "family": "uno", "decks": ["kitchen"], "teach_again": []}
+            "deck": "kitchen", "chosen": True, "default": None, "family": "uno", "decks": ["kitchen"],
+            "teach_again": []}
         wait_for(lambda: watched.deck == "kitchen")
         assert abs(watched.hues["green"] - 37) < 10
         assert client.post(f"/api/games/{game_id}/deck", {"deck": None}).get_json()["deck"] is None
@@ -233,9 +234,11 @@ def test_a_game_reads_only_with_a_deck_of_its_own_family(tmp_path: Path, files) 
     uno = client.new_game()
     twist = client.new_game(["ann", "ben", "cat", "dan"], rules="twist")
     assert client.get(f"/api/games/{uno}/deck").get_json() == {"deck": "kitchen", "chosen": False, "default": "kitchen",
-                                                                "family": "uno", "decks": ["kitchen"], "teach_again": []}
+                                                                "family": "uno", "decks": ["kitchen"],
+                                                                "teach_again": []}
     assert client.get(f"/api/games/{twist}/deck").get_json() == {"deck": None, "chosen": False, "default": "kitchen",
-                                                                  "family": "standard", "decks": ["club cards"], "teach_again": []}
+                                                                  "family": "standard", "decks": ["club cards"],
+                                                                  "teach_again": []}
     response = client.post(f"/api/games/{uno}/deck", {"deck": "club cards"})
     assert response.status_code == 400
     assert response.get_json()["error"] == "deck: 'club cards' is a standard deck; this game plays with uno cards"
@@ -255,7 +258,8 @@ def test_the_deck_of_a_game_is_kept_in_the_database_across_a_restart(tmp_path: P
 
     again = TableClient(make_app(tmp_path, db_url))
     assert again.get(f"/api/games/{kitchen}/deck").get_json() == {"deck": "kitchen", "chosen": True, "default": None,
-                                                                   "family": "uno", "decks": ["kitchen"], "teach_again": []}
+                                                                   "family": "uno", "decks": ["kitchen"],
+                                                                   "teach_again": []}
     assert again.get(f"/api/games/{printed}/deck").get_json()["chosen"] is True
     assert again.get(f"/api/games/{untouched}/deck").get_json()["chosen"] is False
     assert again.get("/api/decks").get_json()["decks"][0]["colours"][0]["hue"] == 37.0

@@ -5,9 +5,9 @@ into one, the card named by it, and an UNO card's colour from its own pixels.
 its box, the corner indices found inside it, a standard card's index corners, also straightened upright
 from its outline) are each read by :class:`vision.card_classifier.CardClassifier`, their log-probabilities
 summed (:func:`card_reading`: the crops guessed from its box's shape say which card it is, never that there
-is none, where its own boxes read a card face); the reading names the card where it is sure enough (:func:`named`), a face
-it reads no card in is left out where it can tell (:func:`unread`), and an UNO card's colour is decided
-from its pixels referenced to the card's white (:func:`recoloured`, :mod:`vision.uno_colour`).
+is none, where its own boxes read a card face); the reading names the card where it is sure enough
+(:func:`named`), a face it reads no card in is left out where it can tell (:func:`unread`), and an UNO card's
+colour is decided from its pixels referenced to the card's white (:func:`recoloured`, :mod:`vision.uno_colour`).
 """
 from __future__ import annotations
 
