@@ -68,8 +68,15 @@ def classifier_label(card: str) -> str | None:
 
 
 def file_fingerprint(path: Path) -> str:
-    """The first 16 hex digits of the SHA-256 of the file at ``path``: which trained reader a deck profile's
-    shift was fitted on (a shift fitted on another reader's features means nothing to this one)."""
+    """The first 16 hex digits of the SHA-256 of the file at ``path`` (worked out again only when the file
+    changes): which trained reader a deck profile's shift was fitted on (a shift fitted on another reader's
+    features means nothing to this one). ``OSError`` when the file cannot be read."""
+    stat = path.stat()
+    return _sha256_prefix(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _sha256_prefix(path: str, _mtime_ns: int, _size: int) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
@@ -78,19 +85,11 @@ def file_fingerprint(path: Path) -> str:
 
 
 def committed_reader_fingerprint() -> str | None:
-    """:func:`file_fingerprint` of the reader :func:`default_classifier_path` names (worked out again only
-    when the file changes); ``None`` without one."""
-    path = default_classifier_path()
+    """:func:`file_fingerprint` of the reader :func:`default_classifier_path` names; ``None`` without one."""
     try:
-        stat = path.stat()
+        return file_fingerprint(default_classifier_path())
     except OSError:
         return None
-    return _fingerprint_of(str(path), stat.st_mtime_ns, stat.st_size)
-
-
-@functools.lru_cache(maxsize=4)
-def _fingerprint_of(path: str, _mtime_ns: int, _size: int) -> str:
-    return file_fingerprint(Path(path))
 
 
 def crop_for_classifier(bgr: np.ndarray, box: Sequence[float], size: int = CROP_SIZE) -> np.ndarray:

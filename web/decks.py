@@ -213,21 +213,23 @@ class DeckRegistry:
         """The deck a game reads with, whether it was chosen for it, the server's default, the game's deck
         family, the decks of that family it may choose and those of them to teach again (taught to an earlier
         reader)."""
+        from vision.card_classifier import committed_reader_fingerprint
+
         chosen = self.store.game_deck(game_id)
         family = self._game_family(game_id)
         offered = [name for name in self.names() if self._fits(name, family)]
+        reader = committed_reader_fingerprint()
+        again = [] if reader is None else [name for name in offered if self._taught_to_another_reader(name, reader)]
         return {"deck": self.deck_of(game_id), "chosen": chosen.chosen, "default": self.default, "family": family,
-                "decks": offered, "teach_again": [name for name in offered if self._taught_to_another_reader(name)]}
+                "decks": offered, "teach_again": again}
 
-    def _taught_to_another_reader(self, name: str) -> bool:
-        """Whether deck ``name``'s reader refit was made for another reader than the committed one (the camera
-        then reads with its colours alone, :meth:`reader_for`)."""
-        from vision.card_classifier import committed_reader_fingerprint
+    def _taught_to_another_reader(self, name: str, reader: str) -> bool:
+        """Whether deck ``name``'s reader refit was made for another reader than the one whose fingerprint is
+        ``reader`` (the camera then reads with its colours alone, :meth:`reader_for`)."""
         from vision.decks import DeckError, taught_to_another_reader
 
-        reader = committed_reader_fingerprint()
         try:
-            return reader is not None and taught_to_another_reader(self.load(name), reader)
+            return taught_to_another_reader(self.load(name), reader)
         except DeckError:
             return False
 
