@@ -73,6 +73,18 @@ def test_a_card_is_scored_at_the_corner_indices_it_was_read_in() -> None:
     assert (report.recall.right, report.recall.total) == (2, 3)
     assert (report.precision.right, report.precision.total) == (2, 2)
     assert (report.suit_right.right, report.suit_right.total) == (2, 2)  # the queen is not read on the 2C
+    assert [(r.truth, r.read, r.right) for r in report.confidence.readings] == [("2C", "none", False),
+                                                                                 ("QH", "QH", True)]
+
+
+def test_a_card_is_one_reading_right_where_one_of_its_corners_covers_a_label() -> None:
+    """The labels leave some printed corners out: a card read right at its labelled corner is a right
+    reading, although its other corner, found too, covers no label (and counts against precision)."""
+    labels = {"t.jpg": [LabelBox("5D", (10, 10, 30, 50))]}
+    five = Detection("5D", 0.99, (5, 5, 195, 295), parts=((8, 8, 32, 52), (168, 248, 192, 292)))
+    report = score_corners(labels, {"t.jpg": [five]})
+    assert (report.precision.right, report.precision.total) == (1, 2)
+    assert [(r.truth, r.read, r.right) for r in report.confidence.readings] == [("5D", "5D", True)]
 
 
 def test_colour_and_value() -> None:

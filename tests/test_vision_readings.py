@@ -107,7 +107,7 @@ def test_a_flag_resting_on_an_unsure_top_card_asks_about_that_card() -> None:
     assert question is not None and question.waiting == waiting
     assert question.event["card"] == "yellow-4" and question.options[0] == "yellow-4"
     assert "red-4" in question.options
-    ruler.correct_top(question, "red-3")  # the top card is corrected; the waiting play is judged next
+    ruler.correct(question, "red-3")  # the top card is corrected; the waiting play is judged next
     assert ruler.consider(waiting, reading("red-9", 0.999, True)) is None
     verdict = ruler.judge(waiting, reading("red-9", 0.999, True))
     assert verdict["accepted"] and not verdict["flags"]
@@ -122,7 +122,34 @@ def test_a_confirmed_top_card_lets_the_flag_stand() -> None:
     verdict, answered = ruler.settle(waiting, reading("red-9", 0.999, True), lambda q: asked.append(q) or "yellow-4")
     assert [q.event["card"] for q in asked] == ["yellow-4"] and answered == [(asked[0], "yellow-4")]
     assert [f["kind"] for f in verdict["flags"]] == ["illegal_card"]
-    assert ruler.top() is None
+    assert ruler.unsure_cards() == ()
+
+
+def test_a_flag_resting_on_an_unsure_card_under_a_sure_one_asks_about_that_card() -> None:
+    ruler = Ruler()
+    ruler.judge({"type": "new_game", "rules": "twist", "players": ["ann", "ben", "cat"]})
+    ruler.judge({"type": "start_round", "dealer": "cat", "starter": "7H"})  # ben plays first
+    # ben's 2H (a Draw Two) is read unsure as 4H; cat stacks a 2H of another deck, read sure
+    assert not ruler.judge({"type": "play", "player": "ben", "card": "4H"}, reading("4H", 0.8))["flags"]
+    assert not ruler.judge({"type": "play", "player": "cat", "card": "2H"}, reading("2H", 0.999, True))["flags"]
+    # ann draws the four cards the stack made her owe: as read she owed two, a flag resting on the 4H
+    waiting = {"type": "draw", "player": "ann", "count": 4}
+    question = ruler.consider(waiting, None)
+    assert question is not None and question.waiting == waiting
+    assert question.event["card"] == "4H" and question.options[:2] == ("4H", "2H")
+    assert [f["kind"] for f in question.would_flag] == ["wrong_draw_count"]
+    ruler.correct(question, "2H")  # ben's card corrected, cat's replayed on it; ann's draw is judged next
+    verdict = ruler.judge(waiting)
+    assert verdict["accepted"] and not verdict["flags"]
+    assert [e.get("card") for e in ruler.events[-3:-1]] == ["2H", "2H"] and ruler.unsure_cards() == ()
+
+
+def test_only_the_last_cards_put_down_are_looked_back_on() -> None:
+    ruler = dealt_ruler()
+    ruler.judge({"type": "play", "player": "ann", "card": "red-2"}, reading("red-2", 0.8))
+    for player, card in (("ben", "red-5"), ("cat", "red-6"), ("ann", "red-7"), ("ben", "red-8")):
+        assert ruler.judge({"type": "play", "player": player, "card": card}, reading(card, 0.999, True))["accepted"]
+    assert ruler.unsure_cards() == ()  # CARDS_LOOKED_BACK sure cards have been put down since
 
 
 def test_nobody_answering_leaves_the_event_unjudged() -> None:
@@ -144,4 +171,5 @@ def test_accuses_and_confusables() -> None:
     assert confusables("red-7")[:4] == ["yellow-7", "green-7", "blue-7", "red-0"] and len(confusables("red-7")) == 15
     assert confusables("wild") == ["wild-draw4"]
     assert confusables("10H")[:3] == ["10S", "10D", "10C"] and "AH" in confusables("10H")
+    assert confusables("KC")[-1] == "joker"  # Jokers of many designs are read as court cards
     assert confusables("joker") == []

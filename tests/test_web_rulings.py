@@ -158,13 +158,15 @@ def test_an_unattended_demo_answers_a_question_left_open_with_the_card_its_scrip
     assert demo.answer_left_questions() == 0
 
 
-def test_the_scripted_answer_is_the_next_camera_card_or_the_card_on_top() -> None:
+def test_the_scripted_answer_is_the_next_camera_card_or_the_earlier_card_asked_about() -> None:
     script = [ScriptLine(0.0, {"type": "new_game"}, False),
               ScriptLine(1.0, {"type": "play", "player": "ann", "card": "red-9"}, True),
               ScriptLine(2.0, {"type": "uno", "player": "ann"}, False),
               ScriptLine(3.0, {"type": "draw", "player": "ben", "count": 1}, True),
               ScriptLine(4.0, {"type": "play", "player": "cat", "card": "blue-5"}, True)]
-    assert scripted_answer(script, judged=0, about_top=False) == "red-9"  # asked about the first play
-    assert scripted_answer(script, judged=2, about_top=False) == "blue-5"  # the draw and the play before judged
-    assert scripted_answer(script, judged=2, about_top=True) == "red-9"  # on top: the last card put down
-    assert scripted_answer(script, judged=0, about_top=True) is None  # nothing put down yet
+    assert scripted_answer(script, judged=0) == "red-9"  # asked about the first play
+    assert scripted_answer(script, judged=2) == "blue-5"  # the draw and the play before judged
+    ann_misread = {"type": "play", "player": "ann", "card": "red-6"}
+    assert scripted_answer(script, judged=2, about=ann_misread) == "red-9"  # the card ann put down
+    assert scripted_answer(script, judged=3, about=ann_misread) == "red-9"  # under cat's blue-5
+    assert scripted_answer(script, judged=0, about=ann_misread) is None  # nothing put down yet

@@ -9,7 +9,10 @@
   it was read, at each of its corner indices the detector found (``parts``), else at its box
   (:func:`vision.card_merge.reading_boxes`); such a reading covers a labelled corner when either box's
   centre lies inside the other. Recall counts the corners covered by a reading naming their card (rank
-  alone and suit alone too), precision the readings that cover a corner of the card they name.
+  alone and suit alone too), precision the readings that cover a corner of the card they name. Its
+  :class:`ScoredReading` list has one reading per card, as the referee gets it: right where one of its
+  boxes covers a corner of the card it names (the labels leave some printed corners out, so a second
+  corner of a card read right, covering no label, says nothing of the card's confidence).
 * Synthetic (``tableref datasets render`` output with ``meta.jsonl``): the same matching as the
   standard ranks, with the full card id and the card's outline polygon.
 
@@ -272,10 +275,13 @@ def score_corners(labels: Mapping[str, Sequence[LabelBox]], predictions: Predict
             under = [card for card, box in corners if covers(detection.box, box)]
             hit = detection.card in under
             report.precision.add(hit)
-            truth = detection.card if hit else (under[0] if under else NO_CARD)
-            report.confidence.readings.append(ScoredReading.of(truth, detection, hit))
             if not hit:
                 report.wrong[detection.card] += 1
+        for card in predictions.get(image, ()):  # one reading per card, as the referee gets it
+            under = [label for label, box in corners if any(covers(part, box) for part in reading_boxes(card))]
+            hit = card.card in under
+            truth = card.card if hit else (under[0] if under else NO_CARD)
+            report.confidence.readings.append(ScoredReading.of(truth, card, hit))
     return report
 
 

@@ -98,8 +98,8 @@ class DemoRun:
         for question in open_now:
             if now - self._asked[question.id] < self.answer_after_s:
                 continue
-            card = scripted_answer(self.script, self._camera_events_judged(),
-                                   about_top=question.body.get("waiting") is not None) or question.body["options"][0]
+            about = question.body["event"] if question.body.get("waiting") is not None else None
+            card = scripted_answer(self.script, self._camera_events_judged(), about) or question.body["options"][0]
             try:
                 rulings.answer(self.game_id, question.id, card)
             except InvalidInput as exc:  # answered by the table in the meantime

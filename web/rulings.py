@@ -2,12 +2,12 @@
 
 Every camera event of the followed game comes here with its reading:
 
-* judged at once when every reading its verdict rests on is sure (the event's own and the top
-  card's), or when it flags nothing; its still is stored with the event's ``seq`` (the "why?");
+* judged at once when every reading its verdict rests on is sure (the event's own and those of the
+  last cards put down), or when it flags nothing; its still is stored with the event's ``seq`` (the "why?");
 * otherwise nothing is judged: the question is stored with its still and shown on the page
   ("Was that ● Yellow 8?"), and the camera's next events wait for the answer (the referee must not
   judge them on a card nobody is sure of). The answer is judged as a ``"table"`` event (a table
-  correction in the log); a question about the card under it corrects that earlier event
+  correction in the log); a question about an earlier card corrects that earlier event
   (the events from it on are undone and posted again, the corrected card first).
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 from referee.cards import is_card_id
 from vision.reading import Reading
 from referee.engine import Referee
-from vision.rulings import CARD_FIELD, Question, TopCard, rule_on
+from vision.rulings import CARD_FIELD, CARDS_LOOKED_BACK, Question, UnsureCard, rule_on
 from web.evidence import EvidenceStore, StoredQuestion
 from web.tables import Tables
 from web.validation import InvalidInput, check_event
@@ -40,7 +40,9 @@ class Rulings:
         self.on_answer: AnswerCallback | None = None  # tells the camera's watcher the verdict of an answer
         self._lock = threading.RLock()
         self._held: dict[int, list[tuple[dict[str, Any], Reading | None]]] = {}
-        self._tops: dict[int, tuple[int, Reading]] = {}  # game -> (seq, reading) of an unsure card on top
+        #: game -> the last cards the camera put down: (seq, reading), the reading None where sure or confirmed
+        self._down: dict[int, list[tuple[int, Reading | None]]] = {}
+        self._about: dict[int, int] = {}  # question id -> seq of the earlier card it asks about
         #: question id -> what the event it holds back came with: reading, source, still
         self._waiting: dict[int, tuple[Reading | None, str, int | None]] = {}
 
@@ -66,10 +68,15 @@ class Rulings:
         game = self.tables.live(game_id)
         with game.lock:
             clean = check_event(event, game.setup)
-            question = rule_on(game.referee, clean, None if confirmed else reading, top=self._top(game_id))
+            earlier = self._earlier(game_id)
+            question = rule_on(game.referee, clean, None if confirmed else reading, earlier=[c for _, c in earlier])
         if question is not None:
-            asked = self._ask(game_id, question, reading, still_id)
+            about = next((seq for seq, card in earlier if card.event == question.event), None) \
+                if question.waiting is not None else None
+            asked = self._ask(game_id, question, reading, still_id, about)
             self._waiting[asked] = (reading, source, still_id)
+            if about is not None:
+                self._about[asked] = about
             return None
         entry = self.tables.post(game_id, clean, source=source)
         self._keep(game_id, entry, clean, reading, confirmed, still_id)
@@ -77,7 +84,7 @@ class Rulings:
 
     def _keep(self, game_id: int, entry: dict[str, Any], event: dict[str, Any], reading: Reading | None,
               confirmed: bool = False, still_id: int | None = None) -> None:
-        """Store the still of a judged camera event, and remember an unsure card left on top."""
+        """Store the still of a judged camera event, and remember the card it put down (unsure or not)."""
         if reading is not None and reading.still and still_id is None:
             still_id = self.evidence.add_still(game_id, reading.to_dict(), reading.still, entry["seq"])
         elif still_id is not None:
@@ -87,38 +94,34 @@ class Rulings:
             return
         if entry["verdict"]["state"].get("top") != event[field]:
             return  # taken back: the card under it is still on top
-        if reading is not None and not reading.sure and not confirmed:
-            self._tops[game_id] = (entry["seq"], reading)
-        else:
-            self._tops.pop(game_id, None)
+        unsure = reading if reading is not None and not reading.sure and not confirmed else None
+        self._down[game_id] = [*self._down.get(game_id, []), (entry["seq"], unsure)][-CARDS_LOOKED_BACK:]
 
-    def _top(self, game_id: int) -> TopCard | None:
-        """The unsure card on top (its event, reading, the referee before it and the events since), while it
-        is still the last card put down."""
-        top = self._tops.get(game_id)
-        if top is None:
-            return None
-        seq, reading = top
+    def _earlier(self, game_id: int) -> list[tuple[int, UnsureCard]]:
+        """The unsure cards among the last the camera put down, oldest first, each with its ``seq``: its
+        event, reading, the referee before it and the events since (one replay of the game's log). A card
+        whose event was undone is left out."""
+        unsure = {seq: reading for seq, reading in self._down.get(game_id, []) if reading is not None}
+        if not unsure:
+            return []
         active = self.tables.store.events(game_id, include_undone=False)
-        event = next((e.event for e in active if e.seq == seq), None)
-        if event is None or self.tables.snapshot(game_id)["state"].get("top") != event[CARD_FIELD[event["type"]]]:
-            self._tops.pop(game_id, None)  # undone, or another card was put down (by hand)
-            return None
-        before = Referee()
+        referee, found = Referee(), []
         for stored in active:
-            if stored.seq >= seq:
-                break
-            before.handle(stored.event)
-        since = tuple(e.event for e in active if e.seq > seq and (e.verdict or {}).get("accepted"))
-        return TopCard(event, reading, before, since)
+            if stored.seq in unsure:
+                found.append((stored.seq, stored.event, unsure[stored.seq], referee.copy()))
+            referee.handle(stored.event)
+        return [(seq, UnsureCard(event, reading, before,
+                                 tuple(e.event for e in active if e.seq > seq and (e.verdict or {}).get("accepted"))))
+                for seq, event, reading, before in found]
 
-    def _ask(self, game_id: int, question: Question, reading: Reading | None, still_id: int | None) -> int:
-        """Store the question (with the still of the card it is about); its id."""
+    def _ask(self, game_id: int, question: Question, reading: Reading | None, still_id: int | None,
+             about: int | None = None) -> int:
+        """Store the question (with the still of the card it is about: the event's own, or the earlier card
+        at ``seq`` ``about``); its id."""
         if question.waiting is None and still_id is None and reading is not None and reading.still:
             still_id = self.evidence.add_still(game_id, reading.to_dict(), reading.still)
         elif question.waiting is not None:
-            seq = self._tops[game_id][0]
-            still_id = next((s.id for s in reversed(self.evidence.stills(game_id)) if s.seq == seq), None)
+            still_id = next((s.id for s in reversed(self.evidence.stills(game_id)) if s.seq == about), None)
         stored = self.evidence.add_question(game_id, question.to_dict(), still_id)
         log.info("asking the table about %s (%.0f%%, not sure)", question.reading.card, 100 * question.reading.prob)
         return stored.id
@@ -147,10 +150,12 @@ class Rulings:
                 reading, _source, _still = self._waiting.pop(question_id, (None, "camera", None))
                 self.evidence.answer_question(question_id, card, None)
                 verdict = self._judge(game_id, {**told, field: card}, reading, "table", stored.still_id)
-            else:  # about the card on top: corrected if need be, then the waiting event is judged (or asked about)
-                if card != body["event"][field] and game_id in self._tops:
-                    self._correct_top(game_id, card)
-                self._tops.pop(game_id, None)
+            else:  # about an earlier card: corrected if need be, then the waiting event is judged (or asked about)
+                about = self._about.pop(question_id, None)
+                if card != body["event"][field] and about is not None:
+                    self._correct(game_id, about, card)
+                # that card and those before it are the table's word now; the later ones are posted again
+                self._down[game_id] = [(seq, None) for seq, _ in self._down.get(game_id, [])]
                 told = body["waiting"]
                 self.evidence.answer_question(question_id, card, None)
                 verdict = self._judge(game_id, told, *self._waiting.pop(question_id, (None, "camera", None)))
@@ -163,10 +168,9 @@ class Rulings:
             self._release(game_id)
             return entry
 
-    def _correct_top(self, game_id: int, card: str) -> None:
-        """The card on top was really ``card``: its event and every later one are undone and posted again,
-        the corrected card first (a table correction); its still follows it."""
-        seq = self._tops[game_id][0]
+    def _correct(self, game_id: int, seq: int, card: str) -> None:
+        """The card put down at ``seq`` was really ``card``: its event and every later one are undone and
+        posted again, the corrected card first (a table correction); its still follows it."""
         later = [e for e in self.tables.store.events(game_id, include_undone=False) if e.seq >= seq]
         for _ in later:
             self.tables.undo(game_id)

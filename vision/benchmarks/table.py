@@ -10,7 +10,7 @@ photos, which flatters fusion). Calls, catches, challenges, colours and draws ar
 and counted reaches: exact. Hands shown (a challenge, scoring) are given exactly.
 
 Every camera event goes through a ``vision.rulings.Ruler`` (``--ask``): a reading that is not sure and
-would be flagged is asked about, as is an unsure top card that a flag would rest on, and the table
+would be flagged is asked about, as is an earlier unsure card that a flag would rest on, and the table
 answers with the card really played (a table correction). A card never read (``none``) is entered
 by hand, exactly.
 
@@ -76,7 +76,7 @@ class BenchTally:
         self.misread = 0
         self.false_flags = 0
         self.questions = 0
-        self.top_questions = 0  # about the card on top, not the event's own
+        self.earlier_questions = 0  # about an earlier card, not the event's own
         self.mistake_questions = 0  # asked about an event that was a deliberate mistake
         self.miscounts = 0
         self.injected: Counter = Counter()
@@ -112,7 +112,7 @@ def make_game_class() -> type:
     """The simulator's game with a camera referee beside it (built here: the referee's classes load on use)."""
     from referee.simulate import HONEST_FLAGS, MISTAKES, GameRun
     from vision.reading import fuse
-    from vision.rulings import CARD_FIELD, Ruler
+    from vision.rulings import CARD_FIELD, CARDS_LOOKED_BACK, Ruler
 
     class CameraGame(GameRun):
         """A simulated game whose every event is also judged as the camera would send it."""
@@ -122,7 +122,8 @@ def make_game_class() -> type:
             self.model, self.frames, self.ask, self.bench = model, frames, ask, bench
             self.camera = Ruler(ask)
             self.record: list[dict[str, Any]] = []  # the camera's events as they really were
-            self.top_truth: str | None = None  # the card really played where the camera's top card lies
+            #: the cards put down as the camera referee judged them, each with the card really played
+            self.put_down: list[tuple[dict[str, Any], str]] = []
             self.draw4_player: str | None = None  # who played the last Wild Draw Four
             self.round_was_over = False
             super().__init__(rules, players, rng, tally, mistakes)
@@ -153,15 +154,17 @@ def make_game_class() -> type:
                 else:
                     bench.unread += 1  # entered by hand
             def ask_table(question: Any) -> str | None:  # the table names the card really played
-                return truth[field] if question.waiting is None else self.top_truth
+                if question.waiting is None:
+                    return truth[field]
+                return next((real for judged, real in reversed(self.put_down) if judged == question.event), None)
 
             verdict, asked = self.camera.settle(seen, reading, ask_table)
             bench.questions += len(asked)
-            bench.top_questions += sum(question.waiting is not None for question, _ in asked)
+            bench.earlier_questions += sum(question.waiting is not None for question, _ in asked)
             bench.mistake_questions += len(asked) if expect else 0
             seen = next((question.answer(card) for question, card in asked if question.waiting is None), seen)
             if field is not None and verdict["accepted"] and verdict["state"].get("top") == seen[field]:
-                self.top_truth = truth[field]
+                self.put_down = [*self.put_down, (seen, truth[field])][-2 * CARDS_LOOKED_BACK:]
             self.record.append(truth)
             kinds = {f["kind"] for f in verdict["flags"]}
             wrong = not verdict["accepted"] or bool(kinds - HONEST_FLAGS)
@@ -211,7 +214,7 @@ def make_game_class() -> type:
             self.camera = Ruler(self.ask)
             for event in self.record:
                 self.camera.judge(event)
-            self.top_truth = None
+            self.put_down = []
 
         def show_hands(self, event: dict[str, Any]) -> None:
             """Hands a camera referee must see, which the simulator's referee (it knows them) never asks
@@ -290,7 +293,7 @@ def run(args: argparse.Namespace) -> int:
           f"questions {bench.questions} ({bench.per_100_plays(bench.questions):.2f} per 100 plays); "
           f"hand counts gone wrong without a flag {bench.miscounts} ({bench.per_100_plays(bench.miscounts):.2f} "
           "per 100 plays)")
-    print(f"questions about the card on top (not the event's own) {bench.top_questions}; questions about "
+    print(f"questions about an earlier card (not the event's own) {bench.earlier_questions}; questions about "
           f"deliberate mistakes {bench.mistake_questions} ({bench.per_100_plays(bench.mistake_questions):.2f} per 100 plays)")
     for kinds, label in ((ILLEGAL_PLAYS, "deliberate illegal plays"), ((MISSED_UNO,), "missed UNO calls")):
         injected = sum(bench.injected[k] for k in kinds)

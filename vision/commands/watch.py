@@ -155,7 +155,7 @@ class ScriptAnswers:
         self.asked += 1
         if self.show is not None:
             self.show(question)
-        return scripted_answer(self.script, self.judged, about_top=question.waiting is not None)
+        return scripted_answer(self.script, self.judged, question.event if question.waiting is not None else None)
 
 
 def _print_doubt(doubt: dict[str, Any]) -> None:

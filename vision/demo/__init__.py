@@ -78,15 +78,20 @@ def load_script(path: Path | None = None) -> list[ScriptLine]:
     return lines
 
 
-def scripted_answer(script: list[ScriptLine], judged: int, about_top: bool) -> str | None:
+def scripted_answer(script: list[ScriptLine], judged: int, about: dict[str, Any] | None = None) -> str | None:
     """The card the script played where the demo's table is asked about one: with ``judged`` camera events
-    judged so far, the card of the camera event the script has next, or, ``about_top`` (asked about the card
-    on the pile), of the last judged one that put a card down; None when the script has none there."""
+    judged so far, the card of the camera event the script has next, or, ``about`` (asked about an earlier
+    card put down: that event as the camera read it), of the last judged event that put a card down by the
+    same player (the latest card put down where none matches); None when the script has none there."""
     from vision.rulings import CARD_FIELD
 
     expected = [line.event for line in script if line.camera]
-    done = expected[:judged + (0 if about_top else 1)]
-    wanted = next((e for e in reversed(done) if e.get("type") in CARD_FIELD), None)
+    done = [e for e in expected[:judged + (0 if about is not None else 1)] if e.get("type") in CARD_FIELD]
+    if about is not None:
+        wanted = next((e for e in reversed(done) if e["type"] == about.get("type")
+                       and e.get("player") == about.get("player")), done[-1] if done else None)
+    else:
+        wanted = done[-1] if done else None
     return wanted.get(CARD_FIELD[wanted["type"]]) if wanted is not None else None
 
 
