@@ -89,6 +89,30 @@ def test_a_card_identify_finds_no_card_in_is_dropped_with_all_its_boxes() -> Non
     assert merged == [elsewhere]
 
 
+def test_a_corner_named_as_another_card_joins_the_card_it_reads_as() -> None:
+    asked: list[tuple[str, tuple]] = []
+
+    def attach(card: Detection, box: tuple) -> bool:
+        asked.append((card.card, box))
+        return box == BOTTOM_RIGHT  # read on its own, this corner shows the card; the other does not
+
+    neighbour = (110.0, 140.0, 130.0, 170.0)
+    detections = [Detection("7H", 0.9, CARD), Detection("7H", 0.8, TOP_LEFT), Detection("4H", 0.6, BOTTOM_RIGHT),
+                  Detection("9S", 0.5, neighbour), Detection("8H", 0.4, (106.0, 104.0, 126.0, 134.0))]
+    merged = merge_card_parts(detections, identify=lambda box, paired: box, attach=attach)
+    # only the corners named otherwise are read, and not the one lying where its corner already lies
+    assert set(asked) == {("7H", BOTTOM_RIGHT), ("7H", neighbour)}
+    assert merged == [Detection("7H", 0.9, CARD, parts=(TOP_LEFT, BOTTOM_RIGHT))]  # its box as it was
+
+
+def test_a_card_read_whole_gets_no_corner_of_another_name() -> None:
+    """A card read from its whole box is looked at there (its box covers both its corners): a corner joined to
+    it would become the only place it is read, and move it on the pile."""
+    detections = [Detection("9C", 0.9, CARD), Detection("4C", 0.6, BOTTOM_RIGHT)]
+    merged = merge_card_parts(detections, identify=lambda box, paired: box, attach=lambda card, box: True)
+    assert merged == [Detection("9C", 0.9, CARD)]
+
+
 def test_pairwise_iou_is_iou_of_every_pair() -> None:
     """The array form gives each pair's IoU: overlapping, apart, nested, touching, empty boxes and no boxes."""
     first = [(0.0, 0.0, 10.0, 10.0), (5.0, 5.0, 15.0, 15.0), (3.0, 3.0, 3.0, 8.0)]

@@ -7,7 +7,9 @@ id are dropped (one card is never reported as two different cards), and the card
 whole-card box, with the corner boxes that agree with it as its ``parts``. Two corner boxes with no
 whole-card box around them are one card too when they lie as its two indices do
 (:mod:`vision.corner_pairs`); two copies of one card lying apart (four decks are played at once) stay
-two. A later look at the pixels (``identify``) decides once per card, and its answer names the card.
+two. A later look at the pixels (``identify``) decides once per card, and its answer names the card; a
+corner of a card found by a corner, dropped for naming another card, joins its ``parts`` where it reads
+as the card on its own (``attach``, :func:`with_corners_read_as_it`).
 """
 from __future__ import annotations
 
@@ -146,6 +148,9 @@ class CardGroup:
 #: where one does) and the card's other corner boxes found apart from a whole-card box (a paired
 #: corner); answers the card as read, or ``None`` where the pixels show no card.
 Identify = Callable[[Detection, Sequence[Box]], Detection | None]
+#: Asked of a card's corner boxes that the detector named as another card: whether the box, read on its
+#: own, shows the card as it was decided (a corner of it); those that do join its ``parts``.
+Attach = Callable[[Detection, Box], bool]
 
 
 def card_groups(detections: Sequence[Detection]) -> list[CardGroup]:
@@ -175,7 +180,8 @@ def card_groups(detections: Sequence[Detection]) -> list[CardGroup]:
     return groups + [CardGroup(None, (lone[a], lone[b])) for a, b in pairs]
 
 
-def merge_card_parts(detections: Sequence[Detection], identify: Identify | None = None) -> list[Detection]:
+def merge_card_parts(detections: Sequence[Detection], identify: Identify | None = None,
+                     attach: Attach | None = None) -> list[Detection]:
     """One detection per physical card (:func:`card_groups`; see the module docstring).
 
     Returns the cards, most confident first. A card's id is its most confident detection's; its box is
@@ -200,8 +206,23 @@ def merge_card_parts(detections: Sequence[Detection], identify: Identify | None 
             if decided is None:  # the look at the pixels found no card there
                 continue
             found = replace(found, card=decided.card, conf=decided.conf, colour_share=decided.colour_share)
+            if attach is not None and found.parts:
+                found = with_corners_read_as_it(found, [detections[i].box for i in group.parts
+                                                        if detections[i].card != card], attach)
         kept.append(found)
     return one_per_place(kept)
+
+
+def with_corners_read_as_it(card: Detection, others: Sequence[Box], attach: Attach) -> Detection:
+    """``card`` with those of ``others`` (its group's corner boxes the detector named as another card) that
+    ``attach`` reads as it among its ``parts``, each corner once (:func:`same_place`). Its box stays as it
+    was. Only a card found by a corner already gets more: one read from its whole box is looked at there
+    (:func:`reading_boxes`), and a corner joined to it would become the only place it is read."""
+    parts = card.parts
+    for box in others:  # a box where a part already lies is that corner again, named as another card
+        if not any(same_place(box, part) for part in parts) and attach(card, box):
+            parts = (*parts, box)
+    return card if parts == card.parts else replace(card, parts=parts)
 
 
 def same_place(a: Box, b: Box) -> bool:

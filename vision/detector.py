@@ -287,7 +287,8 @@ class Detector:
         # one detection and one reading per physical card: the merge asks once per card with its smallest
         # agreeing box and the corner paired with it where no whole-card box was found
         cards = merge_card_parts(detections, identify=lambda card, paired: self._identify(
-            image, card, [*inner_parts(card, detections), *paired]))
+            image, card, [*inner_parts(card, detections), *paired]),
+            attach=None if self.classifier is None else lambda card, box: self._reads_as(image, card, box))
         if self.calibration is None:
             return cards
         return [capped_apart(self.calibration.apply(card)) for card in cards]
@@ -330,6 +331,15 @@ class Detector:
         if reading.prob < READ_CONFIDENCE:  # the reader is unsure: the detector's naming stands
             return recoloured(image, detection, self.hues)
         return recoloured(image, named(detection, reading), self.hues)
+
+
+    def _reads_as(self, image: np.ndarray, card: Detection, box: Box) -> bool:
+        """Whether the crop under ``box``, read on its own, shows ``card`` (for UNO, its value) at least
+        ``READ_CONFIDENCE`` sure."""
+        parsed = parse_card(card.card)
+        reading = self.classifier.read(image, [box])[0]
+        wanted = card.card if parsed.family == "standard" else parsed.value
+        return reading.label == wanted and reading.prob >= READ_CONFIDENCE
 
 
 def may_hold_a_close_card(native: Sequence[Detection], shape: tuple[int, ...], conf_threshold: float) -> bool:
