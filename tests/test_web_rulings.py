@@ -136,6 +136,30 @@ def test_a_flag_resting_on_an_unsure_top_card_asks_about_it_and_the_answer_corre
     assert client.state(game_id)["top"] == "red-9"
 
 
+def test_a_flag_resting_on_an_unsure_card_under_the_top_one_asks_about_it_and_the_answer_corrects_it(
+        tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    client = TableClient(app)
+    game_id = client.new_game(players=["ann", "ben", "cat"], rules="twist")
+    client.event(game_id, {"type": "start_round", "dealer": "cat", "starter": "7H"})  # ben plays first
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    # ben's 2H (a Draw Two) is misread, unsure, as 4H; cat stacks a 2H of another deck, read sure
+    assert not camera.on_event(camera_play("4H", 0.8, False))["flags"]
+    assert not camera.on_event(camera_play("2H", 0.999, True))["flags"]
+    # ann draws the four cards the stack made her owe: as read she owed two, so the table is asked about the 4H
+    assert camera.on_event({"type": "draw", "count": 4}) is None
+    question = client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    assert question["event"]["card"] == "4H" and question["waiting"]["type"] == "draw"
+    assert question["options"][:2] == ["4H", "2H"] and question["still_url"]  # the 4H's own still
+    entry = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "2H"}).get_json()
+    assert entry["verdict"]["accepted"] and not entry["verdict"]["flags"]
+    log = client.get(f"/api/games/{game_id}/events").get_json()["events"]
+    active = [(e["source"], e["event"]["type"], e["event"].get("card")) for e in log if not e["undone"]][-3:]
+    assert active == [("table", "play", "2H"), ("camera", "play", "2H"), ("camera", "draw", None)]
+    assert client.state(game_id)["hand_counts"]["ann"] == 11
+
+
 def test_an_unattended_demo_answers_a_question_left_open_with_the_card_its_script_played(
         table: tuple[Any, TableClient, int]) -> None:
     app, client, game_id = table
