@@ -89,3 +89,27 @@ def test_the_table_answers_a_question_and_sees_why_on_a_phone(
     text = phone.inner_text("#why-dialog")
     assert "Yellow 8, 71 % sure (not sure)" in text and "answered ● Yellow 8" in text
     screenshot(phone, tmp_path, "why-phone")
+
+
+def test_a_question_about_an_earlier_card_names_whose_card_it_was_on_a_phone(
+        server: tuple[str, Any, TableClient], phone: Any, tmp_path: Path) -> None:
+    base, app, api = server
+    game_id = api.new_game(options={"hand_size": 2})
+    api.event(game_id, {k: v for k, v in SHORT_DEAL.items() if k != "hands"})
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    # ben's red 7 is read, 80 % sure, as a yellow 5: legal on the red 5 as read, so it goes through
+    assert not camera.on_event(camera_play("yellow-5", "red-7", 0.8, False))["flags"]
+    phone.goto(f"{base}/games/{game_id}")
+    phone.wait_for_selector("#live-state:text('live')")
+
+    # cat's red 9, read sure, would be flagged on a yellow 5: the table is asked about ben's card
+    assert camera.on_event(camera_play("red-9", "red-9", 0.999, True)) is None
+    title = phone.wait_for_selector("#question:not([hidden]) #question-title")
+    assert title.inner_text() == "Was ben's card on the pile ● Yellow 5?"
+    assert "What happened since would be flagged" in phone.inner_text("#question-why")
+    options = phone.locator("#question-options button").all_inner_texts()
+    assert options[0] == "✓ Yes, ● Yellow 5" and "■ Red 5" in options  # a card the red 9 was legal on first
+    phone.wait_for_function("document.getElementById('question-still').naturalWidth > 0")
+    phone.evaluate("window.scrollTo(0, document.getElementById('question').offsetTop - 8)")
+    screenshot(phone, tmp_path, "earlier-question-phone")

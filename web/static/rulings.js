@@ -34,10 +34,11 @@
     shown = question.id;
     const read = question.options[0];
     const earlier = !!question.waiting;
-    $("question-title").textContent = (earlier ? "Was the card on the pile " : "Was that ") + cardWords(read) + "?";
+    $("question-title").textContent = (earlier ? "Was " + whoDid(question.event) + " card on the pile " : "Was that ") +
+      cardWords(read) + "?";
     const flags = (question.would_flag || []).map((f) => f.words || f.reason || f.kind).join("; ");
     $("question-why").textContent = "The camera is only " + percent(question.reading.prob) + " sure. " +
-      (earlier ? "The next play would be flagged if it was: " : "If it was, " + whoDid(question.event) + " play is flagged: ") +
+      (earlier ? "What happened since would be flagged if it was: " : "If it was, " + whoDid(question.event) + " play is flagged: ") +
       (flags || "a rule is broken") + ".";
     const still = $("question-still");
     still.hidden = !question.still_url;
