@@ -57,13 +57,19 @@ def phone(tmp_path: Path) -> Iterator[Any]:
     assert problems == []
 
 
-def test_the_table_answers_a_question_and_sees_why_on_a_phone(
-        server: tuple[str, Any, TableClient], phone: Any, tmp_path: Path) -> None:
-    base, app, api = server
+def camera_game(app: Any, api: TableClient) -> tuple[int, Any]:
+    """A dealt game (counts mode, as a camera sees it) that the camera follows: its id and the camera."""
     game_id = api.new_game(options={"hand_size": 2})
     api.event(game_id, {k: v for k, v in SHORT_DEAL.items() if k != "hands"})
     camera = app.extensions["tableref.camera"]
     camera.follow(game_id)
+    return game_id, camera
+
+
+def test_the_table_answers_a_question_and_sees_why_on_a_phone(
+        server: tuple[str, Any, TableClient], phone: Any, tmp_path: Path) -> None:
+    base, app, api = server
+    game_id, camera = camera_game(app, api)
     assert not camera.on_event(camera_play("red-7", "red-7", 0.998, True))["flags"]  # ben, sure and legal
     phone.goto(f"{base}/games/{game_id}")
     phone.wait_for_selector("#live-state:text('live')")
@@ -94,10 +100,7 @@ def test_the_table_answers_a_question_and_sees_why_on_a_phone(
 def test_a_question_about_an_earlier_card_names_whose_card_it_was_on_a_phone(
         server: tuple[str, Any, TableClient], phone: Any, tmp_path: Path) -> None:
     base, app, api = server
-    game_id = api.new_game(options={"hand_size": 2})
-    api.event(game_id, {k: v for k, v in SHORT_DEAL.items() if k != "hands"})
-    camera = app.extensions["tableref.camera"]
-    camera.follow(game_id)
+    game_id, camera = camera_game(app, api)
     # ben's red 7 is read, 80 % sure, as a yellow 5: legal on the red 5 as read, so it goes through
     assert not camera.on_event(camera_play("yellow-5", "red-7", 0.8, False))["flags"]
     phone.goto(f"{base}/games/{game_id}")
