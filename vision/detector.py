@@ -33,8 +33,8 @@ import numpy as np
 
 from referee.cards import ALL_CARD_IDS, parse_card
 from vision.calibration import Calibration, CalibrationError, default_calibration_path
-from vision.card_classifier import (NOT_A_CARD, CardClassifier, ClassifierError, HeadShift, default_classifier_path,
-                                   family_classes)
+from vision.card_classifier import (NOT_A_CARD, CardClassifier, ClassifierError, HeadShift, classifier_label,
+                                   default_classifier_path, family_classes)
 from vision.card_merge import Box, Detection, merge_card_parts, pairwise_iou
 from vision.card_reading import (READ_CONFIDENCE, View, card_reading, inner_parts, named, reader_views, recoloured,
                                  unread)
@@ -332,14 +332,11 @@ class Detector:
             return recoloured(image, detection, self.hues)
         return recoloured(image, named(detection, reading), self.hues)
 
-
     def _reads_as(self, image: np.ndarray, card: Detection, box: Box) -> bool:
-        """Whether the crop under ``box``, read on its own, shows ``card`` (for UNO, its value) at least
-        ``READ_CONFIDENCE`` sure."""
-        parsed = parse_card(card.card)
+        """Whether the crop under ``box``, read on its own, shows ``card`` (its reader class,
+        :func:`classifier_label`: for UNO, its value) at least ``READ_CONFIDENCE`` sure."""
         reading = self.classifier.read(image, [box])[0]
-        wanted = card.card if parsed.family == "standard" else parsed.value
-        return reading.label == wanted and reading.prob >= READ_CONFIDENCE
+        return reading.label == classifier_label(card.card) and reading.prob >= READ_CONFIDENCE
 
 
 def may_hold_a_close_card(native: Sequence[Detection], shape: tuple[int, ...], conf_threshold: float) -> bool:

@@ -130,22 +130,13 @@ class UnsureCard:
     before: Any
     since: tuple[dict[str, Any], ...] = ()
 
-    def replayed(self, card: str) -> Any:
-        """A referee where this card was ``card`` (the events since judged again after it)."""
+    def replayed(self, card: str, consistent: bool = False) -> Any | None:
+        """A referee where this card was ``card`` (the events since judged again after it). With
+        ``consistent``, None where this card as ``card``, or any event since, would be refused: a card with
+        which the table could not have played on as it did is not what was put down."""
         referee = self.before.copy()
-        referee.handle({**self.event, CARD_FIELD[self.event["type"]]: card})
-        for event in self.since:
-            referee.handle(event)
-        return referee
-
-    def consistent(self, card: str) -> Any | None:
-        """:meth:`replayed` where this card as ``card`` still lets every event since be accepted (the table
-        played on as it did), else None: a card that would have refused them is not what was put down."""
-        referee = self.before.copy()
-        if not referee.handle({**self.event, CARD_FIELD[self.event["type"]]: card}).get("accepted"):
-            return None
-        for event in self.since:
-            if not referee.handle(event).get("accepted"):
+        for event in ({**self.event, CARD_FIELD[self.event["type"]]: card}, *self.since):
+            if not referee.handle(event).get("accepted") and consistent:
                 return None
         return referee
 
@@ -153,7 +144,8 @@ class UnsureCard:
         """The other cards this card may have been, consistently with the events since, with which ``event``
         would accuse nobody."""
         return [card for card in _candidates(self.event, self.reading)
-                if (referee := self.consistent(card)) is not None and not accuses(referee.handle(event))]
+                if (referee := self.replayed(card, consistent=True)) is not None
+                and not accuses(referee.handle(event))]
 
 
 def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: str = "unsure",
@@ -195,16 +187,16 @@ class Ruler:
         self.ask = ask
         self.referee = Referee()
         self.events: list[dict[str, Any]] = []  # every event the referee accepted, in order
-        self._earlier: list[UnsureCard] = []  # unsure cards among the last CARDS_LOOKED_BACK put down
-        self._cards_down: list[bool] = []  # of the last cards put down: whether each was unsure
+        #: the last ``CARDS_LOOKED_BACK`` cards put down, oldest first: None where read sure or confirmed
+        self._down: list[UnsureCard | None] = []
 
     def unsure_cards(self) -> tuple[UnsureCard, ...]:
         """The unsure, unconfirmed cards among the last ``CARDS_LOOKED_BACK`` put down, oldest first."""
-        return tuple(self._earlier)
+        return tuple(card for card in self._down if card is not None)
 
     def consider(self, event: dict[str, Any], reading: Reading | None) -> Question | None:
         """The question to ask before judging ``event``, or None (see :func:`rule_on`)."""
-        return rule_on(self.referee, event, reading, self.ask, self._earlier)
+        return rule_on(self.referee, event, reading, self.ask, self.unsure_cards())
 
     def judge(self, event: dict[str, Any], reading: Reading | None = None, confirmed: bool = False) -> dict[str, Any]:
         """Apply ``event``; its verdict."""
@@ -215,23 +207,22 @@ class Ruler:
             return verdict
         self.events.append(event)
         if event.get("type") == "new_game":
-            self._earlier, self._cards_down = [], []
+            self._down = []
             return verdict
-        self._earlier = [UnsureCard(c.event, c.reading, c.before, (*c.since, event)) for c in self._earlier]
+        self._down = [None if c is None else UnsureCard(c.event, c.reading, c.before, (*c.since, event))
+                      for c in self._down]
         field = CARD_FIELD.get(event.get("type", ""))
         if field is not None and verdict["state"].get("top") == event[field]:
-            self._cards_down = [*self._cards_down, before is not None][-CARDS_LOOKED_BACK:]
-            if before is not None:
-                self._earlier.append(UnsureCard(event, reading, before))
-            self._earlier = self._earlier[len(self._earlier) - sum(self._cards_down):]
+            put_down = UnsureCard(event, reading, before) if before is not None else None
+            self._down = [*self._down, put_down][-CARDS_LOOKED_BACK:]
         return verdict
 
     def correct(self, question: Question, card: str) -> None:
         """The table's answer to a question about an earlier card: the referee becomes as if it had been
         ``card`` (when it differs). That card and those before it count as confirmed; the unsure cards
         after it are left unasked too (their referees were built on the reading corrected)."""
-        asked = next((c for c in reversed(self._earlier) if c.event == question.event), None)
-        self._earlier, self._cards_down = [], [False] * len(self._cards_down)
+        asked = next((c for c in reversed(self.unsure_cards()) if c.event == question.event), None)
+        self._down = [None] * len(self._down)
         if asked is not None and card != question.event[question.field]:
             self.referee = asked.replayed(card)
             self.events[len(self.events) - 1 - len(asked.since)] = question.answer(card)
@@ -254,5 +245,5 @@ class Ruler:
                 event, confirmed = question.answer(card), True
             else:
                 self.correct(question, card)
-            question = rule_on(self.referee, event, None if confirmed else reading, self.ask, self._earlier)
+            question = rule_on(self.referee, event, None if confirmed else reading, self.ask, self.unsure_cards())
         return self.judge(event, reading, confirmed), asked

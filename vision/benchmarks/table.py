@@ -164,7 +164,7 @@ def make_game_class() -> type:
             bench.mistake_questions += len(asked) if expect else 0
             seen = next((question.answer(card) for question, card in asked if question.waiting is None), seen)
             if field is not None and verdict["accepted"] and verdict["state"].get("top") == seen[field]:
-                self.put_down = [*self.put_down, (seen, truth[field])][-2 * CARDS_LOOKED_BACK:]
+                self.put_down = [*self.put_down, (seen, truth[field])][-CARDS_LOOKED_BACK:]
             self.record.append(truth)
             kinds = {f["kind"] for f in verdict["flags"]}
             wrong = not verdict["accepted"] or bool(kinds - HONEST_FLAGS)
