@@ -1,26 +1,87 @@
 #!/usr/bin/env bash
-# Render the synthetic training set, train the card detector and export it, on a GPU machine that
-# has PyTorch but no internet (ultralytics travels as wheels in .whl/, see models/MODEL_CARD.md).
-# Usage: bash models/gpu_train.sh OUT_DIR [IMAGES] [BUDGET_SECONDS]
-# Writes OUT_DIR/{best.pt,last.pt,results.csv,cards.onnx,train.log}; the whole run fits BUDGET_SECONDS.
+# Train the shipped card detector (models/cards.pt) further on a GPU machine that has PyTorch but no internet:
+# table renders of both deck families (rendered there), cards-rf's train part and a share of uno-cards-rf
+# (carried as files), with models/recipe_continue.yaml, all within a time budget.
+# Usage, from the repository root: bash models/gpu_train.sh OUT_DIR [BUDGET_SECONDS] [CARRIED] [STAGE]
+#   STAGE tables (default): from models/cards.pt (recipe_continue.yaml) on table and busy-table renders, mixed
+#     renders and the real photos; closeups: from CARRIED/start.pt (the tables stage's best.pt; recipe_refine.yaml)
+#     on cards held up close and a few cards, some tables, and the real photos again, so that what the tables
+#     stage left out of its renders (a card filling a webcam frame) is not forgotten.
+#   CARRIED (default .gpu, ignored by git, never committed) holds
+#     whl/*.whl                    ultralytics, ultralytics-thop, ultralytics-platform (pip download --no-deps)
+#     datasets/cards-rf/           its labels.csv and the photos of its train part (vision/splits.py)
+#     uno-cards-rf/                python -m models.uno_cards_rf --out CARRIED/uno-cards-rf --share 0.15 --side 320
+# Writes OUT_DIR/{best.pt,last.pt,results.csv,train.log}. Export on any machine afterwards:
+#   tableref train --export-from OUT_DIR/best.pt --export models/cards.onnx
+# RENDER_SCALE multiplies the render counts (a dry run on a CPU: RENDER_SCALE=0.01 DEVICE=cpu WORKERS=2 BATCH=8).
+# Renders use seeds 4001-4005 (`tableref eval` renders seeds 7, 11, 13, 17, 19 and 23); nothing is mirrored.
 set -euo pipefail
-out=${1:?usage: gpu_train.sh OUT_DIR [IMAGES] [BUDGET_SECONDS]}
-images=${2:-12000}
-budget=${3:-540}
+out=${1:?usage: gpu_train.sh OUT_DIR [BUDGET_SECONDS] [CARRIED] [STAGE]}
+budget=${2:-540}
+carried=${3:-.gpu}
+stage=${4:-tables}
 started=$(date +%s)
+elapsed() { echo $(( $(date +%s) - started )); }
+python=${PYTHON:-python3}
 mkdir -p "$out"
+log="$out/train.log"
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 YOLO_OFFLINE=1 YOLO_CONFIG_DIR=/tmp/yolo-config
-if compgen -G ".whl/*.whl" >/dev/null; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
+if compgen -G "$carried/whl/*.whl" >/dev/null; then
+  "$python" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$carried"/whl/*.whl
   export PYTHONPATH=/tmp/site:$PWD
 fi
-data=/tmp/cards-data
-python3 -m web.cli datasets render --n "$images" --out "$data" --seed 1 --imgsz 512 --workers "${RENDER_WORKERS:-0}" \
-  --val-fraction 0.05 2>/dev/null | tee "$out/train.log"
-# what is left of the budget, less a minute for the final validation, export and copying
-hours=$(python3 -c "print(max(0.01, ($budget - ($(date +%s) - $started) - 60) / 3600))")
-echo "training for $hours h" | tee -a "$out/train.log"
-python3 -m web.cli train --data "$data/data.yaml" --hours "$hours" --device "${DEVICE:-0}" --workers "${WORKERS:-16}" \
-  --runs /tmp/runs --export "$out/cards.onnx" 2>&1 | grep -v "^ *[0-9]*/[0-9]* .*it/s\]$" | tee -a "$out/train.log" || true
+data=${DATA:-/tmp/cards-data}
+scale=${RENDER_SCALE:-1}
+render_budget=${RENDER_BUDGET:-150}
+rate=""
+render() {  # NAME N SEED [OPTIONS...]: fewer images where the render budget would be overrun
+  local name=$1 n=$2 seed=$3 begun
+  shift 3
+  n=$("$python" -c "print(max(1, round($n * $scale)))")
+  if [ -n "$rate" ]; then
+    n=$("$python" -c "print(min($n, int(($render_budget - $(elapsed)) * $rate)))")
+  fi
+  if [ "$n" -lt 20 ]; then echo "$name: skipped (under 20 images left in the render budget)" | tee -a "$log"; return; fi
+  begun=$(date +%s)
+  "$python" -m web.cli datasets render --n "$n" --out "$data/$name" --seed "$seed" --imgsz 640 --workers 0 \
+    --val-fraction 0.04 "$@" 2>&1 | grep -v "images$" | tee -a "$log"
+  rate=$("$python" -c "print($n / max(1, $(date +%s) - $begun))")
+}
+case "$stage" in
+  tables)
+    model=models/cards.pt recipe=models/recipe_continue.yaml
+    render table-standard 1800 4001 --kind table --family standard --frame 4:3
+    render table-uno 1600 4002 --kind table --family uno --frame 4:3
+    render crowded-standard 1200 4003 --kind crowded --family standard --frame 4:3
+    render crowded-uno 900 4004 --kind crowded --family uno --frame 4:3
+    render mixed 2000 4005 ;;
+  closeups)
+    model=$carried/start.pt recipe=models/recipe_refine.yaml
+    render closeup 1500 4011 --kind closeup
+    render few 1000 4012 --kind few
+    render table-standard 700 4013 --kind table --family standard --frame 4:3
+    render crowded-standard 500 4014 --kind crowded --family standard --frame 4:3
+    render table-uno 500 4015 --kind table --family uno --frame 4:3
+    render crowded-uno 300 4016 --kind crowded --family uno --frame 4:3 ;;
+  *) echo "unknown stage $stage (tables or closeups)" >&2; exit 2 ;;
+esac
+"$python" -m models.detector_data --datasets "$carried/datasets" --out "$data/cards-rf" --part train | tee -a "$log"
+folders=()
+for folder in "$data"/*/; do [ "$(basename "$folder")" = cards-rf ] || folders+=("${folder%/}"); done
+folders+=("$data/cards-rf" "$data/cards-rf" "$data/cards-rf")  # the real standard photos, three times
+if [ -d "$carried/uno-cards-rf/images/train" ]; then folders+=("$(realpath "$carried/uno-cards-rf")"); fi
+existing=()
+for folder in "${folders[@]}"; do [ -d "$folder" ] && existing+=("$folder"); done
+"$python" -m models.detector_data --combine "$data/data.yaml" "${existing[@]}" | tee -a "$log"
+# what is left of the budget, less 45 s for caching the images, the final validation and copying (34 s for the
+# tables stage on an H100)
+hours=$("$python" -c "print(max(0.005, ($budget - $(elapsed) - ${RESERVE:-45}) / 3600))")
+echo "rendered in $(elapsed) s; training for $hours h" | tee -a "$log"
+( while sleep 20; do cp -f /tmp/runs/train/weights/last.pt "$out/" 2>/dev/null || true; done ) &
+keeper=$!
+"$python" -m web.cli train --data "$data/data.yaml" --recipe "$recipe" --model "$model" --hours "$hours" \
+  --device "${DEVICE:-0}" --workers "${WORKERS:-16}" ${BATCH:+--batch "$BATCH"} --runs /tmp/runs --no-export 2>&1 \
+  | grep -v -E "it/s\]$|s/it\]$" | tee -a "$log" || true
+kill "$keeper" 2>/dev/null || true
 cp /tmp/runs/train/weights/best.pt /tmp/runs/train/weights/last.pt /tmp/runs/train/results.csv "$out/" || true
-echo "total $(( $(date +%s) - started )) s" | tee -a "$out/train.log"
+echo "total $(elapsed) s" | tee -a "$log"

@@ -1,0 +1,229 @@
+"""``uno-cards-rf`` as detector training data: its corner indices with their colour, and the boxes its labels
+leave out, pseudo-labelled by the shipped detector.
+
+``uno-cards-rf`` (``../shared/datasets/uno-cards-rf``, "Uno Cards" by Adam Crawshaw, MIT modified by the
+Hippocratic License) shows real classic UNO cards in fans of three, and labels each card's **top-left corner
+index** with its **value** only. The detector's classes are card ids with their colour, and it also boxes a
+card's other corner index and the whole card; left unlabelled, those would be taught as background. So:
+
+* a labelled corner takes the colour whose hue lies nearest the hue its box shows
+  (:func:`vision.uno_colour.shown_hue`), among the four hues **this set's own corners** cluster at
+  (:func:`hue_centres`: the four highest peaks of their hue histogram, named by the printed colour each
+  lies nearest, one each). The printed prototypes alone would not do: this deck's greens sit at hue
+  40, nearer the printed yellow (25) than the printed green (67), and would all be labelled yellow. A
+  corner whose hue cannot be told leaves its photo out (an unlabelled card is better than a wrong one);
+* the shipped detector's own boxes scoring at least ``PSEUDO_CONF``, corner-sized (at most
+  ``MAX_PSEUDO_AREA`` times the photo's largest labelled corner) and overlapping no labelled corner are added
+  as they are named: mostly a card's other corner index. Its whole-card boxes are not: on a fan they often
+  span several cards.
+
+The photos of the chosen share (``--share``, picked by a hash of the file name, so the same photos each time)
+are written as JPEG (``--quality``, scaled down to ``--side`` pixels where given) into ``OUT/images/train`` with labels in ``OUT/labels/train``: real files,
+not links, so the folder can travel to a training machine. The folder is training data, never part of the
+project.
+
+``python -m models.uno_cards_rf --datasets ../shared/datasets --out /tmp/det/uno-cards-rf --share 0.2``
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import itertools
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .detector_data import CLASS_INDEX, CornerLabel, yolo_line
+from vision.card_merge import Detection
+from vision.detector import Detector
+from vision.uno_colour import HUE_PROTOTYPES, hue_distance, shown_hue
+
+DATASET = "uno-cards-rf"
+#: The shipped detector's boxes added as labels score at least this (its raw top-class score).
+PSEUDO_CONF = 0.6
+#: A network box "lies on" a labelled corner from this intersection over union (or holds its centre and is a
+#: whole card around it).
+OVERLAP_IOU = 0.3
+#: A pseudo-label is a corner index: at most this many times the area of the photo's largest labelled corner.
+MAX_PSEUDO_AREA = 2.0
+#: Half the width (hue steps, OpenCV 0-180) of the histogram window that one hue peak takes: the next peak
+#: is looked for outside it.
+PEAK_SEPARATION = 12
+#: Values printed without a colour: their id is the value itself.
+COLOURLESS = ("wild", "wild-draw4")
+
+Box = tuple[float, float, float, float]
+
+
+def read_values(labels_csv: Path) -> dict[str, list[tuple[str, Box]]]:
+    """``labels.csv`` (``image,value,x1,y1,x2,y2``) as ``{image: [(value, box)]}``."""
+    photos: dict[str, list[tuple[str, Box]]] = defaultdict(list)
+    with open(labels_csv, newline="") as handle:
+        for row in csv.DictReader(handle):
+            box = tuple(float(row[k]) for k in ("x1", "y1", "x2", "y2"))
+            photos[row["image"]].append((row["value"], box))
+    return dict(photos)
+
+
+def in_share(name: str, share: float) -> bool:
+    """Whether photo ``name`` is among the ``share`` of the set picked by a hash of its name."""
+    digest = hashlib.sha256(f"{DATASET}/{name}".encode("utf-8")).digest()
+    return int.from_bytes(digest[:4], "big") / 2**32 < share
+
+
+def iou(a: Box, b: Box) -> float:
+    """Intersection over union of two boxes."""
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def holds_centre(outer: Box, inner: Box) -> bool:
+    """Whether ``inner``'s centre lies inside ``outer``."""
+    cx, cy = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
+    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
+
+
+def value_of(card: str) -> str:
+    """The value part of an UNO card id (``red-7`` → ``7``, ``wild`` → ``wild``)."""
+    return card if card in COLOURLESS else card.split("-", 1)[1]
+
+
+def hue_centres(hues: np.ndarray) -> dict[str, float]:
+    """The hue (OpenCV 0-180) of each UNO colour as a set of photos shows it: the four highest peaks of the
+    smoothed histogram of ``hues`` (each at least ``PEAK_SEPARATION`` steps from the others), named so that the
+    peaks lie as near as can be, in sum, to the printed colours (``HUE_PROTOTYPES``)."""
+    counts = np.bincount(np.asarray(hues, np.int64) % 180, minlength=180).astype(np.float64)
+    smoothed = sum(np.roll(counts, shift) for shift in range(-2, 3))
+    peaks = []
+    for _ in HUE_PROTOTYPES:
+        peak = int(smoothed.argmax())
+        peaks.append(float(peak))
+        smoothed[(peak + np.arange(-PEAK_SEPARATION, PEAK_SEPARATION + 1)) % 180] = 0.0
+    names = list(HUE_PROTOTYPES)
+    named = min(itertools.permutations(peaks),
+                key=lambda order: sum(float(hue_distance(p, HUE_PROTOTYPES[n])) for p, n in zip(order, names)))
+    return dict(zip(names, named))
+
+
+def corner_card(bgr: np.ndarray, value: str, box: Box, centres: dict[str, float]) -> str | None:
+    """The card id of a labelled corner: its value with the colour whose centre lies nearest the hue its box
+    shows; ``None`` where the hue cannot be told."""
+    if value in COLOURLESS:
+        return value
+    hue = shown_hue(bgr, box)
+    if hue is None:
+        return None
+    colour = min(centres, key=lambda name: float(hue_distance(hue, centres[name])))
+    return f"{colour}-{value}"
+
+
+def area(box: Box) -> float:
+    """A box's area in square pixels."""
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def photo_labels(bgr: np.ndarray, corners: list[tuple[str, Box]], found: list[Detection],
+                 centres: dict[str, float], counts: Counter) -> list[CornerLabel] | None:
+    """The labels of one photo: its corners with their colour and the network's corner boxes on nothing
+    labelled; ``None`` where a corner's colour cannot be told. ``counts`` gathers what was labelled."""
+    labels = []
+    for value, box in corners:
+        card = corner_card(bgr, value, box, centres)
+        if card is None or card not in CLASS_INDEX:
+            counts["corners without a colour"] += 1
+            return None
+        labels.append(CornerLabel(card, box))
+        counts[card.split("-")[0] if "-" in card and value not in COLOURLESS else "colourless"] += 1
+    largest = max(area(box) for _, box in corners)
+    for detection in found:
+        if detection.conf < PSEUDO_CONF or area(detection.box) > MAX_PSEUDO_AREA * largest:
+            continue
+        if any(iou(detection.box, box) >= OVERLAP_IOU or holds_centre(box, detection.box) for _, box in corners):
+            continue
+        labels.append(CornerLabel(detection.card, detection.box))
+        counts["pseudo"] += 1
+    return labels
+
+
+def corner_hues(source: Path, photos: dict[str, list[tuple[str, Box]]]) -> np.ndarray:
+    """The hue every coloured labelled corner of the set shows (what :func:`hue_centres` clusters)."""
+    hues = []
+    for name, corners in sorted(photos.items()):
+        bgr = cv2.imread(str(source / "images" / name))
+        if bgr is None:
+            raise OSError(f"cannot read {source / 'images' / name}")
+        hues += [hue for value, box in corners if value not in COLOURLESS
+                 for hue in [shown_hue(bgr, box)] if hue is not None]
+    return np.asarray(hues, np.float64)
+
+
+def write_share(datasets_dir: Path, out: Path, share: float, quality: int, detector: Detector,
+                side: int | None = None) -> Counter:
+    """Write the ``share`` of ``uno-cards-rf`` as the YOLO ``train`` split of ``out`` (photos scaled down to
+    ``side`` pixels on their longest side where given, as JPEG of ``quality``); returns counts."""
+    source = datasets_dir / DATASET
+    photos = read_values(source / "labels.csv")
+    images, labels_dir = out / "images" / "train", out / "labels" / "train"
+    images.mkdir(parents=True, exist_ok=True)
+    labels_dir.mkdir(parents=True, exist_ok=True)
+    counts: Counter = Counter()
+    centres = hue_centres(corner_hues(source, photos))
+    print("hue centres: " + ", ".join(f"{name} {hue:.0f}" for name, hue in centres.items()))
+    for name, corners in sorted(photos.items()):
+        if not in_share(name, share):
+            continue
+        bgr = cv2.imread(str(source / "images" / name))
+        if bgr is None:
+            raise OSError(f"cannot read {source / 'images' / name}")
+        found = detector.network_boxes(bgr, floor=0.25)
+        for value, box in corners:  # how many labelled corners the shipped network already names right
+            counts["network names the value"] += any(
+                value_of(d.card) == value and iou(d.box, box) >= OVERLAP_IOU for d in found)
+        labels = photo_labels(bgr, corners, found, centres, counts)
+        if labels is None:
+            counts["photos left out"] += 1
+            continue
+        height, width = bgr.shape[:2]
+        scale = min(1.0, side / max(height, width)) if side else 1.0
+        written = bgr if scale == 1.0 else cv2.resize(bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        cv2.imwrite(str(images / name), written, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        (labels_dir / name).with_suffix(".txt").write_text(
+            "".join(yolo_line(label, width, height) + "\n" for label in labels))
+        counts["photos"] += 1
+        counts["corners"] += len(corners)
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m models.uno_cards_rf``: write a share of uno-cards-rf as YOLO training data."""
+    parser = argparse.ArgumentParser(prog="python -m models.uno_cards_rf", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--datasets", type=Path, default=Path("../shared/datasets"),
+                        help="folder holding uno-cards-rf/ (default ../shared/datasets)")
+    parser.add_argument("--out", type=Path, required=True, help="YOLO dataset folder to write")
+    parser.add_argument("--share", type=float, default=1.0, help="share of the photos to write (default all)")
+    parser.add_argument("--quality", type=int, default=85, help="JPEG quality of the written photos")
+    parser.add_argument("--side", type=int, default=None, help="scale photos down to this longest side")
+    parser.add_argument("--detector", type=Path, default=None, help="detector to pseudo-label with (default shipped)")
+    args = parser.parse_args(argv)
+    if not (args.datasets / DATASET / "labels.csv").is_file():
+        print(f"uno_cards_rf: no {DATASET}/labels.csv under {args.datasets}", file=sys.stderr)
+        return 2
+    detector = Detector.load(args.detector, family="uno", second_stage=False)
+    try:
+        counts = write_share(args.datasets, args.out, args.share, args.quality, detector, args.side)
+    except OSError as exc:
+        print(f"uno_cards_rf: {exc}", file=sys.stderr)
+        return 2
+    print(f"{args.out}: " + ", ".join(f"{key} {value}" for key, value in sorted(counts.items())))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
