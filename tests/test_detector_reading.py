@@ -98,6 +98,21 @@ def test_an_unsure_reading_leaves_the_detectors_naming() -> None:
     assert classifier.asked == [corner] and (read.card, read.conf) == ("JS", 0.6)
 
 
+@pytest.mark.parametrize("read_as, prob, expected, named_by_reader", [
+    ("7", 0.4, "green-1", False),  # less sure of a 7 (0.75 within the family) than the detector of its 1 (0.79)
+    ("7", 0.9, "green-7", True),  # surer than the detector: the reader names it
+    ("1", 0.4, "green-1", True),  # the same card: the reader's reading, however it compares
+])
+def test_a_reading_names_another_card_only_where_surer_than_the_detector(read_as: str, prob: float, expected: str,
+                                                                        named_by_reader: bool) -> None:
+    """The bundled demo's green 1, its small index read as a 7 less surely than the detector named it a 1."""
+    corner = (100.0, 50.0, 115.0, 70.0)
+    classifier = ScriptedClassifier([Reading(read_as, prob)])
+    read = scripted_detector(classifier, "uno")._identify(np.zeros((300, 300, 3), np.uint8),
+                                                         Detection("green-1", 0.79, corner))
+    assert read.card == expected and (read.conf != 0.79) == named_by_reader
+
+
 def test_backs_are_not_read_and_a_face_with_no_card_is_left_out() -> None:
     classifier = ScriptedClassifier({BOOK[0]: Reading(NOT_A_CARD, 0.95)})
     detector = scripted_detector(classifier, "standard")

@@ -12,6 +12,7 @@ import pytest
 
 from deck_support import PRINTED_GREEN_HUE, YELLOWISH_SHIFT, yellowish_greens
 from vision import decks
+from vision.card_classifier import CLASSIFIER_CLASSES
 from vision.detector import Detector, default_model_path
 from vision_support import face_on_table
 from web.cli import main
@@ -187,3 +188,16 @@ def test_a_card_read_from_its_other_corner_is_the_card_in_the_shot() -> None:
     frame = np.zeros((640, 640, 3), np.uint8)
     assert decks.card_in_shot(Found(), frame, (150.0, 110.0, 210.0, 167.0)).card == "red-skip"
     assert decks.card_in_shot(Found(), frame, (520.0, 20.0, 600.0, 90.0)) is None  # a label off the card
+
+
+def test_a_refit_leaves_the_classes_no_shot_showed_as_trained() -> None:
+    """Shots of a 7 and a skip only: the refit moves those two, never a 9 that no shot showed."""
+    rng = np.random.default_rng(0)
+    classes, features = len(CLASSIFIER_CLASSES), 8
+    looks = [decks.ShotLook(CLASSIFIER_CLASSES.index(label), rng.normal(size=(2, classes)), rng.normal(size=(2, features)),
+                      None, None) for label in ("7", "skip") for _ in range(3)]
+    shift = decks.fit_shift(looks, "uno", ridge=0.01)
+    shown = [CLASSIFIER_CLASSES.index("7"), CLASSIFIER_CLASSES.index("skip")]
+    assert np.abs(shift.weight[shown]).sum() > 0
+    others = np.setdiff1d(np.arange(classes), shown)
+    assert not shift.weight[others].any() and not shift.bias[others].any()

@@ -10,14 +10,17 @@ without the recording.
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
 from vision.demo import DEMOS, demo_dir, load_script, script_path
-from vision.pipeline import at_least_card_size, deck_copies
+from vision.pipeline import TablePipeline, at_least_card_size, deck_copies
+from vision.card_merge import box_area
 from vision.sightings import Sighting
 from vision.source_tree import load_source_package
 from vision.stability import PileWatch
+from vision.zones import PILE_GROWTH
 from vision_support import judged, refereed_as_scripted, settled, watch_demo_lines
 
 
@@ -130,6 +133,18 @@ def test_a_pile_located_from_an_index_corner_is_a_card_big() -> None:
     whole = (300.0, 150.0, 420.0, 300.0)
     assert at_least_card_size(whole, CARD) == whole  # a whole card's box stays as it is
     assert at_least_card_size(corner, 0.0) == corner  # no card size known yet
+
+
+def test_a_pile_located_while_whole_cards_seemed_small_is_as_big_as_a_back_in_view() -> None:
+    """A card read from its corners spans less than the card: the located discard pile is at least a card back
+    big (a narrow pile widened the draw zone beside it, and the hand reaching there was missed)."""
+    pipeline = TablePipeline()
+    pipeline.pile.card_area = 60.0 * 80.0  # the cards seen so far, read from their corners
+    back = Sighting("card-back", (120.0, 115.0, 235.0, 260.0), 0.95)
+    pipeline._locate(SimpleNamespace(box=(350.0, 140.0, 420.0, 230.0)), [back], (640, 480))
+    (x1, y1), _, (x2, y2), _ = pipeline.zones.pixel_polygons((640, 480))["discard"]
+    side = (box_area(back.box)) ** 0.5
+    assert x2 - x1 >= PILE_GROWTH["discard"] * side - 2 and y2 - y1 >= PILE_GROWTH["discard"] * side - 2
 
 
 def test_the_pipeline_bench_refuses_an_unknown_demo(capsys: pytest.CaptureFixture[str]) -> None:

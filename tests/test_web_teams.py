@@ -7,7 +7,6 @@ Screenshots go to the test's temporary folder, or to $TABLEREF_SCREENSHOTS when 
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest

@@ -277,8 +277,10 @@ def _views_of(found: Detection | None, seen: Sequence[tuple[Detection, list]]) -
 
 
 def fit_shift(looks: Sequence[ShotLook], family: str, ridge: float, steps: int = FIT_STEPS) -> HeadShift | None:
-    """The shift of the reader's last layer that fits the crops of ``looks`` (their classes within the
-    ``family``) with a ridge penalty holding it near zero: full-batch Adam on the mean cross-entropy.
+    """The shift of the reader's last layer that fits the crops of ``looks`` with a ridge penalty holding it
+    near zero: full-batch Adam on the mean cross-entropy among the classes of the ``family`` that the looks
+    show. A class no shot showed keeps its logit as trained (its row stays zero): a refit from ten cards
+    must not teach the reader that the others are rarer (a 9 never shown was read as a skip that was).
     ``None`` when no look has crops to learn from."""
     rows = [(look.logits, look.features, look.target) for look in looks if look.target is not None and len(look.logits)]
     if not rows or rows[0][1].shape[1] == 0:
@@ -286,8 +288,8 @@ def fit_shift(looks: Sequence[ShotLook], family: str, ridge: float, steps: int =
     logits = np.concatenate([r[0] for r in rows]).astype(np.float64)
     features = np.concatenate([r[1] for r in rows]).astype(np.float64)
     targets = np.concatenate([np.full(len(r[0]), r[2]) for r in rows])
-    allowed = family_classes(family)
     n, classes = logits.shape
+    allowed = family_classes(family) & np.isin(np.arange(classes), targets)
     onehot = np.zeros((n, classes))
     onehot[np.arange(n), targets] = 1.0
     weight, bias = np.zeros((classes, features.shape[1])), np.zeros(classes)

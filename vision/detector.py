@@ -293,6 +293,12 @@ class Detector:
             return cards
         return [capped_apart(self.calibration.apply(card)) for card in cards]
 
+    def network_boxes(self, bgr: np.ndarray, floor: float | None = None) -> list[Detection]:
+        """The network's own boxes (corner indices and whole cards, each named by its top class) scoring at
+        least ``floor`` (default: the detector's threshold), one look as trained, nothing read or merged:
+        what training-data tools pseudo-label with (``models/uno_cards_rf.py``)."""
+        return self._look(check_image(bgr), self.imgsz, 0, self.conf_threshold if floor is None else floor)
+
     def _look(self, image: np.ndarray, side: int, border: int, floor: float) -> list[Detection]:
         """The network's card faces and backs scoring at least ``floor`` in ``image`` scaled to ``side``
         pixels on its longest side inside a grey ``border``: boxes in pixels of ``image``, surest first."""
@@ -315,9 +321,10 @@ class Detector:
         corners, both those of its box (:func:`index_corners`) and those of the card straightened upright
         from its outline (:func:`straightened_index_corners`: crops guessed from its box's shape, which say
         which card it is but not that there is none where its own boxes read a card); its UNO colour from its pixels
-        (:func:`recoloured`). Where the fused reading is less than ``READ_CONFIDENCE`` sure, the detector's
-        naming stands. ``None`` when the reader finds no card face there and can tell (:func:`unread`).
-        Backs, which the reader does not read, keep the detector's name."""
+        (:func:`recoloured`). Where the fused reading is less than ``READ_CONFIDENCE`` sure, or names another
+        card less surely than the detector names its own, the detector's naming stands. ``None`` when the reader
+        finds no card face there and can tell (:func:`unread`). Backs, which the reader does not read, keep the
+        detector's name."""
         card = parse_card(detection.card)
         if self.classifier is None or card.is_back:
             return recoloured(image, detection, self.hues)
@@ -328,7 +335,9 @@ class Detector:
         reading = card_reading(np.concatenate(probs), 1 + len(parts), family_classes(card.family))
         if reading.label == NOT_A_CARD:
             return None if unread(detection, reading) else detection
-        if reading.prob < READ_CONFIDENCE:  # the reader is unsure: the detector's naming stands
+        if reading.prob < READ_CONFIDENCE or (reading.label != classifier_label(detection.card)
+                                              and reading.prob < detection.conf):
+            # the reader is unsure, or less sure of another card than the detector of its own: the naming stands
             return recoloured(image, detection, self.hues)
         return recoloured(image, named(detection, reading), self.hues)
 

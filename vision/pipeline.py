@@ -91,10 +91,11 @@ class TablePipeline:
 
     def _locate(self, new_card: NewCard, sightings: list[Sighting], size: tuple[int, int]) -> None:
         """No zones were given: the first settled face-up card is the discard pile (at least a whole card's size
-        around it, as whole cards were seen so far or a card back in view is: the hand that put it down may still
-        hide all but its index corner); backs are the draw pile."""
+        around it, the larger of a whole card as seen so far and a card back in view: the hand that put it down
+        may still hide all but its index corner, and a card read from its corners spans less than the card); backs
+        are the draw pile."""
         backs = [s.box for s in sightings if s.card in BACKS]
-        card_area = self.pile.card_area or min((box_area(box) for box in backs), default=0.0)
+        card_area = max(self.pile.card_area, min((box_area(box) for box in backs), default=0.0))
         pile = at_least_card_size(new_card.box, card_area)
         self.zones = locate_zones([pile], backs, size)
         self._mask_size = None
