@@ -18,11 +18,12 @@ card's other corner index and the whole card; left unlabelled, those would be ta
   span several cards.
 
 The photos of the chosen share (``--share``, picked by a hash of the file name, so the same photos each time)
-are written as JPEG (``--quality``, scaled down to ``--side`` pixels where given) into ``OUT/images/train`` with labels in ``OUT/labels/train``: real files,
-not links, so the folder can travel to a training machine. The folder is training data, never part of the
-project.
+are written as JPEG (``--quality``, scaled down to ``--side`` pixels where given) into ``OUT/images/train``,
+with labels in ``OUT/labels/train``: real files, not links, so the folder can travel to a training machine.
+The folder is training data, never part of the project.
 
-``python -m models.uno_cards_rf --datasets ../shared/datasets --out /tmp/det/uno-cards-rf --share 0.2``
+``python -m models.uno_cards_rf --out .gpu/uno-cards-rf --share 0.15 --quality 80 --side 320`` (the tenth
+round's detector, ``models/gpu_train.sh``)
 """
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ import cv2
 import numpy as np
 
 from .detector_data import CLASS_INDEX, CornerLabel, yolo_line
-from vision.card_merge import Detection
+from vision.card_merge import Box, Detection, box_area, iou
 from vision.detector import Detector
 from vision.uno_colour import HUE_PROTOTYPES, hue_distance, shown_hue
 
@@ -56,8 +57,6 @@ PEAK_SEPARATION = 12
 #: Values printed without a colour: their id is the value itself.
 COLOURLESS = ("wild", "wild-draw4")
 
-Box = tuple[float, float, float, float]
-
 
 def read_values(labels_csv: Path) -> dict[str, list[tuple[str, Box]]]:
     """``labels.csv`` (``image,value,x1,y1,x2,y2``) as ``{image: [(value, box)]}``."""
@@ -73,15 +72,6 @@ def in_share(name: str, share: float) -> bool:
     """Whether photo ``name`` is among the ``share`` of the set picked by a hash of its name."""
     digest = hashlib.sha256(f"{DATASET}/{name}".encode("utf-8")).digest()
     return int.from_bytes(digest[:4], "big") / 2**32 < share
-
-
-def iou(a: Box, b: Box) -> float:
-    """Intersection over union of two boxes."""
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def holds_centre(outer: Box, inner: Box) -> bool:
@@ -124,11 +114,6 @@ def corner_card(bgr: np.ndarray, value: str, box: Box, centres: dict[str, float]
     return f"{colour}-{value}"
 
 
-def area(box: Box) -> float:
-    """A box's area in square pixels."""
-    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
-
-
 def photo_labels(bgr: np.ndarray, corners: list[tuple[str, Box]], found: list[Detection],
                  centres: dict[str, float], counts: Counter) -> list[CornerLabel] | None:
     """The labels of one photo: its corners with their colour and the network's corner boxes on nothing
@@ -141,9 +126,9 @@ def photo_labels(bgr: np.ndarray, corners: list[tuple[str, Box]], found: list[De
             return None
         labels.append(CornerLabel(card, box))
         counts[card.split("-")[0] if "-" in card and value not in COLOURLESS else "colourless"] += 1
-    largest = max(area(box) for _, box in corners)
+    largest = max(box_area(box) for _, box in corners)
     for detection in found:
-        if detection.conf < PSEUDO_CONF or area(detection.box) > MAX_PSEUDO_AREA * largest:
+        if detection.conf < PSEUDO_CONF or box_area(detection.box) > MAX_PSEUDO_AREA * largest:
             continue
         if any(iou(detection.box, box) >= OVERLAP_IOU or holds_centre(box, detection.box) for _, box in corners):
             continue
