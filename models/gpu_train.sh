@@ -70,9 +70,7 @@ folders=()
 for folder in "$data"/*/; do [ "$(basename "$folder")" = cards-rf ] || folders+=("${folder%/}"); done
 folders+=("$data/cards-rf" "$data/cards-rf" "$data/cards-rf")  # the real standard photos, three times
 if [ -d "$carried/uno-cards-rf/images/train" ]; then folders+=("$(realpath "$carried/uno-cards-rf")"); fi
-existing=()
-for folder in "${folders[@]}"; do [ -d "$folder" ] && existing+=("$folder"); done
-"$python" -m models.detector_data --combine "$data/data.yaml" "${existing[@]}" | tee -a "$log"
+"$python" -m models.detector_data --combine "$data/data.yaml" "${folders[@]}" | tee -a "$log"
 # what is left of the budget, less 45 s for caching the images, the final validation and copying (34 s for the
 # tables stage on an H100)
 hours=$("$python" -c "print(max(0.005, ($budget - $(elapsed) - ${RESERVE:-45}) / 3600))")

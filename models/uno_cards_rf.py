@@ -39,15 +39,17 @@ import cv2
 import numpy as np
 
 from .detector_data import CLASS_INDEX, CornerLabel, yolo_line
+from vision.card_classifier import classifier_label
 from vision.card_merge import Box, Detection, box_area, iou
 from vision.detector import Detector
+from vision.evaluation import centre_in_box
 from vision.uno_colour import HUE_PROTOTYPES, hue_distance, shown_hue
 
 DATASET = "uno-cards-rf"
 #: The shipped detector's boxes added as labels score at least this (its raw top-class score).
 PSEUDO_CONF = 0.6
-#: A network box "lies on" a labelled corner from this intersection over union (or holds its centre and is a
-#: whole card around it).
+#: A network box "lies on" a labelled corner from this intersection over union (or where its centre lies inside
+#: the corner's box).
 OVERLAP_IOU = 0.3
 #: A pseudo-label is a corner index: at most this many times the area of the photo's largest labelled corner.
 MAX_PSEUDO_AREA = 2.0
@@ -72,17 +74,6 @@ def in_share(name: str, share: float) -> bool:
     """Whether photo ``name`` is among the ``share`` of the set picked by a hash of its name."""
     digest = hashlib.sha256(f"{DATASET}/{name}".encode("utf-8")).digest()
     return int.from_bytes(digest[:4], "big") / 2**32 < share
-
-
-def holds_centre(outer: Box, inner: Box) -> bool:
-    """Whether ``inner``'s centre lies inside ``outer``."""
-    cx, cy = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
-    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
-
-
-def value_of(card: str) -> str:
-    """The value part of an UNO card id (``red-7`` → ``7``, ``wild`` → ``wild``)."""
-    return card if card in COLOURLESS else card.split("-", 1)[1]
 
 
 def hue_centres(hues: np.ndarray) -> dict[str, float]:
@@ -125,12 +116,12 @@ def photo_labels(bgr: np.ndarray, corners: list[tuple[str, Box]], found: list[De
             counts["corners without a colour"] += 1
             return None
         labels.append(CornerLabel(card, box))
-        counts[card.split("-")[0] if "-" in card and value not in COLOURLESS else "colourless"] += 1
+        counts["colourless" if value in COLOURLESS else card.split("-")[0]] += 1
     largest = max(box_area(box) for _, box in corners)
     for detection in found:
         if detection.conf < PSEUDO_CONF or box_area(detection.box) > MAX_PSEUDO_AREA * largest:
             continue
-        if any(iou(detection.box, box) >= OVERLAP_IOU or holds_centre(box, detection.box) for _, box in corners):
+        if any(iou(detection.box, box) >= OVERLAP_IOU or centre_in_box(detection.box, box) for _, box in corners):
             continue
         labels.append(CornerLabel(detection.card, detection.box))
         counts["pseudo"] += 1
@@ -170,7 +161,7 @@ def write_share(datasets_dir: Path, out: Path, share: float, quality: int, detec
         found = detector.network_boxes(bgr, floor=0.25)
         for value, box in corners:  # how many labelled corners the shipped network already names right
             counts["network names the value"] += any(
-                value_of(d.card) == value and iou(d.box, box) >= OVERLAP_IOU for d in found)
+                classifier_label(d.card) == value and iou(d.box, box) >= OVERLAP_IOU for d in found)
         labels = photo_labels(bgr, corners, found, centres, counts)
         if labels is None:
             counts["photos left out"] += 1
