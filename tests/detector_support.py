@@ -1,7 +1,8 @@
 """Stand-ins for the detector tests: a scripted network output and scripted second-stage classifiers."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -57,6 +58,11 @@ class ScriptedClassifier:
 
     def set_family(self, family: str | None) -> None:
         """The family restriction: the script ignores it."""
+
+    @contextmanager
+    def remembering(self, bgr: np.ndarray) -> Iterator[None]:
+        """One frame's reads: the script answers every read anew."""
+        yield
 
     def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]], turns: Sequence[int] = TURNS) -> list[Reading]:
         start = len(self.asked)

@@ -98,19 +98,20 @@ def test_an_unsure_reading_leaves_the_detectors_naming() -> None:
     assert classifier.asked == [corner] and (read.card, read.conf) == ("JS", 0.6)
 
 
-@pytest.mark.parametrize("read_as, prob, expected, named_by_reader", [
-    ("7", 0.4, "green-1", False),  # less sure of a 7 (0.75 within the family) than the detector of its 1 (0.79)
-    ("7", 0.9, "green-7", True),  # surer than the detector: the reader names it
-    ("1", 0.4, "green-1", True),  # the same card: the reader's reading, however it compares
+@pytest.mark.parametrize("read_as, prob, expected, named_by_reader, agreed", [
+    ("7", 0.4, "green-1", False, False),  # less sure of a 7 (0.75 within the family) than the detector of its 1 (0.79)
+    ("7", 0.9, "green-7", True, False),  # surer than the detector: the reader names it
+    ("1", 0.4, "green-1", True, True),  # the same card: the reader's reading, however it compares
 ])
 def test_a_reading_names_another_card_only_where_surer_than_the_detector(read_as: str, prob: float, expected: str,
-                                                                        named_by_reader: bool) -> None:
-    """The bundled demo's green 1, its small index read as a 7 less surely than the detector named it a 1."""
+                                                                        named_by_reader: bool, agreed: bool) -> None:
+    """The bundled demo's green 1, its small index read as a 7 less surely than the detector named it a 1;
+    a card is ``agreed`` (which the calibration weighs) only where the reader read the detector's card."""
     corner = (100.0, 50.0, 115.0, 70.0)
     classifier = ScriptedClassifier([Reading(read_as, prob)])
     read = scripted_detector(classifier, "uno")._identify(np.zeros((300, 300, 3), np.uint8),
                                                          Detection("green-1", 0.79, corner))
-    assert read.card == expected and (read.conf != 0.79) == named_by_reader
+    assert read.card == expected and (read.conf != 0.79) == named_by_reader and read.agreed == agreed
 
 
 def test_backs_are_not_read_and_a_face_with_no_card_is_left_out() -> None:

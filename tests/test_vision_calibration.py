@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from vision.calibration import (
-    SURE_PRECISION,
     Calibration,
     CalibrationError,
     FamilyCalibration,
@@ -23,7 +23,7 @@ def test_platt_scaling_pulls_an_overconfident_reader_down_to_its_share_right() -
     rng = np.random.default_rng(0)
     raw = rng.uniform(0.9, 0.999, 4000)
     right = rng.random(4000) < 0.8  # 80 % right whatever the raw confidence says
-    slope, offset = fit_platt(raw, right)
+    slope, offset, _ = fit_platt(raw, right)
     calibrated = np.array([FamilyCalibration(slope, offset, 2.0).probability(r) for r in raw])
     assert abs(calibrated.mean() - 0.8) < 0.02
     assert expected_calibration_error(calibrated, right) < expected_calibration_error(raw, right)
@@ -33,15 +33,32 @@ def test_platt_scaling_keeps_order_and_learns_a_real_slope() -> None:
     rng = np.random.default_rng(1)
     raw = rng.uniform(0.05, 0.999, 3000)
     right = rng.random(3000) < raw ** 3  # right less often than the raw confidence says
-    slope, offset = fit_platt(raw, right)
+    slope, offset, _ = fit_platt(raw, right)
     assert slope > 0
     family = FamilyCalibration(slope, offset, 2.0)
     assert family.probability(0.5) < family.probability(0.9) < family.probability(0.99)
 
 
+def test_readings_the_reader_and_detector_agreed_on_are_surer_at_the_same_raw_confidence() -> None:
+    rng = np.random.default_rng(2)
+    raw = rng.uniform(0.6, 0.999, 4000)
+    agreed = rng.random(4000) < 0.5
+    right = rng.random(4000) < np.where(agreed, 0.995, 0.8)  # agreeing readings are right far more often
+    slope, offset, agreement = fit_platt(raw, right, agreed)
+    assert agreement > 2
+    family = FamilyCalibration(slope, offset, 2.0, agreement=agreement)
+    calibrated = np.array([family.probability(r, agreed=a) for r, a in zip(raw, agreed)])
+    assert abs(calibrated[agreed].mean() - right[agreed].mean()) < 0.01
+    assert abs(calibrated[~agreed].mean() - right[~agreed].mean()) < 0.02
+    assert family.probability(0.9, agreed=True) > family.probability(0.9) and fit_platt(raw, right)[2] == 0.0
+    detection = Detection("red-7", 0.9, (0.0, 0.0, 10.0, 10.0), agreed=True)
+    applied = Calibration({"uno": replace(family, sure_at=0.99)}).apply(detection)
+    assert applied.conf == pytest.approx(family.probability(0.9, agreed=True)) and applied.sure
+
+
 def test_with_no_wrong_reading_the_fit_is_the_identity() -> None:
-    assert fit_platt([0.7, 0.9], [True, True]) == (1.0, 0.0)
-    assert fit_platt([], []) == (1.0, 0.0)
+    assert fit_platt([0.7, 0.9], [True, True]) == (1.0, 0.0, 0.0)
+    assert fit_platt([], []) == (1.0, 0.0, 0.0)
 
 
 def test_the_sure_level_is_where_99_percent_of_readings_at_or_above_it_are_right() -> None:
@@ -53,12 +70,19 @@ def test_the_sure_level_is_where_99_percent_of_readings_at_or_above_it_are_right
 
 def test_a_reading_less_than_99_percent_likely_right_is_never_sure() -> None:
     # one wrong reading in 300: all of them together are 99.7 % right, but none is itself 99 % likely right
-    assert sure_level([0.98] * 200 + [0.9] * 100, [True] * 299 + [False]) == pytest.approx(SURE_PRECISION)
+    assert sure_level([0.98] * 200 + [0.9] * 100, [True] * 299 + [False]) == 2.0
+
+
+def test_a_wrong_reading_above_the_floor_is_not_outweighed_by_right_ones_below_it() -> None:
+    # 1 wrong in the 37 readings from 0.99 up: the 200 right ones below cannot make those 37 sure
+    conf = [0.997] * 15 + [0.994] + [0.992] * 21 + [0.95] * 200
+    right = [True] * 15 + [False] + [True] * 221
+    assert sure_level(conf, right) == pytest.approx(0.997)  # only the 15 above the wrong one
 
 
 def test_platts_targets_keep_a_tune_part_with_one_wrong_reading_from_calling_anything_certain() -> None:
     raw = [0.9999] * 250 + [0.9]
-    slope, offset = fit_platt(raw, [True] * 250 + [False])
+    slope, offset, _ = fit_platt(raw, [True] * 250 + [False])
     surest = FamilyCalibration(slope, offset, 2.0).probability(0.9999)
     assert 0.98 < surest <= 251 / 252 + 1e-3  # no surer than 251 right readings can show
 

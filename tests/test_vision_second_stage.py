@@ -89,9 +89,26 @@ class RecordingSession:
 def test_crops_are_cut_at_the_models_own_size() -> None:
     session = RecordingSession()
     classifier = CardClassifier(session, crop_size=40)
-    readings = classifier.read(np.zeros((120, 160, 3), np.uint8), [(10, 10, 50, 70)] * 2)
+    readings = classifier.read(np.zeros((120, 160, 3), np.uint8), [(10, 10, 50, 70), (60, 10, 100, 70)])
     assert session.batches[0].shape == (2 * len(TURNS), 3, 40, 40)  # each crop as cut and turned
     assert [r.label for r in readings] == [CLASSIFIER_CLASSES[0]] * 2
+
+
+def test_a_frames_crop_read_twice_is_run_through_the_network_once() -> None:
+    session = TopOrBottomSession()
+    classifier = CardClassifier(session, crop_size=40)
+    frame, other = np.zeros((120, 160, 3), np.uint8), np.zeros((120, 160, 3), np.uint8)
+    frame[:60] = 255
+    box, second = (20, 20, 80, 100), (90, 20, 150, 100)
+    with classifier.remembering(frame):
+        first = classifier.probabilities(frame, [box])
+        again = classifier.probabilities(frame, [second, box])  # only the new box is run
+        as_cut = classifier.probabilities(frame, [box], turns=(0,))  # a turn read before: nothing is run
+        classifier.probabilities(other, [box])  # another image (a straightened card) is never remembered
+    assert [len(batch) for batch in session.batches] == [len(TURNS), len(TURNS), len(TURNS)]
+    assert np.array_equal(again[1], first[0]) and not np.array_equal(as_cut[0], first[0])
+    classifier.probabilities(frame, [box])  # after the frame, its crops are run again
+    assert len(session.batches) == 4
 
 
 class TopOrBottomSession(RecordingSession):
@@ -99,6 +116,7 @@ class TopOrBottomSession(RecordingSession):
 
     def run(self, outputs, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
         batch = feeds["crops"]
+        self.batches.append(batch)
         half = batch.shape[2] // 2
         logits = np.zeros((len(batch), len(CLASSIFIER_CLASSES)), np.float32)
         logits[:, 0] = 10 * batch[:, :, :half].mean(axis=(1, 2, 3))

@@ -60,8 +60,11 @@ def log_odds(p: np.ndarray | float) -> np.ndarray:
 
 @dataclass(frozen=True)
 class FamilyCalibration:
-    """Platt scaling for one deck family: ``P(right) = 1 / (1 + exp(-(slope * logit(raw) + offset)))``,
-    and the calibrated confidence from which a reading is sure (above 1: never)."""
+    """Platt scaling for one deck family: ``P(right) = 1 / (1 + exp(-(slope * logit(raw) + offset
+    + agreement * agreed)))``, where ``agreed`` is 1 for a reading on which the reader and the detector,
+    two models trained apart, named the same card (such readings are right more often than their raw
+    confidence says: ``models/MODEL_CARD.md``), and the calibrated confidence from which a reading is sure
+    (above 1: never)."""
 
     slope: float
     offset: float
@@ -70,11 +73,13 @@ class FamilyCalibration:
     colour_slope: float | None = None  # the colour vote's Platt scaling (UNO), when fitted
     colour_offset: float = 0.0
     colour_readings: int = 0
+    agreement: float = 0.0  # added to the log-odds of a reading the reader and the detector agreed on
 
-    def probability(self, raw: float, colour_share: float | None = None) -> float:
-        """The calibrated probability that a reading of raw confidence ``raw`` is right: times the
-        colour's own probability where the colour was read from pixels with vote share ``colour_share``."""
-        value = platt(self.slope, self.offset, raw)
+    def probability(self, raw: float, colour_share: float | None = None, agreed: bool = False) -> float:
+        """The calibrated probability that a reading of raw confidence ``raw`` is right (``agreed``: the
+        reader read the card the detector named): times the colour's own probability where the colour was
+        read from pixels with vote share ``colour_share``."""
+        value = platt(self.slope, self.offset + (self.agreement if agreed else 0.0), raw)
         if colour_share is None or self.colour_slope is None:
             return value
         return value * platt(self.colour_slope, self.colour_offset, colour_share)
@@ -99,7 +104,7 @@ class Calibration:
         family = self.families.get(parse_card(detection.card).family)
         if family is None:
             return replace(detection, sure=False)
-        conf = family.probability(detection.conf, detection.colour_share)
+        conf = family.probability(detection.conf, detection.colour_share, detection.agreed)
         return replace(detection, conf=conf, sure=conf >= family.sure_at)
 
     def save(self, path: Path) -> None:
@@ -117,7 +122,8 @@ class Calibration:
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise CalibrationError(f"{path}: not a calibration file ({exc})") from exc
         for name, family in families.items():
-            if not (math.isfinite(family.slope) and math.isfinite(family.offset) and family.slope > 0):
+            if not (math.isfinite(family.slope) and math.isfinite(family.offset) and family.slope > 0
+                    and math.isfinite(family.agreement)):
                 raise CalibrationError(f"{path}: the {name} calibration is not increasing in the raw confidence")
             if family.colour_slope is not None and not (math.isfinite(family.colour_slope) and family.colour_slope > 0
                                                         and math.isfinite(family.colour_offset)):
@@ -125,11 +131,13 @@ class Calibration:
         return cls(families, str(data.get("fitted_on", "")))
 
 
-def fit_platt(raw: Sequence[float], right: Sequence[bool], iterations: int = 100) -> tuple[float, float]:
-    """Slope and offset of the logistic fit of ``right`` on the log-odds of ``raw`` (Newton's method with
-    step halving, a little ridge against separable data), the slope kept at least ``MIN_SLOPE`` so that a
-    surer raw reading is never less sure once calibrated; (1, 0), the identity, when the readings are all
-    right or all wrong.
+def fit_platt(raw: Sequence[float], right: Sequence[bool], agreed: Sequence[bool] | None = None,
+              iterations: int = 100) -> tuple[float, float, float]:
+    """Slope, offset and agreement of the logistic fit of ``right`` on the log-odds of ``raw`` and, where
+    ``agreed`` is given, on whether the reader read the card the detector named (Newton's method with step
+    halving, a little ridge against separable data), the slope kept at least ``MIN_SLOPE`` so that a surer
+    raw reading is never less sure once calibrated; (1, 0, 0), the identity, when the readings are all
+    right or all wrong. The agreement is 0 without ``agreed``.
 
     The targets are Platt's own (Platt 1999): ``(R + 1) / (R + 2)`` for the ``R`` right readings and
     ``1 / (W + 2)`` for the ``W`` wrong ones, not 1 and 0. A tune part with one or two wrong readings
@@ -137,17 +145,19 @@ def fit_platt(raw: Sequence[float], right: Sequence[bool], iterations: int = 100
     0.9999, with these no calibrated probability passes what that many readings can show."""
     x, hard = log_odds(raw), np.asarray(right, dtype=np.float64)
     if len(x) == 0 or hard.min() == hard.max():
-        return 1.0, 0.0
+        return 1.0, 0.0, 0.0
     rights, wrongs = hard.sum(), len(hard) - hard.sum()
     y = np.where(hard > 0, (rights + 1) / (rights + 2), 1 / (wrongs + 2))
-    design = np.stack([x, np.ones_like(x)], axis=1)
-    ridge = np.diag([1e-3, 1e-6])
+    columns = [x, np.ones_like(x)] + ([np.asarray(agreed, dtype=np.float64)] if agreed is not None else [])
+    design = np.stack(columns, axis=1)
+    ridge = np.diag([1e-3, 1e-6, 1e-3][:len(columns)])
 
     def loss(weights: np.ndarray) -> float:
         z = design @ weights
         return float(np.sum(np.logaddexp(0, z) - y * z) + 0.5 * weights @ ridge @ weights)
 
-    weights = np.array([1.0, 0.0])
+    weights = np.zeros(len(columns))
+    weights[0] = 1.0
     for _ in range(iterations):
         p = 0.5 * (1 + np.tanh(0.5 * (design @ weights)))  # the logistic, without overflow
         gradient = design.T @ (p - y) + ridge @ weights
@@ -159,39 +169,42 @@ def fit_platt(raw: Sequence[float], right: Sequence[bool], iterations: int = 100
         weights = weights - step
         if np.abs(step).max() < 1e-9:
             break
-    return max(float(weights[0]), MIN_SLOPE), float(weights[1])
+    agreement = float(weights[2]) if agreed is not None else 0.0
+    return max(float(weights[0]), MIN_SLOPE), float(weights[1]), agreement
 
 
 def sure_level(conf: Sequence[float], right: Sequence[bool], precision: float = SURE_PRECISION) -> float:
-    """The lowest confidence from which at least ``precision`` of the readings at it or above are right,
-    counting from the surest down, and never below ``precision`` itself: a reading is sure only where its
-    own calibrated probability of being right is that high (2.0, never sure, when not even the surest
-    reading is right). Without that floor, a tune part with a single wrong reading made every reading
-    sure, however unsure."""
+    """The lowest confidence, at least ``precision`` itself, from which at least ``precision`` of the
+    readings at it or above are right, counting from the surest down: a reading is sure only where its own
+    calibrated probability of being right is that high *and* the tune readings from its level up show it
+    (2.0, never sure, where no such level is). Without the floor, a tune part with a single wrong reading
+    made every reading sure, however unsure; with the floor alone, a wrong reading among those above it
+    went unheeded where many right ones below it made up the share."""
     order = np.argsort(-np.asarray(conf, dtype=np.float64), kind="stable")
     conf_sorted = np.asarray(conf, dtype=np.float64)[order]
     right_sorted = np.asarray(right, dtype=np.float64)[order]
     share = np.cumsum(right_sorted) / np.arange(1, len(order) + 1)
     # a threshold takes all the readings tied at its confidence: only the last of a tie may end a run
     ends_tie = np.append(conf_sorted[1:] < conf_sorted[:-1], True)
-    holding = np.flatnonzero((share >= precision) & ends_tie)
-    if len(holding) == 0:
-        return 2.0
-    return max(float(conf_sorted[holding[-1]]), precision)
+    holding = np.flatnonzero((share >= precision) & ends_tie & (conf_sorted >= precision))
+    return float(conf_sorted[holding[-1]]) if len(holding) else 2.0
 
 
 def fit_family(raw: Sequence[float], right: Sequence[bool], colour_shares: Sequence[float | None] = (),
-               colour_votes: tuple[Sequence[float], Sequence[bool]] | None = None) -> FamilyCalibration:
-    """The calibration of one family from its tune readings (raw confidence, whether it was right, and
-    for UNO each reading's colour vote share or ``None``), with the colour's own scaling fitted on
-    ``colour_votes`` (vote shares, whether the colour was right) when given; ``sure`` is fitted on the
-    calibrated probabilities of the tune readings."""
-    slope, offset = fit_platt(raw, right)
-    colour_slope, colour_offset = fit_platt(*colour_votes) if colour_votes and len(colour_votes[0]) else (None, 0.0)
+               colour_votes: tuple[Sequence[float], Sequence[bool]] | None = None,
+               agreed: Sequence[bool] | None = None) -> FamilyCalibration:
+    """The calibration of one family from its tune readings (raw confidence, whether it was right, for UNO
+    each reading's colour vote share or ``None``, and whether the reader agreed with the detector, when
+    given), with the colour's own scaling fitted on ``colour_votes`` (vote shares, whether the colour was
+    right) when given; ``sure`` is fitted on the calibrated probabilities of the tune readings."""
+    slope, offset, agreement = fit_platt(raw, right, agreed)
+    colour_slope, colour_offset, _ = (fit_platt(*colour_votes) if colour_votes and len(colour_votes[0])
+                                      else (None, 0.0, 0.0))
     family = FamilyCalibration(slope, offset, 2.0, len(raw), colour_slope, colour_offset,
-                               len(colour_votes[0]) if colour_votes else 0)
+                               len(colour_votes[0]) if colour_votes else 0, agreement)
     shares = list(colour_shares) or [None] * len(raw)
-    calibrated = [family.probability(r, s) for r, s in zip(raw, shares)]
+    agreeing = list(agreed) if agreed is not None else [False] * len(raw)
+    calibrated = [family.probability(r, s, a) for r, s, a in zip(raw, shares, agreeing)]
     return replace(family, sure_at=sure_level(calibrated, right))
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -155,6 +156,8 @@ class CardClassifier:
         self._mask: np.ndarray | None = None
         self.shift: HeadShift | None = None
         self.has_features = len(session.get_outputs()) > 1  # readers exported before deck profiles lack them
+        self._frame: np.ndarray | None = None  # the frame whose crops' outputs are remembered, and them
+        self._memo: dict[tuple[tuple[float, ...], int], tuple[np.ndarray, np.ndarray]] = {}
 
     @classmethod
     def load(cls, path: str | Path | None = None, threads: int | None = None) -> CardClassifier:
@@ -184,20 +187,35 @@ class CardClassifier:
                                   f"gives {features}: teach the deck again")
         self.shift = shift
 
+    @contextmanager
+    def remembering(self, bgr: np.ndarray) -> Iterator[None]:
+        """Within it, a crop of the frame ``bgr`` read once in a turn is never run through the network again:
+        the confirmation, the merge and the corners' check read one frame's boxes, many of them twice."""
+        self._frame, self._memo = bgr, {}
+        try:
+            yield
+        finally:
+            self._frame, self._memo = None, {}
+
     def outputs(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]],
                 turns: Sequence[int] = TURNS) -> tuple[np.ndarray, np.ndarray]:
         """The trained logits (boxes x ``CLASSIFIER_CLASSES``) and features (boxes x F) of each box of
         ``bgr``, each the mean over the crop's ``turns`` (quarter turns; default ``TURNS``; the last layer
         is linear, so the mean logits are those of the mean features), with no deck shift and no family
-        mask; features are empty for a reader without them."""
+        mask; features are empty for a reader without them. Crops of the frame being remembered
+        (:meth:`remembering`) are run once."""
         if not boxes:
             return np.zeros((0, len(CLASSIFIER_CLASSES)), np.float32), np.zeros((0, 0), np.float32)
-        crops = [crop_for_classifier(bgr, b, self.crop_size) for b in boxes]
-        blob = crops_to_blob([np.rot90(crop, turn) for turn in turns for crop in crops])
-        outputs = self.session.run(None, {self.input_name: blob})
-        logits = outputs[0].reshape(len(turns), len(boxes), -1).mean(axis=0)
-        features = (outputs[1].reshape(len(turns), len(boxes), -1).mean(axis=0) if self.has_features
-                    else np.zeros((len(boxes), 0), np.float32))
+        memo = self._memo if bgr is self._frame else {}
+        keys = [(tuple(float(v) for v in box), turn) for turn in turns for box in boxes]
+        missing = list(dict.fromkeys(key for key in keys if key not in memo))
+        if missing:
+            blob = crops_to_blob([np.rot90(crop_for_classifier(bgr, box, self.crop_size), turn) for box, turn in missing])
+            outputs = self.session.run(None, {self.input_name: blob})
+            features = outputs[1] if self.has_features else np.zeros((len(missing), 0), np.float32)
+            memo.update((key, (logit, feature)) for key, logit, feature in zip(missing, outputs[0], features))
+        logits = np.stack([memo[key][0] for key in keys]).reshape(len(turns), len(boxes), -1).mean(axis=0)
+        features = np.stack([memo[key][1] for key in keys]).reshape(len(turns), len(boxes), -1).mean(axis=0)
         return logits, features
 
     def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]],

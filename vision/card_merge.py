@@ -43,7 +43,8 @@ class Detection:
     detector found them, each read as this card (:func:`reading_boxes`); ``box`` is then the whole card's
     box, or the box spanning its corners where no whole-card box was found. ``apart``: a corner index
     lying inside another card's box but read as a card of its own (a card under or beside that one,
-    ``vision.unsure_boxes.confirmed``): it is never a part of that card."""
+    ``vision.unsure_boxes.confirmed``): it is never a part of that card. ``agreed``: the reader read the
+    card the detector named (``vision.detector.Detector._identify``), which the calibration weighs."""
 
     card: str
     conf: float
@@ -52,6 +53,7 @@ class Detection:
     colour_share: float | None = None
     parts: tuple[Box, ...] = ()
     apart: bool = False
+    agreed: bool = False
 
     def to_dict(self, parts: bool = False) -> dict:
         """The cards.md JSON form: ``{"card", "conf", "sure", "box": [x1, y1, x2, y2]}``; with ``parts``, also
@@ -80,17 +82,28 @@ def iou(a: Box, b: Box) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def pairwise_iou(a: Sequence[Box], b: Sequence[Box]) -> np.ndarray:
-    """The intersection over union of every box of ``a`` (rows) with every box of ``b`` (columns)."""
-    first, second = np.asarray(a, np.float64).reshape(-1, 4), np.asarray(b, np.float64).reshape(-1, 4)
+def as_boxes(boxes: Sequence[Box]) -> np.ndarray:
+    """Boxes as an N x 4 float array."""
+    return np.asarray(boxes, np.float64).reshape(-1, 4)
+
+
+def box_areas(boxes: np.ndarray) -> np.ndarray:
+    """The area of each row of an N x 4 box array (0 for an empty box)."""
+    return np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
+
+
+def pairwise_intersection(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """The area shared by every box of ``first`` (rows) with every box of ``second`` (columns)."""
     width = np.minimum(first[:, None, 2], second[None, :, 2]) - np.maximum(first[:, None, 0], second[None, :, 0])
     height = np.minimum(first[:, None, 3], second[None, :, 3]) - np.maximum(first[:, None, 1], second[None, :, 1])
-    inter = np.clip(width, 0, None) * np.clip(height, 0, None)
+    return np.clip(width, 0, None) * np.clip(height, 0, None)
 
-    def areas(boxes: np.ndarray) -> np.ndarray:
-        return np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
 
-    union = areas(first)[:, None] + areas(second)[None, :] - inter
+def pairwise_iou(a: Sequence[Box], b: Sequence[Box]) -> np.ndarray:
+    """The intersection over union of every box of ``a`` (rows) with every box of ``b`` (columns)."""
+    first, second = as_boxes(a), as_boxes(b)
+    inter = pairwise_intersection(first, second)
+    union = box_areas(first)[:, None] + box_areas(second)[None, :] - inter
     return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
 
 
@@ -102,14 +115,22 @@ def is_part_of(part: Box, card: Box) -> bool:
     return intersection_area(part, card) >= PART_INSIDE * part_area
 
 
-def _parent_of(index: int, detections: Sequence[Detection]) -> int | None:
+def pairwise_part_of(parts: Sequence[Box], cards: Sequence[Box]) -> np.ndarray:
+    """:func:`is_part_of` of every box of ``parts`` (rows) in every box of ``cards`` (columns), at once."""
+    first, second = as_boxes(parts), as_boxes(cards)
+    part_area, card_area = box_areas(first)[:, None], box_areas(second)[None, :]
+    inter = pairwise_intersection(first, second)
+    return (part_area > 0) & (card_area > 0) & (part_area <= PART_MAX_AREA * card_area) & (inter >= PART_INSIDE * part_area)
+
+
+def _parent_of(index: int, detections: Sequence[Detection], containing: np.ndarray) -> int | None:
     """The card box that detection ``index`` is a part of: one naming the same card if any (the most
     confident), else the smallest containing box; ``None`` when it is part of no other box or lies
-    ``apart``."""
+    ``apart``. ``containing``: the row of :func:`pairwise_part_of` of the detections' boxes for it."""
     part = detections[index]
     if part.apart:
         return None
-    containers = [i for i, other in enumerate(detections) if i != index and is_part_of(part.box, other.box)]
+    containers = [int(i) for i in np.flatnonzero(containing) if i != index]
     if not containers:
         return None
     same_card = [i for i in containers if detections[i].card == part.card]
@@ -160,7 +181,9 @@ def card_groups(detections: Sequence[Detection]) -> list[CardGroup]:
     paired; every other lone box is a card of its own. Where whole cards were found (boxes with parts),
     a lone box larger than a part of their typical (median) box can be (``PART_MAX_AREA``) is a whole card
     too, never paired."""
-    parents = {i: _parent_of(i, detections) for i in range(len(detections))}
+    boxes = [d.box for d in detections]
+    containing = pairwise_part_of(boxes, boxes)
+    parents = {i: _parent_of(i, detections, containing[i]) for i in range(len(detections))}
     # a box that is itself a part is never a parent: its own parts join its parent's group
     roots = {}
     for i, parent in parents.items():
@@ -205,7 +228,8 @@ def merge_card_parts(detections: Sequence[Detection], identify: Identify | None 
             decided = identify(replace(asked, conf=conf), others)
             if decided is None:  # the look at the pixels found no card there
                 continue
-            found = replace(found, card=decided.card, conf=decided.conf, colour_share=decided.colour_share)
+            found = replace(found, card=decided.card, conf=decided.conf, colour_share=decided.colour_share,
+                            agreed=decided.agreed)
             if attach is not None and found.parts:
                 found = with_corners_read_as_it(found, [detections[i].box for i in group.parts
                                                         if detections[i].card != card], attach)

@@ -18,7 +18,7 @@ import numpy as np
 
 from referee.cards import ALL_CARD_IDS, parse_card
 from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, Reading
-from vision.card_merge import Box, Detection, is_part_of
+from vision.card_merge import Box, Detection, pairwise_part_of
 from vision.card_outline import card_outline, upright_card
 from vision.uno_colour import HUE_PROTOTYPES, colour_vote
 
@@ -61,12 +61,12 @@ def reader_views(image: np.ndarray, detection: Detection, parts: Sequence[Box] =
 
 def inner_parts(card: Detection, detections: Sequence[Detection]) -> list[Box]:
     """The boxes of the card faces in ``detections`` that are parts of ``card``'s box
-    (:func:`vision.card_merge.is_part_of`: small beside it and lying within it), its corner indices as
+    (:func:`vision.card_merge.pairwise_part_of`: small beside it and lying within it), its corner indices as
     the detector found them, whatever card they were named as; backs and indices of other cards lying
     there (``apart``) are left out."""
-    return [other.box for other in detections
-            if other.box != card.box and not parse_card(other.card).is_back and not other.apart
-            and is_part_of(other.box, card.box)]
+    inside = pairwise_part_of([other.box for other in detections], [card.box])[:, 0] if detections else []
+    return [other.box for other, part in zip(detections, inside)
+            if part and other.box != card.box and not other.apart and not parse_card(other.card).is_back]
 
 
 def index_corners(detection: Detection) -> list[Box]:

@@ -26,6 +26,7 @@ import ast
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -275,6 +276,13 @@ class Detector:
         Raises :class:`InvalidImage` for None, empty, wrongly typed or shaped input.
         """
         image = check_image(bgr)
+        if self.classifier is None:
+            return self._cards(image)
+        with self.classifier.remembering(image):
+            return self._cards(image)
+
+    def _cards(self, image: np.ndarray) -> list[Detection]:
+        """:meth:`detect` of a checked image."""
         floor = self.conf_threshold if self.classifier is None else min(self.conf_threshold, CONFIRM_FLOOR)
         native = self._look(image, self.imgsz, 0, floor)
         zoomed: list[Detection] = []
@@ -324,7 +332,8 @@ class Detector:
         (:func:`recoloured`). Where the fused reading is less than ``READ_CONFIDENCE`` sure, or names another
         card less surely than the detector names its own, the detector's naming stands. ``None`` when the reader
         finds no card face there and can tell (:func:`unread`). Backs, which the reader does not read, keep the
-        detector's name."""
+        detector's name. The card is ``agreed`` where the reader, sure enough to name it, reads the card the
+        detector named."""
         card = parse_card(detection.card)
         if self.classifier is None or card.is_back:
             return recoloured(image, detection, self.hues)
@@ -339,7 +348,8 @@ class Detector:
                                               and reading.prob < detection.conf):
             # the reader is unsure, or less sure of another card than the detector of its own: the naming stands
             return recoloured(image, detection, self.hues)
-        return recoloured(image, named(detection, reading), self.hues)
+        agreed = reading.label == classifier_label(detection.card)
+        return recoloured(image, replace(named(detection, reading), agreed=agreed), self.hues)
 
     def _reads_as(self, image: np.ndarray, card: Detection, box: Box) -> bool:
         """Whether the crop under ``box``, read on its own, shows ``card`` (its reader class,

@@ -76,8 +76,8 @@ class Tally:
 @dataclass(frozen=True)
 class ScoredReading:
     """One reading the recogniser reported (or a labelled card it missed, ``read`` = ``none``): the truth,
-    what was read, its confidence and sure mark, whether it was right, and the share of the colour vote
-    where an UNO colour was read from pixels."""
+    what was read, its confidence and sure mark, whether it was right, the share of the colour vote
+    where an UNO colour was read from pixels, and whether the reader agreed with the detector."""
 
     truth: str
     read: str
@@ -85,13 +85,15 @@ class ScoredReading:
     sure: bool
     right: bool
     colour_share: float | None = None
+    agreed: bool = False
 
     @classmethod
     def of(cls, truth: str, detection: Detection | None, right: bool) -> ScoredReading:
         """The reading of ``detection`` (``None``: nothing read) for a labelled ``truth``."""
         if detection is None:
             return cls(truth, NO_CARD, 0.0, False, right)
-        return cls(truth, detection.card, float(detection.conf), bool(detection.sure), right, detection.colour_share)
+        return cls(truth, detection.card, float(detection.conf), bool(detection.sure), right, detection.colour_share,
+                   detection.agreed)
 
     @property
     def colour_right(self) -> bool | None:

@@ -16,7 +16,8 @@ import numpy as np
 
 from referee.cards import parse_card
 from vision.card_classifier import NOT_A_CARD, CardClassifier, Reading, classifier_label
-from vision.card_merge import Box, Detection, box_area, intersection_area, iou, is_part_of
+from vision.card_merge import (Box, Detection, as_boxes, box_area, box_areas, intersection_area, iou, pairwise_intersection,
+                               pairwise_part_of)
 from vision.card_reading import READ_CONFIDENCE, named
 
 #: With a second stage, a box whose class scores sum to at least this (``decode``'s ``any_card``) but whose
@@ -63,16 +64,14 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
     :mod:`vision.stability`.) Backs, which the classifier cannot read, are never kept unsure. The boxes
     outside sure cards are read as cut first, and turned only where that is worth it (``CONFIRM_SCREEN``)."""
     sure = [d for d in detections if d.conf >= conf_threshold]
-    unsure: list[tuple[Detection, list[Detection]]] = []  # each with the sure cards it is a part of
-    for detection in detections:
-        if detection.conf >= conf_threshold or parse_card(detection.card).is_back:
-            continue
-        part_of = [(other, is_part_of(detection.box, other.box)) for other in sure]
-        # one lying on a sure box is left out whatever it reads, unless it is a part of it (a corner index
-        # inside it, maybe another card's): only the others are worth reading
-        if any(not part and lies_on(detection.box, other.box) for other, part in part_of):
-            continue
-        unsure.append((detection, [other for other, part in part_of if part]))
+    faces = [d for d in detections if d.conf < conf_threshold and not parse_card(d.card).is_back]
+    sure_boxes = [d.box for d in sure]
+    part_of = pairwise_part_of([d.box for d in faces], sure_boxes)
+    # one lying on a sure box is left out whatever it reads, unless it is a part of it (a corner index
+    # inside it, maybe another card's): only the others are worth reading
+    on_sure = pairwise_lies_on([d.box for d in faces], sure_boxes) & ~part_of
+    unsure = [(detection, [other for other, part in zip(sure, parts) if part])  # with the sure cards it is a part of
+              for detection, parts, lying in zip(faces, part_of, on_sure) if not lying.any()]
     candidates = one_per_spot(unsure)
     readings: list[Reading | None] = [None] * len(candidates)
     for inside in (False, True):
@@ -122,3 +121,10 @@ def capped_apart(card: Detection) -> Detection:
 def lies_on(box: Box, other: Box) -> bool:
     """Whether ``box`` and ``other`` share more than ``SHARED_AREA`` of the smaller one's area."""
     return intersection_area(box, other) > SHARED_AREA * min(box_area(box), box_area(other))
+
+
+def pairwise_lies_on(boxes: Sequence[Box], others: Sequence[Box]) -> np.ndarray:
+    """:func:`lies_on` of every box of ``boxes`` (rows) on every box of ``others`` (columns), at once."""
+    first, second = as_boxes(boxes), as_boxes(others)
+    smaller = np.minimum(box_areas(first)[:, None], box_areas(second)[None, :])
+    return pairwise_intersection(first, second) > SHARED_AREA * smaller
