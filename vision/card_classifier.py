@@ -210,7 +210,8 @@ class CardClassifier:
         keys = [(tuple(float(v) for v in box), turn) for turn in turns for box in boxes]
         missing = list(dict.fromkeys(key for key in keys if key not in memo))
         if missing:
-            blob = crops_to_blob([np.rot90(crop_for_classifier(bgr, box, self.crop_size), turn) for box, turn in missing])
+            crops = [np.rot90(crop_for_classifier(bgr, box, self.crop_size), turn) for box, turn in missing]
+            blob = crops_to_blob(crops)
             outputs = self.session.run(None, {self.input_name: blob})
             features = outputs[1] if self.has_features else np.zeros((len(missing), 0), np.float32)
             memo.update((key, (logit, feature)) for key, logit, feature in zip(missing, outputs[0], features))

@@ -120,7 +120,8 @@ def pairwise_part_of(parts: Sequence[Box], cards: Sequence[Box]) -> np.ndarray:
     first, second = as_boxes(parts), as_boxes(cards)
     part_area, card_area = box_areas(first)[:, None], box_areas(second)[None, :]
     inter = pairwise_intersection(first, second)
-    return (part_area > 0) & (card_area > 0) & (part_area <= PART_MAX_AREA * card_area) & (inter >= PART_INSIDE * part_area)
+    small = (part_area > 0) & (card_area > 0) & (part_area <= PART_MAX_AREA * card_area)
+    return small & (inter >= PART_INSIDE * part_area)
 
 
 def _parent_of(index: int, detections: Sequence[Detection], containing: np.ndarray) -> int | None:

@@ -16,8 +16,8 @@ import numpy as np
 
 from referee.cards import parse_card
 from vision.card_classifier import NOT_A_CARD, CardClassifier, Reading, classifier_label
-from vision.card_merge import (Box, Detection, as_boxes, box_area, box_areas, intersection_area, iou, pairwise_intersection,
-                               pairwise_part_of)
+from vision.card_merge import (Box, Detection, as_boxes, box_area, box_areas, intersection_area, iou,
+                               pairwise_intersection, pairwise_part_of)
 from vision.card_reading import READ_CONFIDENCE, named
 
 #: With a second stage, a box whose class scores sum to at least this (``decode``'s ``any_card``) but whose
