@@ -108,15 +108,13 @@ def pairwise_iou(a: Sequence[Box], b: Sequence[Box]) -> np.ndarray:
 
 
 def is_part_of(part: Box, card: Box) -> bool:
-    """Whether ``part`` is small beside ``card`` and lies (almost) wholly inside it."""
-    part_area, card_area = box_area(part), box_area(card)
-    if part_area <= 0 or card_area <= 0 or part_area > PART_MAX_AREA * card_area:
-        return False
-    return intersection_area(part, card) >= PART_INSIDE * part_area
+    """Whether ``part`` is small beside ``card`` and lies (almost) wholly inside it (:func:`pairwise_part_of`)."""
+    return bool(pairwise_part_of([part], [card])[0, 0])
 
 
 def pairwise_part_of(parts: Sequence[Box], cards: Sequence[Box]) -> np.ndarray:
-    """:func:`is_part_of` of every box of ``parts`` (rows) in every box of ``cards`` (columns), at once."""
+    """Whether each box of ``parts`` (rows) is small beside each box of ``cards`` (columns), at most
+    ``PART_MAX_AREA`` of its area, and lies (almost) wholly inside it, ``PART_INSIDE`` of its own area."""
     first, second = as_boxes(parts), as_boxes(cards)
     part_area, card_area = box_areas(first)[:, None], box_areas(second)[None, :]
     inter = pairwise_intersection(first, second)

@@ -64,7 +64,7 @@ def inner_parts(card: Detection, detections: Sequence[Detection]) -> list[Box]:
     (:func:`vision.card_merge.pairwise_part_of`: small beside it and lying within it), its corner indices as
     the detector found them, whatever card they were named as; backs and indices of other cards lying
     there (``apart``) are left out."""
-    inside = pairwise_part_of([other.box for other in detections], [card.box])[:, 0] if detections else []
+    inside = pairwise_part_of([other.box for other in detections], [card.box])[:, 0]
     return [other.box for other, part in zip(detections, inside)
             if part and other.box != card.box and not other.apart and not parse_card(other.card).is_back]
 

@@ -344,11 +344,10 @@ class Detector:
         reading = card_reading(np.concatenate(probs), 1 + len(parts), family_classes(card.family))
         if reading.label == NOT_A_CARD:
             return None if unread(detection, reading) else detection
-        if reading.prob < READ_CONFIDENCE or (reading.label != classifier_label(detection.card)
-                                              and reading.prob < detection.conf):
+        agreed = reading.label == classifier_label(detection.card)
+        if reading.prob < READ_CONFIDENCE or (not agreed and reading.prob < detection.conf):
             # the reader is unsure, or less sure of another card than the detector of its own: the naming stands
             return recoloured(image, detection, self.hues)
-        agreed = reading.label == classifier_label(detection.card)
         return recoloured(image, replace(named(detection, reading), agreed=agreed), self.hues)
 
     def _reads_as(self, image: np.ndarray, card: Detection, box: Box) -> bool:

@@ -16,8 +16,7 @@ import numpy as np
 
 from referee.cards import parse_card
 from vision.card_classifier import NOT_A_CARD, CardClassifier, Reading, classifier_label
-from vision.card_merge import (Box, Detection, as_boxes, box_area, box_areas, intersection_area, iou,
-                               pairwise_intersection, pairwise_part_of)
+from vision.card_merge import Box, Detection, as_boxes, box_areas, iou, pairwise_intersection, pairwise_part_of
 from vision.card_reading import READ_CONFIDENCE, named
 
 #: With a second stage, a box whose class scores sum to at least this (``decode``'s ``any_card``) but whose
@@ -55,7 +54,7 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
     """``detections`` (most confident first) without the unsure ones (below ``conf_threshold``) that
     ``classifier`` does not confirm. An unsure face is kept when the classifier reads a card face in its
     box (not ``NOT_A_CARD``), at least ``READ_CONFIDENCE`` sure, and it does not lie on a box kept before
-    it (:func:`lies_on`): unsure boxes fill in cards found nowhere else, never add a second card on a
+    it (:func:`pairwise_lies_on`): unsure boxes fill in cards found nowhere else, never add a second card on a
     surer one, while the corner of a card fanned or lying beside a surer one, which its neighbour's box
     overlaps at the edge, stays. A corner index inside a sure card's box (a part of it) is that card's
     own unless the classifier reads it, at least ``APART_READING`` sure, as another card: then it is that
@@ -89,7 +88,7 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
             if reading.prob < APART_READING or any(classifier_label(h.card) == reading.label for h in hosts):
                 continue
             detection = replace(named(detection, reading), apart=True)
-        if any(lies_on(detection.box, other.box) for other in confirmed_unsure):
+        if pairwise_lies_on([detection.box], [other.box for other in confirmed_unsure]).any():
             continue
         confirmed_unsure.append(detection)
     return sure + confirmed_unsure
@@ -118,13 +117,9 @@ def capped_apart(card: Detection) -> Detection:
     return replace(card, conf=min(card.conf, APART_CONF), sure=False)
 
 
-def lies_on(box: Box, other: Box) -> bool:
-    """Whether ``box`` and ``other`` share more than ``SHARED_AREA`` of the smaller one's area."""
-    return intersection_area(box, other) > SHARED_AREA * min(box_area(box), box_area(other))
-
-
 def pairwise_lies_on(boxes: Sequence[Box], others: Sequence[Box]) -> np.ndarray:
-    """:func:`lies_on` of every box of ``boxes`` (rows) on every box of ``others`` (columns), at once."""
+    """Whether each box of ``boxes`` (rows) and each of ``others`` (columns) share more than ``SHARED_AREA``
+    of the smaller one's area."""
     first, second = as_boxes(boxes), as_boxes(others)
     smaller = np.minimum(box_areas(first)[:, None], box_areas(second)[None, :])
     return pairwise_intersection(first, second) > SHARED_AREA * smaller
