@@ -23,14 +23,14 @@ with labels in ``OUT/labels/train``: real files, not links, so the folder can tr
 The folder is training data, never part of the project.
 
 ``python -m models.uno_cards_rf --out .gpu/uno-cards-rf --share 0.15 --quality 80 --side 320`` (the tenth
-round's detector, ``models/gpu_train.sh``)
+round's detector, ``models/gpu_train.sh``); ``python -m models.uno_cards_rf --colour-check 400 --share 0.15``
+prints how the recogniser names the colours of photos outside that share (:func:`colour_check`).
 """
 from __future__ import annotations
 
 import argparse
 import csv
 import hashlib
-import itertools
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -43,7 +43,8 @@ from vision.card_classifier import classifier_label
 from vision.card_merge import Box, Detection, box_area, iou
 from vision.detector import Detector
 from vision.evaluation import centre_in_box
-from vision.uno_colour import HUE_PROTOTYPES, hue_distance, shown_hue
+from vision.deck_inks import hue_peaks, named_inks
+from vision.uno_colour import hue_distance, shown_hue
 
 DATASET = "uno-cards-rf"
 #: The shipped detector's boxes added as labels score at least this (its raw top-class score).
@@ -79,18 +80,8 @@ def in_share(name: str, share: float) -> bool:
 def hue_centres(hues: np.ndarray) -> dict[str, float]:
     """The hue (OpenCV 0-180) of each UNO colour as a set of photos shows it: the four highest peaks of the
     smoothed histogram of ``hues`` (each at least ``PEAK_SEPARATION`` steps from the others), named so that the
-    peaks lie as near as can be, in sum, to the printed colours (``HUE_PROTOTYPES``)."""
-    counts = np.bincount(np.asarray(hues, np.int64) % 180, minlength=180).astype(np.float64)
-    smoothed = sum(np.roll(counts, shift) for shift in range(-2, 3))
-    peaks = []
-    for _ in HUE_PROTOTYPES:
-        peak = int(smoothed.argmax())
-        peaks.append(float(peak))
-        smoothed[(peak + np.arange(-PEAK_SEPARATION, PEAK_SEPARATION + 1)) % 180] = 0.0
-    names = list(HUE_PROTOTYPES)
-    named = min(itertools.permutations(peaks),
-                key=lambda order: sum(float(hue_distance(p, HUE_PROTOTYPES[n])) for p, n in zip(order, names)))
-    return dict(zip(names, named))
+    peaks lie as near as can be, in sum, to the printed colours (:mod:`vision.deck_inks`)."""
+    return named_inks(hue_peaks(hues, separation=PEAK_SEPARATION))
 
 
 def corner_card(bgr: np.ndarray, value: str, box: Box, centres: dict[str, float]) -> str | None:
@@ -177,12 +168,54 @@ def write_share(datasets_dir: Path, out: Path, share: float, quality: int, detec
     return counts
 
 
+def colour_check(datasets_dir: Path, photos_wanted: int, share: float) -> str:
+    """How the whole recogniser names the colours of the labelled coloured corners of the first
+    ``photos_wanted`` photos outside the detector's training ``share``: with the printed inks, and read as
+    one table's game with the inks learnt unlabelled from the photos before (:mod:`vision.deck_inks`). The
+    truth is each corner's colour as the labels are made (:func:`hue_centres` of these photos' corners)."""
+    from vision.commands.evaluate import reading_files
+    from vision.evaluation import centre_in_box, uno_colour_and_value
+
+    source = datasets_dir / DATASET
+    photos = read_values(source / "labels.csv")
+    names = [name for name in sorted(photos) if not in_share(name, share)][:photos_wanted]
+    chosen = {name: photos[name] for name in names}
+    centres = hue_centres(corner_hues(source, chosen))
+    detector = Detector.load(family="uno")
+    lines = [f"{len(names)} photos outside the training share {share}; the corners' colours as labelled: "
+             + ", ".join(f"{name} {hue:.0f}" for name, hue in centres.items())]
+    for learning in (False, True):
+        read = reading_files(detector, learning)
+        right = total = surely_wrong = 0
+        for name in names:
+            path = source / "images" / name
+            bgr = cv2.imread(str(path))
+            found = read(path)
+            for value, box in chosen[name]:
+                card = corner_card(bgr, value, box, centres)
+                if card is None or value in COLOURLESS:
+                    continue
+                hits = [d for d in found if centre_in_box(box, d.box) or centre_in_box(d.box, box)]
+                if not hits:
+                    continue
+                total += 1
+                named_right = uno_colour_and_value(hits[0].card)[0] == uno_colour_and_value(card)[0]
+                right += named_right
+                surely_wrong += hits[0].sure and not named_right
+        inks = detector.inks.inks() if learning else None
+        lines.append(f"{'inks learnt in play' if learning else 'printed inks'}: colours right {right}/{total} "
+                     f"({100 * right / max(total, 1):.1f} %), {surely_wrong} wrong and sure" + (f"; inks at the end {inks}" if learning else ""))
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m models.uno_cards_rf``: write a share of uno-cards-rf as YOLO training data."""
     parser = argparse.ArgumentParser(prog="python -m models.uno_cards_rf", description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", type=Path, default=Path("../shared/datasets"),
                         help="folder holding uno-cards-rf/ (default ../shared/datasets)")
-    parser.add_argument("--out", type=Path, required=True, help="YOLO dataset folder to write")
+    parser.add_argument("--out", type=Path, default=None, help="YOLO dataset folder to write")
+    parser.add_argument("--colour-check", type=int, default=None, metavar="N",
+                        help="instead, print how the recogniser names the colours of N photos outside --share")
     parser.add_argument("--share", type=float, default=1.0, help="share of the photos to write (default all)")
     parser.add_argument("--quality", type=int, default=85, help="JPEG quality of the written photos")
     parser.add_argument("--side", type=int, default=None, help="scale photos down to this longest side")
@@ -191,6 +224,11 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.datasets / DATASET / "labels.csv").is_file():
         print(f"uno_cards_rf: no {DATASET}/labels.csv under {args.datasets}", file=sys.stderr)
         return 2
+    if args.colour_check is not None:
+        print(colour_check(args.datasets, args.colour_check, args.share))
+        return 0
+    if args.out is None:
+        parser.error("--out is needed (or --colour-check N)")
     detector = Detector.load(args.detector, family="uno", second_stage=False)
     try:
         counts = write_share(args.datasets, args.out, args.share, args.quality, detector, args.side)

@@ -23,14 +23,14 @@ pytestmark = pytest.mark.skipif(not default_model_path().is_file(), reason="no c
 TEACHING = ["green-1", "red-2", "green-3", "blue-4", "yellow-5", "green-6", "red-7", "green-8", "green-skip"]
 
 
-def teaching_folder(folder: Path, cards: list[str], labels: list[str] | None = None) -> Path:
-    """A teaching folder (images/, labels.csv) of the yellowish deck: one shot per card of ``cards``,
-    labelled ``labels`` (default: the cards themselves)."""
+def teaching_folder(folder: Path, cards: list[str], labels: list[str] | None = None, yellowish: bool = True) -> Path:
+    """A teaching folder (images/, labels.csv) of the yellowish deck (``yellowish`` False: the printed one):
+    one shot per card of ``cards``, labelled ``labels`` (default: the cards themselves)."""
     (folder / "images").mkdir(parents=True)
     rows = ["image,card"]
     for i, (card, label) in enumerate(zip(cards, labels or cards)):
         frame, _ = face_on_table(card, "uno-classic" if i % 2 else "uno-2023", 170)
-        cv2.imwrite(str(folder / "images" / f"shot{i:02d}.png"), yellowish_greens(frame))
+        cv2.imwrite(str(folder / "images" / f"shot{i:02d}.png"), yellowish_greens(frame) if yellowish else frame)
         rows.append(f"shot{i:02d}.png,{label}")
     (folder / "labels.csv").write_text("\n".join(rows) + "\n")
     return folder
@@ -62,6 +62,26 @@ def test_learning_the_deck_reads_its_greens_as_green(tmp_path: Path, store, caps
     assert detector.detect(unseen)[0].card == "yellow-9"
 
 
+def test_a_deck_the_printed_colours_read_keeps_them(tmp_path: Path) -> None:
+    folder = teaching_folder(tmp_path / "teach", TEACHING, yellowish=False)
+    shots, family = decks.read_shots(folder)
+    profile = decks.learn(Detector.load(family=family), shots, "printed", family)
+    assert profile.check is not None and profile.check.right_with == profile.check.right_without
+    assert profile.hues == {} and profile.shift is None  # learnt nothing that reads better: reads as trained
+    assert decks.learnt_words(profile) == "nothing new (read as trained)"
+
+
+@pytest.mark.parametrize("scores, without, kept", [
+    ({("colours",): 5}, 5, ()),  # a tie changes nothing
+    ({("colours",): 6, ("shift",): 6, ("colours", "shift"): 6}, 5, ("colours",)),  # the simplest of the best
+    ({("colours",): 5, ("shift",): 7, ("colours", "shift"): 6}, 5, ("shift",)),
+    ({("colours",): 6, ("colours", "shift"): 7}, 5, ("colours", "shift")),
+    ({}, 5, ()),
+])
+def test_only_parts_that_read_held_back_shots_better_are_kept(scores, without, kept) -> None:
+    assert decks.kept_parts(scores, without) == kept
+
+
 def test_detect_reads_with_the_deck_named(tmp_path: Path, store, capsys) -> None:
     teaching_folder(tmp_path / "teach", TEACHING)
     assert main(["deck", "learn", str(tmp_path / "teach"), "--name", "kitchen"]) == 0
@@ -90,7 +110,7 @@ def test_list_and_forget(tmp_path: Path, store, capsys) -> None:
     shift = decks.HeadShift(np.zeros((classes, 128), np.float32), np.zeros(classes, np.float32))
     store.save(decks.DeckProfile(name="old reader", family="uno", shift=shift, shots=15, reader="0123456789abcdef"))
     listed = (main(["deck", "list"]), capsys.readouterr().out)
-    assert listed[0] == 0 and "old reader: uno, 15 shots, learnt colours and reader" in listed[1]
+    assert listed[0] == 0 and "old reader: uno, 15 shots, learnt reader refit" in listed[1]
     assert "taught to an earlier card reader: teach it again" in listed[1]
     assert "earlier card reader" not in listed[1].split("club green")[1].splitlines()[0]
     store.forget("old reader")

@@ -12,7 +12,9 @@ two things learnt from shots of known cards:
 
 Learning checks itself: the shots of every third card are held back, the profile is learnt from the
 rest, and the held-back shots are read without and with it. A profile that reads them worse than no
-profile is refused (:class:`ProfileRefused`); otherwise the profile is learnt again from every shot.
+profile is refused (:class:`ProfileRefused`); otherwise the profile is learnt again from every shot,
+keeping only the parts (its colours, its reader refit) that read the held-back shots better than reading as
+trained: a profile changes nothing it has not shown a gain on.
 Backs are not read by the reader and teach nothing here.
 
 Profiles are JSON files in the user's data directory (:class:`ProfileStore`); ``$TABLEREF_DECKS``
@@ -351,16 +353,22 @@ def chosen_ridge(looks: Sequence[ShotLook], family: str) -> float | None:
     return best
 
 
-def profile_from(looks: Sequence[ShotLook], name: str, family: str, reader: str,
-                 check: HeldBackCheck | None = None) -> DeckProfile:
+def profile_from(looks: Sequence[ShotLook], name: str, family: str, reader: str) -> DeckProfile:
     """The profile that ``looks`` (read by the reader whose fingerprint is ``reader``) teach: their colours'
     hues, and the reader's shift at the ridge that cross-validation on them chooses (:func:`chosen_ridge`;
     none when no shift reads them better)."""
     ridge = chosen_ridge(looks, family)
     return DeckProfile(name=name, family=family, hues=learnt_hues(looks) if family == "uno" else {},
                        shift=None if ridge is None else fit_shift(looks, family, ridge), shots=len(looks),
-                       check=check, ridge=ridge, learnt_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                       ridge=ridge, learnt_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
                        reader=reader)
+
+
+def learnt_words(profile: DeckProfile) -> str:
+    """What ``profile`` reads with, in words: its colours, its reader refit, both, or nothing new."""
+    parts = [part for part, held in (("colours", bool(profile.hues)), ("reader refit", profile.shift is not None))
+             if held]
+    return " and ".join(parts) if parts else "nothing new (read as trained)"
 
 
 def reader_fingerprint(detector: Detector) -> str:
@@ -432,9 +440,10 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
     """A profile of the deck that ``shots`` show. It is refused (:class:`ProfileRefused`) when the trained
     reader reads fewer than ``AGREEING_SHARE`` of the shots as labelled. With ``hold_back``, the shots
     of every ``HOLD_BACK_EVERY``-th card are kept back (:func:`held_back_shots`) and read by the whole
-    detector with the profile learnt from the others: with its colours alone and with the reader's shift
-    too. The shift is kept only when it reads more of them right than the colours alone;
-    :class:`ProfileRefused` is raised when the better of the two reads them worse than no profile. The
+    detector as trained and with each part of the profile learnt from the others (:func:`kept_parts`):
+    a part is kept only where it reads more of them right than reading as trained, so that a profile
+    never reads its own held-back shots worse, nor changes reading without a measured gain.
+    :class:`ProfileRefused` is raised when every learnt part reads them worse than no profile. The
     profile returned is learnt from every shot. :class:`DeckError` when a shot cannot be read."""
     check_name(name)
     detector.set_family(_family(family))
@@ -447,29 +456,53 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
     if readable and agreeing < AGREEING_SHARE * len(readable):
         raise ProfileRefused(f"the trained reader reads only {agreeing} of {len(readable)} shots as the value or "
                              "rank they are labelled with: the labels do not match the cards")
-    check, keep_shift = None, True
-    if hold_back and len({shot.card for shot in shots}) >= HOLD_BACK_EVERY:
-        held_back = held_back_shots(shots)
-        kept = [look for look, back in zip(looks, held_back) if not back]
-        held = [(shot, image) for shot, image, back in zip(shots, images, held_back) if back]
+    profile = profile_from(looks, name, family, reader)
+    if not hold_back or len({shot.card for shot in shots}) < HOLD_BACK_EVERY:
+        return profile
+    held_back = held_back_shots(shots)
+    kept = [look for look, back in zip(looks, held_back) if not back]
+    held = [(shot, image) for shot, image, back in zip(shots, images, held_back) if back]
 
-        def right_with(profile: DeckProfile | None) -> int:
-            use_profile(detector, profile)
-            right = sum(read_right(detector, shot, image) for shot, image in held)
-            use_profile(detector, None)
-            return right
+    def right_with(candidate: DeckProfile) -> int:
+        use_profile(detector, candidate)
+        right = sum(read_right(detector, shot, image) for shot, image in held)
+        use_profile(detector, None)
+        return right
 
-        candidate = profile_from(kept, name, family, reader)
-        without = sum(look.read_right for look, back in zip(looks, held_back) if back)  # read as trained
-        colours_only = right_with(replace(candidate, shift=None))
-        with_shift = right_with(candidate) if candidate.shift is not None else colours_only
-        keep_shift = with_shift > colours_only  # the reader's shift must earn its place on the held-back shots
-        check = HeldBackCheck(len(held), without, max(colours_only, with_shift))
-        if check.right_with < without:
-            raise ProfileRefused(f"the profile read {check.right_with}/{check.shots} held-back shots right, "
-                                 f"{without}/{check.shots} without it", check)
-    profile = profile_from(looks, name, family, reader, check)
-    return profile if keep_shift else replace(profile, shift=None, ridge=None)
+    without = sum(look.read_right for look, back in zip(looks, held_back) if back)  # read as trained
+    scores = {parts: right_with(candidate)
+              for parts, candidate in profile_parts(profile_from(kept, name, family, reader)).items()}
+    if scores and max(scores.values()) < without:
+        raise ProfileRefused(f"the profile read {max(scores.values())}/{len(held)} held-back shots right, "
+                             f"{without}/{len(held)} without it", HeldBackCheck(len(held), without, max(scores.values())))
+    parts = kept_parts(scores, without)
+    check = HeldBackCheck(len(held), without, scores.get(parts, without))
+    return only_parts(replace(profile, check=check), parts)
+
+
+#: The parts of a profile, simplest first: where two read as many held-back shots right, the simpler is kept.
+PARTS = (("colours",), ("shift",), ("colours", "shift"))
+
+
+def only_parts(profile: DeckProfile, parts: tuple[str, ...]) -> DeckProfile:
+    """``profile`` cut down to ``parts`` (``"colours"``: its learnt hues; ``"shift"``: its reader refit)."""
+    return replace(profile, hues=profile.hues if "colours" in parts else {},
+                   **({} if "shift" in parts else {"shift": None, "ridge": None}))
+
+
+def profile_parts(profile: DeckProfile) -> dict[tuple[str, ...], DeckProfile]:
+    """``profile`` cut down to each of ``PARTS`` that it holds."""
+    holds = {"colours": bool(profile.hues), "shift": profile.shift is not None}
+    return {parts: only_parts(profile, parts) for parts in PARTS if all(holds[part] for part in parts)}
+
+
+def kept_parts(scores: dict[tuple[str, ...], int], without: int) -> tuple[str, ...]:
+    """The parts to keep: the simplest of those that read the most held-back shots right, where that is
+    more than reading as trained (``without``); none (``()``) otherwise."""
+    best = max(scores.values(), default=without)
+    if best <= without:
+        return ()
+    return next(parts for parts in PARTS if scores.get(parts) == best)
 
 
 class ProfileStore:

@@ -32,17 +32,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee.cards import ALL_CARD_IDS, parse_card
+from referee.cards import ALL_CARD_IDS, is_card_id, parse_card
 from vision.calibration import Calibration, CalibrationError, default_calibration_path
 from vision.card_classifier import (NOT_A_CARD, CardClassifier, ClassifierError, HeadShift, classifier_label,
                                    default_classifier_path, family_classes)
 from vision.card_merge import Box, Detection, merge_card_parts, pairwise_iou
 from vision.card_reading import (READ_CONFIDENCE, View, card_reading, inner_parts, named, reader_views, recoloured,
                                  unread)
+from vision.deck_inks import InkLearner
 from vision.onnx_session import open_session
 from vision.source_tree import repo_root
 from vision.unsure_boxes import CONFIRM_FLOOR, capped_apart, confirmed
-from vision.uno_colour import HUE_PROTOTYPES
+from vision.uno_colour import HUE_PROTOTYPES, shown_hue
 
 __all__ = ["Detection", "Detector", "DetectorError", "FAMILIES", "InvalidImage", "default_model_path", "read_image"]
 
@@ -192,6 +193,7 @@ class Detector:
         self._class_mask: np.ndarray | None = None
         self.hues: Mapping[str, float] = HUE_PROTOTYPES
         self.deck: str | None = None
+        self.inks: InkLearner | None = None
         self._recorded: list[tuple[Detection, list[View]]] | None = None
         self.set_family(family)
 
@@ -225,6 +227,35 @@ class Detector:
         self.hues = dict(hues) if hues else HUE_PROTOTYPES
         if self.classifier is not None:
             self.classifier.set_shift(shift if name is not None else None)
+
+    def learn_inks(self, learning: bool = True) -> None:
+        """Learn the UNO inks of the deck on the table from the cards :meth:`note_card` is told of, and read
+        the colours against them once they are clear (:mod:`vision.deck_inks`), where no deck profile is used;
+        ``learning=False`` stops and forgets."""
+        self.inks = InkLearner() if learning else None
+
+    def note_card(self, bgr: np.ndarray, card: str, box: Box) -> None:
+        """Tell the ink learner (:meth:`learn_inks`) of one card seen in ``bgr`` at ``box``, read as ``card``:
+        the hue an UNO card of a colour shows there is one more hue of the deck's inks."""
+        if self.inks is None or not is_card_id(card) or parse_card(card).family != "uno" or not parse_card(card).color:
+            return
+        hue = shown_hue(bgr, box)
+        if hue is not None:
+            self.inks.observe([hue])
+
+    def detect_learning(self, bgr: np.ndarray) -> list[Detection]:
+        """:meth:`detect`, then :meth:`note_card` of every card found: ``bgr`` is one more picture of this
+        table's game (a folder of one game's photos, read in order)."""
+        found = self.detect(bgr)
+        for detection in found:
+            self.note_card(bgr, detection.card, detection.box)
+        return found
+
+    def colour_hues(self) -> Mapping[str, float]:
+        """The hues UNO colours are read against: a deck profile's, else the inks learnt at this table
+        (:meth:`learn_inks`) once clear, else the printed ones."""
+        learnt = None if self.deck is not None or self.inks is None else self.inks.inks()
+        return learnt or self.hues
 
     @classmethod
     def load(cls, path: str | Path | None = None, conf_threshold: float = DEFAULT_CONF,
@@ -336,7 +367,7 @@ class Detector:
         detector named."""
         card = parse_card(detection.card)
         if self.classifier is None or card.is_back:
-            return recoloured(image, detection, self.hues)
+            return recoloured(image, detection, self.colour_hues())
         views = reader_views(image, detection, parts)
         if self._recorded is not None:
             self._recorded.append((detection, views))
@@ -347,8 +378,8 @@ class Detector:
         agreed = reading.label == classifier_label(detection.card)
         if reading.prob < READ_CONFIDENCE or (not agreed and reading.prob < detection.conf):
             # the reader is unsure, or less sure of another card than the detector of its own: the naming stands
-            return recoloured(image, detection, self.hues)
-        return recoloured(image, replace(named(detection, reading), agreed=agreed), self.hues)
+            return recoloured(image, detection, self.colour_hues())
+        return recoloured(image, replace(named(detection, reading), agreed=agreed), self.colour_hues())
 
     def _reads_as(self, image: np.ndarray, card: Detection, box: Box) -> bool:
         """Whether the crop under ``box``, read on its own, shows ``card`` (its reader class,

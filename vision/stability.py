@@ -103,6 +103,7 @@ class PileWatch:
         self.candidate: Candidate | None = None
         self.card_area = 0.0  # running typical area of a whole card (pixels)
         self.top: PileCard | None = None
+        self._reread = False
 
     def _whole(self, box: Box) -> bool:
         return bool(self.card_area) and box_area(box) >= WHOLE_CARD * self.card_area
@@ -139,8 +140,16 @@ class PileWatch:
             return 2 * s.conf
         return s.conf * (LONE_CARD_WEIGHT if self._whole(s.box) else 1.0)
 
+    def reread(self) -> None:
+        """The detector reads differently from the next frame on (the deck's inks were learnt): the cards then
+        seen on the pile are known under the names it now gives them, never new plays."""
+        self._reread = True
+
     def update(self, sightings: list[Sighting], t: float) -> NewCard | None:
         """Feed one sharp frame's discard-zone sightings; returns a new top card once it is voted in."""
+        if self._reread:
+            self._reread = False
+            self.accept_all(sightings)
         whole = [box_area(s.box) for s in sightings if s.parts > 1]
         if whole:
             biggest = max(whole)

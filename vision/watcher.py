@@ -125,6 +125,13 @@ class TableWatcher:
             self._error(f"detector: {exc}")
             detections = []
         result = self.pipeline.process(frame, detections)
+        if result.new_card is not None and hasattr(self.detector, "note_card"):
+            # one card played: one more hue of the deck's inks (vision.deck_inks); where the colours are read
+            # against other inks from now on, the cards on the pile are known under their new names
+            before = self.detector.colour_hues()
+            self.detector.note_card(frame.image, result.new_card.card, result.new_card.box)
+            if self.detector.colour_hues() != before:
+                self.pipeline.pile.reread()
         for doubt in result.doubts:
             if self.on_doubt is not None:
                 self._guard("on_doubt", self.on_doubt, doubt)
@@ -195,9 +202,11 @@ class TableWatcher:
         return {"fps": round(fps, 2), "camera": self.source.stats.state, "turn": state.get("turn")}
 
     def status(self) -> dict[str, Any]:
-        """fps, frames read/skipped/dropped, camera state and reopens, last error, doubts, zones and more."""
+        """fps, frames read/skipped/dropped, camera state and reopens, last error, doubts, zones, the UNO inks
+        learnt at this table (``None`` until clear) and more."""
         stats = self.source.stats.to_dict()
         pipeline = self.pipeline
+        learner = getattr(self.detector, "inks", None)
         return {**self._summary(), "running": self.running, "source": self.source.name,
                 "frames_read": stats["frames_read"], "frames_skipped": stats["frames_skipped"],
                 "frames_dropped": stats["frames_dropped"], "reopens": stats["reopens"],
@@ -206,7 +215,7 @@ class TableWatcher:
                 "top": pipeline.pile.top.card if pipeline.pile.top else None,
                 "drawing": pipeline.maker.drawing, "doubts": list(pipeline.doubts),
                 "zones": pipeline.zones.to_dict() if pipeline.zones is not None else None,
-                "frame_time": self._frame_t}
+                "inks": learner.inks() if learner is not None else None, "frame_time": self._frame_t}
 
     def _error(self, message: str) -> None:
         self._errors += 1

@@ -74,7 +74,9 @@ def watch_source(source: FrameSource, zones: Zones | None, on_event: EventCallba
     from vision.watcher import TableWatcher
 
     try:
-        watcher = TableWatcher(source, Detector.load(), zones, on_event, before_frame=before_frame)
+        detector = Detector.load()
+        detector.learn_inks()  # the inks of the deck on the table, learnt from the cards played
+        watcher = TableWatcher(source, detector, zones, on_event, before_frame=before_frame)
         watcher.start()
     except Exception:
         source.close()

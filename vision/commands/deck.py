@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _list(store) -> int:
     from vision.card_classifier import committed_reader_fingerprint
-    from vision.decks import taught_to_another_reader
+    from vision.decks import learnt_words, taught_to_another_reader
 
     names = store.names()
     if not names:
@@ -69,10 +69,9 @@ def _list(store) -> int:
         check = profile.check
         checked = f", held-back shots {check.right_with}/{check.shots} right (without: {check.right_without})" \
             if check else ""
-        learnt = "colours and reader" if profile.shift is not None else "colours" if profile.hues else "nothing new"
         stale = ("; taught to an earlier card reader: teach it again"
                  if reader is not None and taught_to_another_reader(profile, reader) else "")
-        print(f"{name}: {profile.family}, {profile.shots} shots, learnt {learnt}{checked}, {profile.learnt_at}{stale}")
+        print(f"{name}: {profile.family}, {profile.shots} shots, learnt {learnt_words(profile)}{checked}, {profile.learnt_at}{stale}")
     return 0
 
 
@@ -99,6 +98,8 @@ def _learn(store, args: argparse.Namespace) -> int:
     if profile.hues:
         hues = ", ".join(f"{colour} {hue:.0f}" for colour, hue in profile.hues.items())
         print(f"colours as this deck shows them (hue 0-180): {hues}")
+    elif family == "uno":
+        print("colours: the printed ones (the colours learnt did not read the held-back shots better)")
     refit = "refitted to the shots" if profile.shift is not None else "as trained (a refit did not earn its place)"
     print(f"reader: {refit}")
     print(f"learnt the deck {args.name!r} ({family}) from {len(shots)} shots in {seconds:.1f} s; saved to {path}")

@@ -5,7 +5,8 @@ With ``--json``, one line per image exactly as ../shared/spec/cards.md specifies
 (``conf`` calibrated, ``sure`` from the calibration's level), one detection per physical card (its box the
 whole card's, or the box spanning the two corner indices it was found by); ``--parts`` adds to each
 detection ``"parts"``, the boxes of the corner indices it was read in; ``--family uno|standard`` keeps one
-deck family's cards, as a table plays one deck;
+deck family's cards, as a table plays one deck; ``--learn-inks`` reads the images as one table's game,
+the UNO deck's inks learnt from the cards of those read before (:mod:`vision.deck_inks`);
 an unreadable image gives ``{"image": ..., "error": "..."}`` and the run goes on.
 """
 from __future__ import annotations
@@ -32,6 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="report only this deck family's cards (default: both)")
     parser.add_argument("--deck", default=None, metavar="NAME",
                         help="read with a deck profile taught with `tableref deck learn` (sets its family)")
+    parser.add_argument("--learn-inks", action="store_true",
+                        help="the images are one table's game, in the order given: the UNO deck's inks are learnt, "
+                             "unlabelled, from the cards of the images read before (vision/deck_inks.py)")
 
 
 def expand_paths(paths: list[str]) -> list[str]:
@@ -65,10 +69,12 @@ def run(args: argparse.Namespace) -> int:
     except (DetectorError, DeckError) as exc:
         print(f"tableref detect: {exc}", file=sys.stderr)
         return 2
+    detector.learn_inks(args.learn_inks)
+    detect = detector.detect_learning if args.learn_inks else detector.detect
     failures = 0
     for path in expand_paths(args.paths):
         try:
-            detections = detector.detect(read_image(path))
+            detections = detect(read_image(path))
         except InvalidImage as exc:
             failures += 1
             if args.json:

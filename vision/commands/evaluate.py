@@ -89,6 +89,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--adapt", type=int, default=None, metavar="K",
                         help="teach a deck profile from K shots of each card of each real set's tune part "
                              "(vision.decks) and score its report part without and with it")
+    parser.add_argument("--learn-inks", action="store_true",
+                        help="read each set as one table's game: the UNO inks learnt, unlabelled, from the cards "
+                             "of the photos read before (as `watch` and `serve` do)")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
 
@@ -142,10 +145,10 @@ def _render_held_out(name: str, n: int, seed: int, out: Path) -> Path:
 
 
 def scored_parts(detector, datasets: Path, chosen: list[str], parts: Callable[[str], list[str]],
-                 limit: int | None, note_error) -> Iterator[tuple[str, str, str, object]]:
-    """Score the detector on each chosen real set, part by part: yields (set, folder, part, report)."""
+                 limit: int | None, note_error, learn_inks: bool = False) -> Iterator[tuple[str, str, str, object]]:
+    """Score the detector on each chosen real set, part by part: yields (set, folder, part, report). With
+    ``learn_inks``, each part is read as one table's game (:func:`reading_files`)."""
     from vision import evaluation, splits
-    from vision.detector import read_image
     from vision.progress import Progress
 
     for name, (folder_name, family, scorer) in REAL_SETS.items():
@@ -159,9 +162,20 @@ def scored_parts(detector, datasets: Path, chosen: list[str], parts: Callable[[s
             mine = dict(list(mine.items())[:limit]) if limit else mine
             with Progress(len(mine), f"photos of {folder_name} {part}") as progress:
                 predictions = evaluation.predict_folder(mine, folder / "images",
-                                                        counted(lambda path: detector.detect(read_image(path)),
-                                                                progress), note_error)
+                                                        counted(reading_files(detector, learn_inks), progress),
+                                                        note_error)
             yield name, folder_name, part, getattr(evaluation, scorer)(mine, predictions)
+
+
+def reading_files(detector, learn_inks: bool = False) -> Callable:
+    """A function that reads the photo at a path with ``detector``. With ``learn_inks`` the photos read are
+    one table's game: the detector learns the deck's UNO inks from the cards of the photos read before
+    (:meth:`vision.detector.Detector.learn_inks`), starting afresh here."""
+    from vision.detector import read_image
+
+    detector.learn_inks(learn_inks)
+    detect = detector.detect_learning if learn_inks else detector.detect
+    return lambda path: detect(read_image(path))
 
 
 def counted(detect_file: Callable, progress) -> Callable:
@@ -297,9 +311,9 @@ def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit:
         try:
             profile = decks.learn(detector, shots, f"{name}-tune", family)
             check = profile.check
-            verdict = ("kept" + (f": held back {check.right_with}/{check.shots} right with it, {check.right_without} "
-                                 "without" if check else "") +
-                       f"; {'colours and reader shift' if profile.shift is not None else 'colours only'}")
+            verdict = ("kept" + (f": held back {check.right_with}/{check.shots} right with it, "
+                                 f"{check.right_without}/{check.shots} without" if check else "") +
+                       f"; {decks.learnt_words(profile)}")
         except decks.ProfileRefused as refused:
             profile, verdict = None, f"{refused} (so it reads as without)"
         except decks.DeckError as exc:
@@ -337,7 +351,7 @@ def run(args: argparse.Namespace) -> int:
     """Run `tableref eval`; exit status 2 on bad options or a missing model or data set."""
     from vision import evaluation
     from vision.calibration import default_calibration_path
-    from vision.detector import DEFAULT_CONF, Detector, DetectorError, read_image
+    from vision.detector import DEFAULT_CONF, Detector, DetectorError
     from vision.source_tree import SourceTreeMissing
     from vision.splits import REPORT_PART
 
@@ -391,7 +405,7 @@ def run(args: argparse.Namespace) -> int:
     reports: dict[str, object] = {}
     report_readings = []
     for name, folder_name, part, report in scored_parts(detector, datasets, chosen, _scored_parts(args.part),
-                                                         args.limit, note_error):
+                                                         args.limit, note_error, args.learn_inks):
         reports[f"{name}:{part}"] = report
         if part == REPORT_PART[folder_name] and name in CARD_ID_SETS:
             report_readings += report.confidence.readings
@@ -411,7 +425,7 @@ def run(args: argparse.Namespace) -> int:
             cards = evaluation.read_synthetic_meta(folder, "val" if has_val else None)
             cards = dict(list(cards.items())[:args.limit]) if args.limit else cards
             detector.set_family(RENDERED_SETS[name][1])
-            predictions = evaluation.predict_folder(cards, folder, lambda path: detector.detect(read_image(path)),
+            predictions = evaluation.predict_folder(cards, folder, reading_files(detector, args.learn_inks),
                                                     note_error)
             reports[name] = evaluation.score_synthetic(cards, predictions)
             result[f"{name}_source"] = str(given) if given else \

@@ -56,6 +56,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards.onnx)")
     parser.add_argument("--deck", default=None, metavar="NAME",
                         help="read with a deck profile taught with `tableref deck learn`")
+    parser.add_argument("--printed-inks", action="store_true",
+                        help="read UNO colours against the printed inks (or --deck's) only; by default the inks of "
+                             "the deck on the table are learnt from the cards played (vision/deck_inks.py)")
     parser.add_argument("--fast", action="store_true",
                         help="video files: every frame as fast as possible, not at the recorded frame rate")
     parser.add_argument("--fps", type=float, default=None,
@@ -243,6 +246,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         detector = Detector.load(args.model)
         read_with_deck(detector, args.deck)
+        detector.learn_inks(not args.printed_inks)
     except (DetectorError, DeckError) as exc:
         source.close()
         print(f"{PROG}: {exc}", file=sys.stderr)

@@ -554,13 +554,15 @@
     $("tray-count").textContent = revealTray.length ? " (draw uses these " + revealTray.length + " cards)" : "";
   }
 
-  // A short line a player can read: on/off, frame rate, events seen, and the last problem (details on hover).
+  // A short line a player can read: on/off, frame rate, events seen, the deck's colours once learnt in play, and the
+  // last problem (details on hover).
   function cameraSummary(status) {
     const w = status.watcher || {};
     const parts = [status.label];
     if (status.mode === "demo") parts.push(status.message);
     if (typeof w.fps === "number") parts.push(Math.round(w.fps) + " frames/s");
     if (typeof w.events_sent === "number") parts.push(w.events_sent + " events seen");
+    if (w.inks) parts.push("colours learnt from this deck");
     if (w.errors) parts.push(w.errors + " errors");
     if (w.last_error) parts.push("last problem: " + w.last_error);
     return parts.join(" · ");
