@@ -23,7 +23,7 @@ def test_platt_scaling_pulls_an_overconfident_reader_down_to_its_share_right() -
     rng = np.random.default_rng(0)
     raw = rng.uniform(0.9, 0.999, 4000)
     right = rng.random(4000) < 0.8  # 80 % right whatever the raw confidence says
-    slope, offset, _ = fit_platt(raw, right)
+    slope, offset = fit_platt(raw, right)
     calibrated = np.array([FamilyCalibration(slope, offset, 2.0).probability(r) for r in raw])
     assert abs(calibrated.mean() - 0.8) < 0.02
     assert expected_calibration_error(calibrated, right) < expected_calibration_error(raw, right)
@@ -33,7 +33,7 @@ def test_platt_scaling_keeps_order_and_learns_a_real_slope() -> None:
     rng = np.random.default_rng(1)
     raw = rng.uniform(0.05, 0.999, 3000)
     right = rng.random(3000) < raw ** 3  # right less often than the raw confidence says
-    slope, offset, _ = fit_platt(raw, right)
+    slope, offset = fit_platt(raw, right)
     assert slope > 0
     family = FamilyCalibration(slope, offset, 2.0)
     assert family.probability(0.5) < family.probability(0.9) < family.probability(0.99)
@@ -50,15 +50,34 @@ def test_readings_the_reader_and_detector_agreed_on_are_surer_at_the_same_raw_co
     calibrated = np.array([family.probability(r, agreed=a) for r, a in zip(raw, agreed)])
     assert abs(calibrated[agreed].mean() - right[agreed].mean()) < 0.01
     assert abs(calibrated[~agreed].mean() - right[~agreed].mean()) < 0.02
-    assert family.probability(0.9, agreed=True) > family.probability(0.9) and fit_platt(raw, right)[2] == 0.0
+    assert family.probability(0.9, agreed=True) > family.probability(0.9) and fit_platt(raw, right, None)[2] == 0.0
     detection = Detection("red-7", 0.9, (0.0, 0.0, 10.0, 10.0), agreed=True)
     applied = Calibration({"uno": replace(family, sure_at=0.99)}).apply(detection)
     assert applied.conf == pytest.approx(family.probability(0.9, agreed=True)) and applied.sure
 
 
 def test_with_no_wrong_reading_the_fit_is_the_identity() -> None:
-    assert fit_platt([0.7, 0.9], [True, True]) == (1.0, 0.0, 0.0)
-    assert fit_platt([], []) == (1.0, 0.0, 0.0)
+    assert fit_platt([0.7, 0.9], [True, True], [True, False]) == (1.0, 0.0, 0.0)
+    assert fit_platt([], []) == (1.0, 0.0)
+
+
+def test_two_corners_read_as_the_card_make_it_surer_and_evidence_never_makes_it_less_sure() -> None:
+    rng = np.random.default_rng(3)
+    raw = rng.uniform(0.6, 0.999, 4000)
+    agreed = rng.random(4000) < 0.6
+    corners = agreed & (rng.random(4000) < 0.5)
+    right = rng.random(4000) < np.where(corners, 0.998, np.where(agreed, 0.97, 0.8))
+    slope, offset, agreement, weight = fit_platt(raw, right, agreed, corners)
+    assert agreement > 1 and weight > 1
+    family = FamilyCalibration(slope, offset, 2.0, agreement=agreement, corners=weight)
+    assert family.probability(0.9, agreed=True, corners_agreed=True) > family.probability(0.9, agreed=True)
+    seen = Detection("5S", 0.9, (0.0, 0.0, 50.0, 70.0), agreed=True, parts=((0, 0, 9, 15), (41, 55, 50, 70)))
+    assert seen.corners_agreed and not replace(seen, agreed=False).corners_agreed
+    assert not replace(seen, parts=seen.parts[:1]).corners_agreed
+    applied = Calibration({"standard": family}).apply(seen)
+    assert applied.conf == pytest.approx(family.probability(0.9, agreed=True, corners_agreed=True))
+    worse = rng.random(4000) < np.where(corners, 0.6, 0.9)  # where two corners said less than nothing
+    assert fit_platt(raw, worse, corners)[2] == 0.0
 
 
 def test_the_sure_level_is_where_99_percent_of_readings_at_or_above_it_are_right() -> None:
@@ -82,7 +101,7 @@ def test_a_wrong_reading_above_the_floor_is_not_outweighed_by_right_ones_below_i
 
 def test_platts_targets_keep_a_tune_part_with_one_wrong_reading_from_calling_anything_certain() -> None:
     raw = [0.9999] * 250 + [0.9]
-    slope, offset, _ = fit_platt(raw, [True] * 250 + [False])
+    slope, offset = fit_platt(raw, [True] * 250 + [False])
     surest = FamilyCalibration(slope, offset, 2.0).probability(0.9999)
     assert 0.98 < surest <= 251 / 252 + 1e-3  # no surer than 251 right readings can show
 

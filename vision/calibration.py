@@ -61,10 +61,12 @@ def log_odds(p: np.ndarray | float) -> np.ndarray:
 @dataclass(frozen=True)
 class FamilyCalibration:
     """Platt scaling for one deck family: ``P(right) = 1 / (1 + exp(-(slope * logit(raw) + offset
-    + agreement * agreed)))``, where ``agreed`` is 1 for a reading on which the reader and the detector,
-    two models trained apart, named the same card (such readings are right more often than their raw
-    confidence says: ``models/MODEL_CARD.md``), and the calibrated confidence from which a reading is sure
-    (above 1: never)."""
+    + agreement * agreed + corners * corners_agreed)))``, where ``agreed`` is 1 for a reading on which the
+    reader and the detector, two models trained apart, named the same card (such readings are right more
+    often than their raw confidence says: ``models/MODEL_CARD.md``), ``corners_agreed`` is 1 where besides
+    at least two of the card's corner indices were found, each read as the card
+    (:attr:`vision.card_merge.Detection.corners_agreed`), and the calibrated confidence from which a
+    reading is sure (above 1: never)."""
 
     slope: float
     offset: float
@@ -74,12 +76,16 @@ class FamilyCalibration:
     colour_offset: float = 0.0
     colour_readings: int = 0
     agreement: float = 0.0  # added to the log-odds of a reading the reader and the detector agreed on
+    corners: float = 0.0  # added besides where two of the card's corner indices were read as it
 
-    def probability(self, raw: float, colour_share: float | None = None, agreed: bool = False) -> float:
+    def probability(self, raw: float, colour_share: float | None = None, agreed: bool = False,
+                    corners_agreed: bool = False) -> float:
         """The calibrated probability that a reading of raw confidence ``raw`` is right (``agreed``: the
-        reader read the card the detector named): times the colour's own probability where the colour was
-        read from pixels with vote share ``colour_share``."""
-        value = platt(self.slope, self.offset + (self.agreement if agreed else 0.0), raw)
+        reader read the card the detector named; ``corners_agreed``: and two of its corner indices were read
+        as it): times the colour's own probability where the colour was read from pixels with vote share
+        ``colour_share``."""
+        value = platt(self.slope, self.offset + (self.agreement if agreed else 0.0)
+                      + (self.corners if corners_agreed else 0.0), raw)
         if colour_share is None or self.colour_slope is None:
             return value
         return value * platt(self.colour_slope, self.colour_offset, colour_share)
@@ -104,7 +110,7 @@ class Calibration:
         family = self.families.get(parse_card(detection.card).family)
         if family is None:
             return replace(detection, sure=False)
-        conf = family.probability(detection.conf, detection.colour_share, detection.agreed)
+        conf = family.probability(detection.conf, detection.colour_share, detection.agreed, detection.corners_agreed)
         return replace(detection, conf=conf, sure=conf >= family.sure_at)
 
     def save(self, path: Path) -> None:
@@ -123,7 +129,7 @@ class Calibration:
             raise CalibrationError(f"{path}: not a calibration file ({exc})") from exc
         for name, family in families.items():
             if not (math.isfinite(family.slope) and math.isfinite(family.offset) and family.slope > 0
-                    and math.isfinite(family.agreement)):
+                    and math.isfinite(family.agreement) and math.isfinite(family.corners)):
                 raise CalibrationError(f"{path}: the {name} calibration is not increasing in the raw confidence")
             if family.colour_slope is not None and not (math.isfinite(family.colour_slope) and family.colour_slope > 0
                                                         and math.isfinite(family.colour_offset)):
@@ -131,13 +137,15 @@ class Calibration:
         return cls(families, str(data.get("fitted_on", "")))
 
 
-def fit_platt(raw: Sequence[float], right: Sequence[bool], agreed: Sequence[bool] | None = None,
-              iterations: int = 100) -> tuple[float, float, float]:
-    """Slope, offset and agreement of the logistic fit of ``right`` on the log-odds of ``raw`` and, where
-    ``agreed`` is given, on whether the reader read the card the detector named (Newton's method with step
-    halving, a little ridge against separable data), the slope kept at least ``MIN_SLOPE`` so that a surer
-    raw reading is never less sure once calibrated; (1, 0, 0), the identity, when the readings are all
-    right or all wrong. The agreement is 0 without ``agreed``.
+def fit_platt(raw: Sequence[float], right: Sequence[bool], *evidence: Sequence[bool] | None,
+              iterations: int = 100) -> tuple[float, ...]:
+    """Slope, offset and one weight per ``evidence`` term of the logistic fit of ``right`` on the log-odds of
+    ``raw`` and on each term (whether the reader read the card the detector named; whether two corner
+    indices were read as it besides), by Newton's method with step halving and a little ridge against
+    separable data. The slope is kept at least ``MIN_SLOPE``, so that a surer raw reading is never less sure
+    once calibrated, and a term whose weight comes out below zero is left out (weight 0) and the rest
+    fitted again: evidence for a reading never makes it less sure. A term given as ``None`` weighs 0;
+    (1, 0, 0, ...), the identity, when the readings are all right or all wrong.
 
     The targets are Platt's own (Platt 1999): ``(R + 1) / (R + 2)`` for the ``R`` right readings and
     ``1 / (W + 2)`` for the ``W`` wrong ones, not 1 and 0. A tune part with one or two wrong readings
@@ -145,18 +153,32 @@ def fit_platt(raw: Sequence[float], right: Sequence[bool], agreed: Sequence[bool
     0.9999, with these no calibrated probability passes what that many readings can show."""
     x, hard = log_odds(raw), np.asarray(right, dtype=np.float64)
     if len(x) == 0 or hard.min() == hard.max():
-        return 1.0, 0.0, 0.0
+        return (1.0, 0.0) + (0.0,) * len(evidence)
     rights, wrongs = hard.sum(), len(hard) - hard.sum()
     y = np.where(hard > 0, (rights + 1) / (rights + 2), 1 / (wrongs + 2))
-    columns = [x, np.ones_like(x)] + ([np.asarray(agreed, dtype=np.float64)] if agreed is not None else [])
-    design = np.stack(columns, axis=1)
-    ridge = np.diag([1e-3, 1e-6, 1e-3][:len(columns)])
+    used = [i for i, term in enumerate(evidence) if term is not None]
+    while True:
+        weights = _logistic_fit(np.stack([x, np.ones_like(x)] + [np.asarray(evidence[i], np.float64) for i in used],
+                                         axis=1), y, iterations)
+        negative = [k for k in range(len(used)) if weights[2 + k] < 0]
+        if not negative:
+            break
+        used.pop(min(negative, key=lambda k: weights[2 + k]))
+    fitted = dict(zip(used, weights[2:]))
+    return (max(float(weights[0]), MIN_SLOPE), float(weights[1])) + tuple(float(fitted.get(i, 0.0))
+                                                                          for i in range(len(evidence)))
+
+
+def _logistic_fit(design: np.ndarray, y: np.ndarray, iterations: int) -> np.ndarray:
+    """The weights of the ridge-penalised logistic fit of the targets ``y`` on the columns of ``design``
+    (the raw log-odds, a column of ones, the evidence terms), started from the identity."""
+    ridge = np.diag([1e-3, 1e-6] + [1e-3] * (design.shape[1] - 2))
 
     def loss(weights: np.ndarray) -> float:
         z = design @ weights
         return float(np.sum(np.logaddexp(0, z) - y * z) + 0.5 * weights @ ridge @ weights)
 
-    weights = np.zeros(len(columns))
+    weights = np.zeros(design.shape[1])
     weights[0] = 1.0
     for _ in range(iterations):
         p = 0.5 * (1 + np.tanh(0.5 * (design @ weights)))  # the logistic, without overflow
@@ -169,8 +191,7 @@ def fit_platt(raw: Sequence[float], right: Sequence[bool], agreed: Sequence[bool
         weights = weights - step
         if np.abs(step).max() < 1e-9:
             break
-    agreement = float(weights[2]) if agreed is not None else 0.0
-    return max(float(weights[0]), MIN_SLOPE), float(weights[1]), agreement
+    return weights
 
 
 def sure_level(conf: Sequence[float], right: Sequence[bool], precision: float = SURE_PRECISION) -> float:
@@ -192,19 +213,21 @@ def sure_level(conf: Sequence[float], right: Sequence[bool], precision: float = 
 
 def fit_family(raw: Sequence[float], right: Sequence[bool], colour_shares: Sequence[float | None] = (),
                colour_votes: tuple[Sequence[float], Sequence[bool]] | None = None,
-               agreed: Sequence[bool] | None = None) -> FamilyCalibration:
+               agreed: Sequence[bool] | None = None, corners_agreed: Sequence[bool] | None = None) -> FamilyCalibration:
     """The calibration of one family from its tune readings (raw confidence, whether it was right, for UNO
-    each reading's colour vote share or ``None``, and whether the reader agreed with the detector, when
-    given), with the colour's own scaling fitted on ``colour_votes`` (vote shares, whether the colour was
-    right) when given; ``sure`` is fitted on the calibrated probabilities of the tune readings."""
-    slope, offset, agreement = fit_platt(raw, right, agreed)
-    colour_slope, colour_offset, _ = (fit_platt(*colour_votes) if colour_votes and len(colour_votes[0])
-                                      else (None, 0.0, 0.0))
+    each reading's colour vote share or ``None``, and, when given, whether the reader agreed with the detector
+    and whether two corner indices were read as the card besides), with the colour's own scaling fitted on
+    ``colour_votes`` (vote shares, whether the colour was right) when given; ``sure`` is fitted on the
+    calibrated probabilities of the tune readings."""
+    slope, offset, agreement, corners = fit_platt(raw, right, agreed, corners_agreed)
+    colour_slope, colour_offset = (fit_platt(*colour_votes) if colour_votes and len(colour_votes[0])
+                                   else (None, 0.0))
     family = FamilyCalibration(slope, offset, 2.0, len(raw), colour_slope, colour_offset,
-                               len(colour_votes[0]) if colour_votes else 0, agreement)
+                               len(colour_votes[0]) if colour_votes else 0, agreement, corners)
     shares = list(colour_shares) or [None] * len(raw)
     agreeing = list(agreed) if agreed is not None else [False] * len(raw)
-    calibrated = [family.probability(r, s, a) for r, s, a in zip(raw, shares, agreeing)]
+    cornered = list(corners_agreed) if corners_agreed is not None else [False] * len(raw)
+    calibrated = [family.probability(r, s, a, c) for r, s, a, c in zip(raw, shares, agreeing, cornered)]
     return replace(family, sure_at=sure_level(calibrated, right))
 
 

@@ -55,6 +55,12 @@ class Detection:
     apart: bool = False
     agreed: bool = False
 
+    @property
+    def corners_agreed(self) -> bool:
+        """Whether the reader read the card the detector named and at least two of its corner indices were
+        found, each read as the card: three looks at it that agree, which the calibration weighs."""
+        return self.agreed and len(self.parts) >= 2
+
     def to_dict(self, parts: bool = False) -> dict:
         """The cards.md JSON form: ``{"card", "conf", "sure", "box": [x1, y1, x2, y2]}``; with ``parts``, also
         ``"parts"``: the boxes of the card's corner indices that were found (an empty list where none was)."""

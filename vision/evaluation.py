@@ -77,7 +77,8 @@ class Tally:
 class ScoredReading:
     """One reading the recogniser reported (or a labelled card it missed, ``read`` = ``none``): the truth,
     what was read, its confidence and sure mark, whether it was right, the share of the colour vote
-    where an UNO colour was read from pixels, and whether the reader agreed with the detector."""
+    where an UNO colour was read from pixels, whether the reader agreed with the detector, and whether two
+    of its corner indices were read as the card besides."""
 
     truth: str
     read: str
@@ -86,6 +87,7 @@ class ScoredReading:
     right: bool
     colour_share: float | None = None
     agreed: bool = False
+    corners_agreed: bool = False
 
     @classmethod
     def of(cls, truth: str, detection: Detection | None, right: bool) -> ScoredReading:
@@ -93,7 +95,7 @@ class ScoredReading:
         if detection is None:
             return cls(truth, NO_CARD, 0.0, False, right)
         return cls(truth, detection.card, float(detection.conf), bool(detection.sure), right, detection.colour_share,
-                   detection.agreed)
+                   detection.agreed, detection.corners_agreed)
 
     @property
     def colour_right(self) -> bool | None:

@@ -242,14 +242,16 @@ def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path
     sources.append(f"UNO colour votes also on {COLOUR_RENDERS} table renders of seed {COLOUR_SEED}")
     families = {family: fit_family([r.conf for r in readings], [r.right for r in readings],
                                    [r.colour_share for r in readings],
-                                   colour_votes if family == "uno" else None, [r.agreed for r in readings])
+                                   colour_votes if family == "uno" else None, [r.agreed for r in readings],
+                                   [r.corners_agreed for r in readings])
                 for family, readings in by_family.items()}
     calibration = Calibration(families, ", ".join(sources))
     out.parent.mkdir(parents=True, exist_ok=True)
     calibration.save(out)
     return "; ".join(f"{family}: slope {c.slope:.3f}, offset {c.offset:.3f}, agreement {c.agreement:.3f}, "
-                     f"sure from {c.sure_at:.4f} ({c.readings} tune readings, "
-                     f"{sum(r.agreed for r in by_family[family])} agreed)" + (
+                     f"corners {c.corners:.3f}, sure from {c.sure_at:.4f} ({c.readings} tune readings, "
+                     f"{sum(r.agreed for r in by_family[family])} agreed, "
+                     f"{sum(r.corners_agreed for r in by_family[family])} with two corners)" + (
                          f", colour vote slope {c.colour_slope:.3f}, offset {c.colour_offset:.3f} "
                          f"({c.colour_readings} votes, {sum(not r for r in colour_votes[1])} wrong)"
                          if c.colour_slope is not None else "")
