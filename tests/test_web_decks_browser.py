@@ -6,7 +6,7 @@ Screenshots go to the test's temporary folder, or to $TABLEREF_SCREENSHOTS when 
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ import pytest
 from deck_support import TAUGHT, DeckNoter, ShownCard, shown_card_camera, yellowish_card
 from vision import decks
 from vision.detector import default_model_path
+from vision_support import face_on_table
 from web_support import CHROMIUM, TableClient, chromium_page, make_app, screenshot, served
 
 pytestmark = [pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
@@ -65,9 +66,10 @@ def open_teaching(page: Any, url: str) -> None:
     page.wait_for_selector("#teach-start:not([hidden])")
 
 
-def show_cards(page: Any, source: ShownCard, cards: list[str], shown: list[str]) -> None:
+def show_cards(page: Any, source: ShownCard, cards: list[str], shown: list[str],
+               picture: Callable[[str], Any] = yellowish_card) -> None:
     """Capture each of ``cards`` (skipping the cards the page asks for before it) with ``shown``'s card laid
-    under the camera."""
+    under the camera (``picture``: the frame of a card; default the yellowish deck's)."""
     words = "(id) => window.tableref.cardWords(JSON.parse(document.getElementById('card-words').textContent), id)"
     for asked, image_of in zip(cards, shown):
         for _ in range(15):
@@ -76,7 +78,7 @@ def show_cards(page: Any, source: ShownCard, cards: list[str], shown: list[str])
             page.click("#btn-skip")
         assert page.inner_text("#teach-card") == page.evaluate(words, asked)
         done = int(page.inner_text("#teach-count").split()[0])
-        source.show(yellowish_card(image_of))
+        source.show(picture(image_of))
         page.click("#btn-capture")
         page.wait_for_selector(f"#teach-count:text('{done + 1} of 15 cards shown')", timeout=30_000)
 
@@ -125,6 +127,22 @@ def test_teaching_a_deck_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> 
     page.wait_for_selector("#game-deck:text('deck: kitchen')")
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, tmp_path, "teach-5-header")
+
+
+def test_a_deck_the_printed_colours_read_keeps_them_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> None:
+    base, api, source, _ = table
+    game_id = api.new_game()
+    open_teaching(page, f"{base}/games/{game_id}")
+    page.click("#teach-start button[data-family=uno]")
+    page.wait_for_selector("#teach-card:text('Red')")
+    show_cards(page, source, TAUGHT, TAUGHT, picture=lambda card: face_on_table(card, "uno-classic", 170)[0])
+    page.fill("#teach-name", "printed")
+    page.click("#btn-learn")
+    page.wait_for_selector("#teach-result:not([hidden])", timeout=240_000)
+    assert page.locator("#teach-colours .swatch-pair").count() == 0
+    assert "the printed colours stay" in page.inner_text("#teach-colours")
+    page.locator("#teach-result").scroll_into_view_if_needed()
+    screenshot(page, tmp_path, "teach-printed-colours-kept")
 
 
 def test_a_refusal_is_said_in_plain_words_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> None:
