@@ -83,6 +83,19 @@ def show_cards(page: Any, source: ShownCard, cards: list[str], shown: list[str],
         page.wait_for_selector(f"#teach-count:text('{done + 1} of 15 cards shown')", timeout=30_000)
 
 
+def teach_uno(page: Any, table: tuple, cards: list[str], shown: list[str], name: str,
+              picture: Callable[[str], Any] = yellowish_card) -> None:
+    """Teach an UNO deck in a new game of ``table``: ``cards`` asked for, ``shown`` laid under the camera,
+    learnt as ``name``."""
+    base, api, source, _ = table
+    open_teaching(page, f"{base}/games/{api.new_game()}")
+    page.click("#teach-start button[data-family=uno]")
+    page.wait_for_selector("#teach-card:text('Red')")
+    show_cards(page, source, cards, shown, picture)
+    page.fill("#teach-name", name)
+    page.click("#btn-learn")
+
+
 def test_teaching_a_deck_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> None:
     base, api, source, watched = table
     game_id = api.new_game()
@@ -130,14 +143,7 @@ def test_teaching_a_deck_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> 
 
 
 def test_a_deck_the_printed_colours_read_keeps_them_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> None:
-    base, api, source, _ = table
-    game_id = api.new_game()
-    open_teaching(page, f"{base}/games/{game_id}")
-    page.click("#teach-start button[data-family=uno]")
-    page.wait_for_selector("#teach-card:text('Red')")
-    show_cards(page, source, TAUGHT, TAUGHT, picture=lambda card: face_on_table(card, "uno-classic", 170)[0])
-    page.fill("#teach-name", "printed")
-    page.click("#btn-learn")
+    teach_uno(page, table, TAUGHT, TAUGHT, "printed", picture=lambda card: face_on_table(card, "uno-classic", 170)[0])
     page.wait_for_selector("#teach-result:not([hidden])", timeout=240_000)
     assert page.locator("#teach-colours .swatch-pair").count() == 0
     assert "the printed colours stay" in page.inner_text("#teach-colours")
@@ -146,19 +152,12 @@ def test_a_deck_the_printed_colours_read_keeps_them_on_a_phone(table: tuple, pag
 
 
 def test_a_refusal_is_said_in_plain_words_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> None:
-    base, api, source, _ = table
-    game_id = api.new_game()
-    open_teaching(page, f"{base}/games/{game_id}")
-    page.click("#teach-start button[data-family=uno]")
-    page.wait_for_selector("#teach-card:text('Red')")
-    show_cards(page, source, TAUGHT[:8], TAUGHT[3:8] + TAUGHT[:3])  # each card asked for, another shown
-    page.fill("#teach-name", "wrong")
-    page.click("#btn-learn")
+    teach_uno(page, table, TAUGHT[:8], TAUGHT[3:8] + TAUGHT[:3], "wrong")  # each card asked for, another shown
     page.wait_for_selector("#teach-refused:not([hidden])", timeout=240_000)
     assert "do not look like the cards asked for" in page.inner_text("#teach-refusal")
     page.locator("#teach-refused").scroll_into_view_if_needed()
     screenshot(page, tmp_path, "teach-refused")
-    assert api.get("/api/decks").get_json()["decks"] == []
+    assert table[1].get("/api/decks").get_json()["decks"] == []
 
 
 def test_a_deck_taught_to_an_earlier_reader_says_so_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> None:

@@ -500,17 +500,22 @@ class Teacher:
         return session
 
     def _frames(self, count: int) -> list[Any]:
-        """``count`` distinct frames from the camera that come after this call; :class:`TeachingConflict`
-        when no camera runs or it gives too few in :data:`CAPTURE_TIMEOUT_S`."""
+        """``count`` distinct frames from the camera taken after this call; :class:`TeachingConflict`
+        when no camera runs or it gives too few in :data:`CAPTURE_TIMEOUT_S`. The first frame to come after
+        the call is passed over: the camera may have taken it before (the card then on the table was the
+        one shown before), while the watcher was still busy with it."""
         frames: list[Any] = []
         last = self.camera.latest_frame()
         deadline = time.monotonic() + CAPTURE_TIMEOUT_S
+        passed_over = False
         while len(frames) < count:
             if not self.camera.running():
                 raise TeachingConflict("no camera is running: teaching needs the table camera")
             frame = self.camera.latest_frame()
             if frame is not None and frame is not last:
-                frames.append(frame.image.copy())
+                if passed_over:
+                    frames.append(frame.image.copy())
+                passed_over = True
                 last = frame
             elif time.monotonic() > deadline:
                 raise TeachingConflict(f"the camera gave {len(frames)} of {count} frames in {CAPTURE_TIMEOUT_S:.0f} s")
