@@ -237,7 +237,8 @@ class Detector:
     def note_card(self, bgr: np.ndarray, card: str, box: Box) -> None:
         """Tell the ink learner (:meth:`learn_inks`) of one card seen in ``bgr`` at ``box``, read as ``card``:
         the hue an UNO card of a colour shows there is one more hue of the deck's inks."""
-        if self.inks is None or not is_card_id(card) or parse_card(card).family != "uno" or not parse_card(card).color:
+        parsed = parse_card(card) if self.inks is not None and is_card_id(card) else None
+        if parsed is None or parsed.family != "uno" or not parsed.color:
             return
         hue = shown_hue(bgr, box)
         if hue is not None:

@@ -129,7 +129,7 @@ class TableWatcher:
             # one card played: one more hue of the deck's inks (vision.deck_inks); where the colours are read
             # against other inks from now on, the cards on the pile are known under their new names
             before = self.detector.colour_hues()
-            self.detector.note_card(frame.image, result.new_card.card, result.new_card.box)
+            self._guard("note_card", self.detector.note_card, frame.image, result.new_card.card, result.new_card.box)
             if self.detector.colour_hues() != before:
                 self.pipeline.pile.reread()
         for doubt in result.doubts:
