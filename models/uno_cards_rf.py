@@ -173,7 +173,6 @@ def colour_check(datasets_dir: Path, photos_wanted: int, share: float) -> str:
     ``photos_wanted`` photos outside the detector's training ``share``: with the printed inks, and read as
     one table's game with the inks learnt unlabelled from the photos before (:mod:`vision.deck_inks`). The
     truth is each corner's colour as the labels are made (:func:`hue_centres` of these photos' corners)."""
-    from vision.commands.evaluate import reading_files
     from vision.evaluation import centre_in_box, uno_colour_and_value
 
     source = datasets_dir / DATASET
@@ -185,12 +184,14 @@ def colour_check(datasets_dir: Path, photos_wanted: int, share: float) -> str:
     lines = [f"{len(names)} photos outside the training share {share}; the corners' colours as labelled: "
              + ", ".join(f"{name} {hue:.0f}" for name, hue in centres.items())]
     for learning in (False, True):
-        read = reading_files(detector, learning)
+        detector.learn_inks(learning)
+        read = detector.detect_learning if learning else detector.detect
         right = total = surely_wrong = 0
         for name in names:
-            path = source / "images" / name
-            bgr = cv2.imread(str(path))
-            found = read(path)
+            bgr = cv2.imread(str(source / "images" / name))
+            if bgr is None:
+                raise OSError(f"cannot read {source / 'images' / name}")
+            found = read(bgr)
             for value, box in chosen[name]:
                 card = corner_card(bgr, value, box, centres)
                 if card is None or value in COLOURLESS:
@@ -204,7 +205,8 @@ def colour_check(datasets_dir: Path, photos_wanted: int, share: float) -> str:
                 surely_wrong += hits[0].sure and not named_right
         inks = detector.inks.inks() if learning else None
         lines.append(f"{'inks learnt in play' if learning else 'printed inks'}: colours right {right}/{total} "
-                     f"({100 * right / max(total, 1):.1f} %), {surely_wrong} wrong and sure" + (f"; inks at the end {inks}" if learning else ""))
+                     f"({100 * right / max(total, 1):.1f} %), {surely_wrong} wrong and sure"
+                     + (f"; inks at the end {inks}" if learning else ""))
     return "\n".join(lines)
 
 
@@ -225,7 +227,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"uno_cards_rf: no {DATASET}/labels.csv under {args.datasets}", file=sys.stderr)
         return 2
     if args.colour_check is not None:
-        print(colour_check(args.datasets, args.colour_check, args.share))
+        try:
+            print(colour_check(args.datasets, args.colour_check, args.share))
+        except OSError as exc:
+            print(f"uno_cards_rf: {exc}", file=sys.stderr)
+            return 2
         return 0
     if args.out is None:
         parser.error("--out is needed (or --colour-check N)")

@@ -12,9 +12,9 @@ around the hue circle keep that order whatever their drift), and the cards after
 It learns only from what it has seen enough of, and only what the printed hues get wrong: at least
 ``MIN_CARDS`` cards' hues, at least ``MIN_PER_INK`` near each of four clusters, each cluster within
 ``MAX_DRIFT`` of its printed hue, the clusters apart (:func:`apart`), and the printed hues naming most of one
-cluster's cards another colour (:func:`misnamed_share`); otherwise the printed hues stay. It keeps the last ``WINDOW`` hues, so it follows a lamp switched on
-during the evening. A taught deck profile (:mod:`vision.decks`) is asked for and checked; this learner
-is what reads a deck nobody taught.
+cluster's cards another colour (:func:`misnamed_share`); otherwise the printed hues stay. It keeps the last
+``WINDOW`` hues, so it follows a lamp switched on during the evening. A taught deck profile
+(:mod:`vision.decks`) is asked for and checked; this learner is what reads a deck nobody taught.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from vision.uno_colour import HUE_PROTOTYPES, circular_mean_hue, hue_distance
+from vision.uno_colour import HUE_PROTOTYPES, circular_mean_hue, hue_distance, hue_distances, hue_histogram
 
 #: Hues (one a card seen) needed before the inks are learnt, at least this many near each of four peaks.
 MIN_CARDS = 12
@@ -49,7 +49,7 @@ def hue_peaks(hues: np.ndarray, count: int = len(HUE_PROTOTYPES),
               separation: int = PEAK_SEPARATION) -> list[float]:
     """The ``count`` highest peaks of the histogram of ``hues`` (OpenCV 0-180, smoothed over five steps),
     each at least ``separation`` steps from the others, highest first."""
-    smoothed = smoothed_histogram(hues)
+    smoothed = hue_histogram(hues, 2)
     peaks = []
     for _ in range(count):
         peak = int(smoothed.argmax())
@@ -58,16 +58,10 @@ def hue_peaks(hues: np.ndarray, count: int = len(HUE_PROTOTYPES),
     return peaks
 
 
-def smoothed_histogram(hues: np.ndarray) -> np.ndarray:
-    """How many of ``hues`` (OpenCV 0-180) lie within two steps of each hue, around the circle."""
-    counts = np.bincount(np.asarray(hues, np.int64) % 180, minlength=180).astype(np.float64)
-    return sum(np.roll(counts, shift) for shift in range(-2, 3))
-
-
 def apart(hues: np.ndarray, inks: Iterable[float], valley: float = VALLEY) -> bool:
     """Whether the clusters of ``hues`` at ``inks`` are apart: between each two neighbours around the circle the
     smoothed histogram falls to at most ``valley`` times the lower of their peaks."""
-    smoothed = smoothed_histogram(hues)
+    smoothed = hue_histogram(hues, 2)
     around = sorted(int(round(ink)) % 180 for ink in inks)
     for low, high in zip(around, around[1:] + [around[0] + 180]):
         between = smoothed[np.arange(low + 3, high - 2) % 180]
@@ -119,7 +113,7 @@ def learnt_inks(hues: np.ndarray) -> dict[str, float] | None:
     if any(float(hue_distance(peak, HUE_PROTOTYPES[name])) > MAX_DRIFT for name, peak in peaks.items()):
         return None
     names = list(peaks)
-    distances = np.stack([hue_distance(hues, peaks[name]) for name in names])
+    distances = hue_distances(hues, peaks)
     nearest = np.where(distances.min(axis=0) <= PEAK_SEPARATION, distances.argmin(axis=0), -1)
     members = [hues[nearest == i] for i in range(len(names))]
     if min(len(m) for m in members) < MIN_PER_INK:
@@ -133,6 +127,5 @@ def learnt_inks(hues: np.ndarray) -> dict[str, float] | None:
 
 def misnamed_share(hues: np.ndarray, colour: str) -> float:
     """The share of ``hues`` (one ink's cluster) whose nearest printed hue is another colour than ``colour``."""
-    names = list(HUE_PROTOTYPES)
-    nearest = np.stack([hue_distance(hues, HUE_PROTOTYPES[name]) for name in names]).argmin(axis=0)
-    return float((nearest != names.index(colour)).mean())
+    nearest = hue_distances(hues, HUE_PROTOTYPES).argmin(axis=0)
+    return float((nearest != list(HUE_PROTOTYPES).index(colour)).mean())

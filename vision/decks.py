@@ -456,9 +456,8 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
     if readable and agreeing < AGREEING_SHARE * len(readable):
         raise ProfileRefused(f"the trained reader reads only {agreeing} of {len(readable)} shots as the value or "
                              "rank they are labelled with: the labels do not match the cards")
-    profile = profile_from(looks, name, family, reader)
     if not hold_back or len({shot.card for shot in shots}) < HOLD_BACK_EVERY:
-        return profile
+        return profile_from(looks, name, family, reader)
     held_back = held_back_shots(shots)
     kept = [look for look, back in zip(looks, held_back) if not back]
     held = [(shot, image) for shot, image, back in zip(shots, images, held_back) if back]
@@ -477,7 +476,7 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
                              f"{without}/{len(held)} without it", HeldBackCheck(len(held), without, max(scores.values())))
     parts = kept_parts(scores, without)
     check = HeldBackCheck(len(held), without, scores.get(parts, without))
-    return only_parts(replace(profile, check=check), parts)
+    return only_parts(replace(profile_from(looks, name, family, reader), check=check), parts)
 
 
 #: The parts of a profile, simplest first: where two read as many held-back shots right, the simpler is kept.

@@ -237,20 +237,30 @@ class Detector:
     def note_card(self, bgr: np.ndarray, card: str, box: Box) -> None:
         """Tell the ink learner (:meth:`learn_inks`) of one card seen in ``bgr`` at ``box``, read as ``card``:
         the hue an UNO card of a colour shows there is one more hue of the deck's inks."""
-        parsed = parse_card(card) if self.inks is not None and is_card_id(card) else None
-        if parsed is None or parsed.family != "uno" or not parsed.color:
-            return
-        hue = shown_hue(bgr, box)
-        if hue is not None:
-            self.inks.observe([hue])
+        self._note_cards(bgr, [(card, box)])
 
     def detect_learning(self, bgr: np.ndarray) -> list[Detection]:
         """:meth:`detect`, then :meth:`note_card` of every card found: ``bgr`` is one more picture of this
         table's game (a folder of one game's photos, read in order)."""
         found = self.detect(bgr)
-        for detection in found:
-            self.note_card(bgr, detection.card, detection.box)
+        self._note_cards(bgr, [(detection.card, detection.box) for detection in found])
         return found
+
+    def _note_cards(self, bgr: np.ndarray, cards: Sequence[tuple[str, Box]]) -> None:
+        """The hues the UNO cards of a colour among ``cards`` (id, box) show in ``bgr``, told to the ink
+        learner at once."""
+        if self.inks is None:
+            return
+        hues = []
+        for card, box in cards:
+            parsed = parse_card(card) if is_card_id(card) else None
+            if parsed is None or parsed.family != "uno" or not parsed.color:
+                continue
+            hue = shown_hue(bgr, box)
+            if hue is not None:
+                hues.append(hue)
+        if hues:
+            self.inks.observe(hues)
 
     def colour_hues(self) -> Mapping[str, float]:
         """The hues UNO colours are read against: a deck profile's, else the inks learnt at this table

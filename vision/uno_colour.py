@@ -44,6 +44,17 @@ def hue_distance(a: np.ndarray | float, b: float) -> np.ndarray | float:
     return np.minimum(d, 180.0 - d)
 
 
+def hue_distances(hues: np.ndarray, prototypes: Mapping[str, float]) -> np.ndarray:
+    """The distance of each of ``hues`` to each prototype hue, one row a prototype (in ``prototypes``' order)."""
+    return np.stack([hue_distance(hues, hue) for hue in prototypes.values()])
+
+
+def hue_histogram(hues: np.ndarray, half: int) -> np.ndarray:
+    """How many of ``hues`` (OpenCV 0-180) lie within ``half`` steps of each hue, around the circle."""
+    counts = np.bincount(np.asarray(hues, np.int64) % 180, minlength=180).astype(np.float64)
+    return sum(np.roll(counts, shift) for shift in range(-half, half + 1))
+
+
 def crop_of(bgr: np.ndarray, box: Sequence[float]) -> np.ndarray:
     """The part of ``bgr`` under ``box`` (x1, y1, x2, y2), clipped to the image.
 
@@ -95,8 +106,7 @@ def colour_vote(bgr: np.ndarray, box: Sequence[float],
     if len(hues) < MIN_PIXELS:
         return None
     names = list(prototypes)
-    distances = np.stack([hue_distance(hues, prototypes[name]) for name in names])
-    votes = np.bincount(distances.argmin(axis=0), minlength=len(names))
+    votes = np.bincount(hue_distances(hues, prototypes).argmin(axis=0), minlength=len(names))
     best = int(votes.argmax())
     return ColourVote(names[best], float((votes[best] + 1) / (votes.sum() + len(names))))
 
@@ -125,9 +135,6 @@ def shown_hue(bgr: np.ndarray, box: Sequence[float]) -> float | None:
     hues = coloured_hues(crop_of(bgr, box))
     if len(hues) < MIN_PIXELS:
         return None
-    counts = np.bincount(hues.astype(np.int64) % 180, minlength=180).astype(np.float64)
-    half = PEAK_HALF_WIDTH // 2  # the histogram is smoothed over the hues within ``half`` of each
-    smoothed = sum(np.roll(counts, shift) for shift in range(-half, half + 1))
-    peak = float(smoothed.argmax())
+    peak = float(hue_histogram(hues, PEAK_HALF_WIDTH // 2).argmax())  # smoothed over half the window a side
     own = hues[hue_distance(hues, peak) <= PEAK_HALF_WIDTH]
     return circular_mean_hue(own)
