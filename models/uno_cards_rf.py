@@ -168,12 +168,14 @@ def write_share(datasets_dir: Path, out: Path, share: float, quality: int, detec
     return counts
 
 
-def colour_check(datasets_dir: Path, photos_wanted: int, share: float) -> str:
+def colour_check(datasets_dir: Path, photos_wanted: int, share: float, readings_out: Path | None = None) -> str:
     """How the whole recogniser names the colours of the labelled coloured corners of the first
-    ``photos_wanted`` photos outside the detector's training ``share``: with the printed inks, and read as
-    one table's game with the inks learnt unlabelled from the photos before (:mod:`vision.deck_inks`). The
-    truth is each corner's colour as the labels are made (:func:`hue_centres` of these photos' corners)."""
-    from vision.evaluation import centre_in_box, uno_colour_and_value
+    ``photos_wanted`` photos outside the detector's training ``share``: photo by photo, and read as one
+    table's game with the inks learnt unlabelled from the photos before (:mod:`vision.deck_inks`). The
+    truth is each corner's colour as the labels are made (:func:`hue_centres` of these photos' corners).
+    ``readings_out``: also write the photo-by-photo readings of every labelled corner (wilds too) as
+    ``card,read,conf,sure`` rows, for `tableref bench table --readings`."""
+    from vision.evaluation import ScoredReading, centre_in_box, uno_colour_and_value, write_readings
 
     source = datasets_dir / DATASET
     photos = read_values(source / "labels.csv")
@@ -183,6 +185,7 @@ def colour_check(datasets_dir: Path, photos_wanted: int, share: float) -> str:
     detector = Detector.load(family="uno")
     lines = [f"{len(names)} photos outside the training share {share}; the corners' colours as labelled: "
              + ", ".join(f"{name} {hue:.0f}" for name, hue in centres.items())]
+    readings: list[ScoredReading] = []
     for learning in (False, True):
         detector.learn_inks(learning)
         read = detector.detect_learning if learning else detector.detect
@@ -194,19 +197,25 @@ def colour_check(datasets_dir: Path, photos_wanted: int, share: float) -> str:
             found = read(bgr)
             for value, box in chosen[name]:
                 card = corner_card(bgr, value, box, centres)
-                if card is None or value in COLOURLESS:
+                if card is None:
                     continue
                 hits = [d for d in found if centre_in_box(box, d.box) or centre_in_box(d.box, box)]
-                if not hits:
+                if not learning:
+                    readings.append(ScoredReading.of(card, hits[0] if hits else None,
+                                                     bool(hits) and hits[0].card == card))
+                if not hits or value in COLOURLESS:
                     continue
                 total += 1
                 named_right = uno_colour_and_value(hits[0].card)[0] == uno_colour_and_value(card)[0]
                 right += named_right
                 surely_wrong += hits[0].sure and not named_right
         inks = detector.inks.inks() if learning else None
-        lines.append(f"{'inks learnt in play' if learning else 'printed inks'}: colours right {right}/{total} "
+        lines.append(f"{'inks learnt in play' if learning else 'photo by photo'}: colours right {right}/{total} "
                      f"({100 * right / max(total, 1):.1f} %), {surely_wrong} wrong and sure"
                      + (f"; inks at the end {inks}" if learning else ""))
+    if readings_out is not None:
+        write_readings(readings_out, readings)
+        lines.append(f"{len(readings)} readings written to {readings_out}")
     return "\n".join(lines)
 
 
@@ -218,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="YOLO dataset folder to write")
     parser.add_argument("--colour-check", type=int, default=None, metavar="N",
                         help="instead, print how the recogniser names the colours of N photos outside --share")
+    parser.add_argument("--readings-out", type=Path, default=None, metavar="CSV",
+                        help="with --colour-check: write its photos' readings (card,read,conf,sure) for `bench table`")
     parser.add_argument("--share", type=float, default=1.0, help="share of the photos to write (default all)")
     parser.add_argument("--quality", type=int, default=85, help="JPEG quality of the written photos")
     parser.add_argument("--side", type=int, default=None, help="scale photos down to this longest side")
@@ -228,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.colour_check is not None:
         try:
-            print(colour_check(args.datasets, args.colour_check, args.share))
+            print(colour_check(args.datasets, args.colour_check, args.share, args.readings_out))
         except OSError as exc:
             print(f"uno_cards_rf: {exc}", file=sys.stderr)
             return 2

@@ -1,6 +1,7 @@
 """Helpers for the deck tests of the table page: a camera that films whatever card the test shows, a
-watcher detector that records the deck it is told to read with, and the "yellowish greens" deck (an UNO
-deck whose greens the printed colours read as yellow, as one real deck under a warm lamp was)."""
+watcher detector that records the deck it is told to read with, the "yellowish greens" deck (an UNO deck
+whose greens the default inks read as yellow, as one real deck under a warm lamp was) and the "turned inks"
+deck (every ink 15 hue steps past the printed one)."""
 from __future__ import annotations
 
 from typing import Any
@@ -11,18 +12,20 @@ import numpy as np
 from vision.sources import Frame, FrameSource
 from vision_support import face_on_table
 
-PRINTED_GREEN_HUE = 67  # OpenCV hue of the renderer's green
-YELLOWISH_SHIFT = -30
+RENDERED_GREENS = 71  # OpenCV hue between the renderer's greens (classic 68, 2023 76)
+#: Where the yellowish deck's greens lie: yellower than the classic deck's (40), read yellow by default.
+YELLOWISH_GREEN = 30
+TURNED_SHIFT = 15  # every ink turned: red 14 and yellow 40, read yellow and green by default; green 83, blue 117
 #: The 15 first cards "Teach your deck" asks for on an UNO deck would take long to learn in a test:
 #: these ten of them hold back green-2, yellow-5 and red-8, and learn the greens from green-6 and green-skip.
 TAUGHT = ["red-0", "yellow-1", "green-2", "blue-3", "red-4", "yellow-5", "green-6", "blue-7", "red-8", "green-skip"]
 
 
 def yellowish_greens(frame: np.ndarray) -> np.ndarray:
-    """``frame`` with its saturated green pixels moved ``YELLOWISH_SHIFT`` in hue."""
+    """``frame`` with the hues of its saturated green pixels (of either design) drawn to ``YELLOWISH_GREEN``."""
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV).astype(np.int32)
-    green = (hsv[..., 1] > 80) & (np.abs(hsv[..., 0] - PRINTED_GREEN_HUE) < 20)
-    hsv[..., 0] = np.where(green, (hsv[..., 0] + YELLOWISH_SHIFT) % 180, hsv[..., 0])
+    green = (hsv[..., 1] > 80) & (np.abs(hsv[..., 0] - RENDERED_GREENS) < 20)
+    hsv[..., 0] = np.where(green, YELLOWISH_GREEN + (hsv[..., 0] - RENDERED_GREENS) // 4, hsv[..., 0])
     return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
 
 
@@ -30,6 +33,15 @@ def yellowish_card(card: str, design: str = "uno-classic") -> np.ndarray:
     """A table with ``card`` of the yellowish deck lying in the middle."""
     frame, _ = face_on_table(card, design, 170)
     return yellowish_greens(frame)
+
+
+def turned_card(card: str, design: str = "uno-classic") -> np.ndarray:
+    """A table with ``card`` of the turned-inks deck lying in the middle: every saturated pixel's hue moved
+    ``TURNED_SHIFT``."""
+    frame, _ = face_on_table(card, design, 170)
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV).astype(np.int32)
+    hsv[..., 0] = np.where(hsv[..., 1] > 80, (hsv[..., 0] + TURNED_SHIFT) % 180, hsv[..., 0])
+    return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
 
 
 class ShownCard(FrameSource):

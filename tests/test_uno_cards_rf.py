@@ -7,11 +7,14 @@ from collections import Counter
 
 import cv2
 import numpy as np
+import pytest
 
 from referee.cards import ALL_CARD_IDS
 from vision.card_merge import Detection
+from vision.detector import default_model_path
 from vision.source_tree import load_source_package
 from vision.uno_colour import HUE_PROTOTYPES, hue_distance
+from vision_support import face_on_table
 
 load_source_package("models")
 from tableref_models.uno_cards_rf import (  # noqa: E402
@@ -107,3 +110,25 @@ def test_write_share_writes_scaled_photos_with_their_coloured_labels(tmp_path) -
 def test_command_line_says_what_is_missing(tmp_path, capsys) -> None:
     assert main(["--datasets", str(tmp_path), "--out", str(tmp_path / "out")]) == 2
     assert "no uno-cards-rf/labels.csv" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not default_model_path().is_file(), reason="no committed detector model")
+def test_colour_check_reads_each_photo_and_writes_its_readings_for_the_bench(tmp_path, capsys) -> None:
+    folder = tmp_path / "uno-cards-rf"
+    (folder / "images").mkdir(parents=True)
+    lines = ["image,value,x1,y1,x2,y2"]
+    cards = [f"{colour}-{value}" for value in ("5", "7") for colour in ("red", "yellow", "green", "blue")]
+    for i, card in enumerate([*cards, "wild"]):
+        frame, box = face_on_table(card, "uno-classic", 220)
+        cv2.imwrite(str(folder / "images" / f"rf{i:02d}.png"), frame)
+        lines.append(f"rf{i:02d}.png,{card.split('-')[-1]}," + ",".join(f"{v:.0f}" for v in box))
+    (folder / "labels.csv").write_text("\n".join(lines) + "\n")
+    readings = tmp_path / "readings.csv"
+    assert main(["--datasets", str(tmp_path), "--colour-check", "9", "--share", "0",
+                 "--readings-out", str(readings)]) == 0
+    out = capsys.readouterr().out
+    assert "photo by photo: colours right" in out and "9 readings written" in out
+    rows = [line.split(",") for line in readings.read_text().splitlines()]
+    assert rows[0] == ["card", "read", "conf", "sure"]
+    assert sorted(row[0] for row in rows[1:]) == sorted([*cards, "wild"])
+    assert sum(row[0] == row[1] for row in rows[1:]) >= 8

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from deck_support import yellowish_card
+from deck_support import turned_card
 from vision import deck_inks
 from vision.deck_inks import InkLearner, learnt_inks
 from vision.detector import Detector, default_model_path
@@ -18,13 +18,16 @@ from vision.pipeline import FrameResult
 from vision.sightings import Sighting
 from vision.sources import Frame, FrameSource
 from vision.stability import NewCard, PileWatch
-from vision.uno_colour import HUE_PROTOTYPES
+from vision.uno_colour import HUE_PROTOTYPES, READING_INKS
 from vision.watcher import TableWatcher
 from web.cli import main
 from vision_support import settled
 
-#: One real classic deck's inks (``uno-cards-rf``): its greens at 40 lie nearer the printed yellow (25).
+#: One real classic deck's inks (``uno-cards-rf``): its greens at 40, which the default inks read green.
 CLASSIC = {"red": 1.0, "yellow": 21.0, "green": 40.0, "blue": 117.0}
+#: A deck whose every ink lies 15 steps past the printed one: the default inks read its reds yellow and its
+#: yellows green (``deck_support.turned_card``).
+TURNED = {"red": 14.0, "yellow": 40.0, "green": 83.0, "blue": 117.0}
 
 
 def cards_showing(inks: dict[str, float], per_ink: int = 4, spread: float = 2.0) -> np.ndarray:
@@ -33,22 +36,22 @@ def cards_showing(inks: dict[str, float], per_ink: int = 4, spread: float = 2.0)
     return np.array([(hue + offset) % 180 for hue in inks.values() for offset in offsets])
 
 
-def test_a_deck_whose_greens_the_printed_hues_read_yellow_is_learnt() -> None:
-    inks = learnt_inks(cards_showing(CLASSIC))
+def test_a_deck_whose_inks_the_default_misreads_is_learnt() -> None:
+    inks = learnt_inks(cards_showing(TURNED))
     assert inks is not None and set(inks) == set(HUE_PROTOTYPES)
-    assert all(abs(inks[name] - hue) < 1.0 for name, hue in CLASSIC.items() if name != "red")
-    assert min(inks["red"], 180 - inks["red"]) < 2.0
+    assert all(abs(inks[name] - hue) < 1.0 for name, hue in TURNED.items())
 
 
-def test_a_deck_the_printed_hues_read_keeps_them() -> None:
-    assert learnt_inks(cards_showing(HUE_PROTOTYPES)) is None  # nothing the printed hues get wrong
+@pytest.mark.parametrize("deck", [HUE_PROTOTYPES, CLASSIC], ids=["printed", "classic"])
+def test_a_deck_the_default_inks_read_keeps_them(deck: dict[str, float]) -> None:
+    assert learnt_inks(cards_showing(deck)) is None  # nothing the default inks get wrong
 
 
 @pytest.mark.parametrize("hues", [
-    cards_showing(CLASSIC)[:deck_inks.MIN_CARDS - 1],  # too few cards yet
-    cards_showing({k: v for k, v in CLASSIC.items() if k != "blue"}, per_ink=6),  # three inks seen
-    cards_showing({**CLASSIC, "blue": 150.0}),  # a cluster far off the ink it would be (a purple cloth)
-    np.concatenate([np.linspace(0, 25, 26), cards_showing({"green": 40, "blue": 117}, per_ink=6)]),  # no valley
+    cards_showing(TURNED)[:deck_inks.MIN_CARDS - 1],  # too few cards yet
+    cards_showing({k: v for k, v in TURNED.items() if k != "blue"}, per_ink=6),  # three inks seen
+    cards_showing({**TURNED, "blue": 140.0}),  # a cluster far off the ink it would be (a purple cloth)
+    np.concatenate([np.linspace(0, 40, 41), cards_showing({"green": 83, "blue": 117}, per_ink=6)]),  # no valley
 ], ids=["too-few", "three-inks", "far-cluster", "orange-run"])
 def test_unclear_hues_learn_nothing(hues: np.ndarray) -> None:
     assert learnt_inks(np.asarray(hues, np.float64)) is None
@@ -56,11 +59,11 @@ def test_unclear_hues_learn_nothing(hues: np.ndarray) -> None:
 
 def test_the_learner_follows_the_latest_cards_and_forgets() -> None:
     learner = InkLearner(window=16)
-    learner.observe(cards_showing(CLASSIC))
-    assert learner.inks() is not None and abs(learner.inks()["green"] - 40) < 1
-    learner.observe(cards_showing(HUE_PROTOTYPES))  # another deck, read right by the printed hues
+    learner.observe(cards_showing(TURNED))
+    assert learner.inks() is not None and abs(learner.inks()["yellow"] - 40) < 1
+    learner.observe(cards_showing(HUE_PROTOTYPES))  # another deck, read right by the default inks
     assert len(learner) == 16 and learner.inks() is None
-    learner.observe(cards_showing(CLASSIC))
+    learner.observe(cards_showing(TURNED))
     learner.forget()
     assert len(learner) == 0 and learner.inks() is None
 
@@ -68,14 +71,14 @@ def test_the_learner_follows_the_latest_cards_and_forgets() -> None:
 @pytest.mark.skipif(not default_model_path().is_file(), reason="no committed detector model")
 def test_the_detector_reads_the_greens_of_a_deck_played_on_it() -> None:
     detector = Detector.load(family="uno")
-    unseen = yellowish_card("green-9")
-    assert detector.detect(unseen)[0].card == "yellow-9"  # the printed hues misread this deck
+    unseen = turned_card("red-9")
+    assert detector.detect(unseen)[0].card == "yellow-9"  # the default inks misread this deck
     detector.learn_inks()
     played = [f"{colour}-{value}" for value in (1, 3, 6) for colour in ("red", "yellow", "green", "blue")]
     for card in played:
-        detector.detect_learning(yellowish_card(card))
+        detector.detect_learning(turned_card(card))
     assert detector.inks.inks() is not None
-    assert detector.detect(unseen)[0].card == "green-9"
+    assert detector.detect(unseen)[0].card == "red-9"
     detector.use_deck("taught", dict(HUE_PROTOTYPES))  # a taught deck's hues come first
     assert detector.detect(unseen)[0].card == "yellow-9"
     detector.use_deck(None)
@@ -86,9 +89,9 @@ def test_the_detector_reads_the_greens_of_a_deck_played_on_it() -> None:
 @pytest.mark.skipif(not default_model_path().is_file(), reason="no committed detector model")
 def test_detect_reads_a_folder_as_one_game_with_learn_inks(tmp_path: Path, capsys) -> None:
     played = [f"{colour}-{value}" for value in (1, 3, 6) for colour in ("red", "yellow", "green", "blue")]
-    for i, card in enumerate([*played, "green-9"]):
-        cv2.imwrite(str(tmp_path / f"{i:02d}.png"), yellowish_card(card))
-    for learning, last in ((False, "yellow-9"), (True, "green-9")):
+    for i, card in enumerate([*played, "red-9"]):
+        cv2.imwrite(str(tmp_path / f"{i:02d}.png"), turned_card(card))
+    for learning, last in ((False, "yellow-9"), (True, "red-9")):
         capsys.readouterr()
         assert main(["detect", str(tmp_path), "--json", "--family", "uno", *(["--learn-inks"] if learning else [])]) == 0
         lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
@@ -107,8 +110,8 @@ class NotingDetector:
     def note_card(self, bgr: np.ndarray, card: str, box: tuple) -> None:
         self.noted.append((card, box))
 
-    def colour_hues(self) -> dict[str, float]:
-        return dict(HUE_PROTOTYPES) if len(self.noted) < 2 else CLASSIC
+    def colour_hues(self) -> tuple:
+        return READING_INKS if len(self.noted) < 2 else tuple(TURNED.items())
 
 
 class NoFrames(FrameSource):

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from deck_support import PRINTED_GREEN_HUE, YELLOWISH_SHIFT, yellowish_greens
+from deck_support import YELLOWISH_GREEN, yellowish_greens
 from vision import decks
 from vision.card_classifier import CLASSIFIER_CLASSES
 from vision.detector import Detector, default_model_path
@@ -50,12 +50,12 @@ def test_learning_the_deck_reads_its_greens_as_green(tmp_path: Path, store, caps
     profile = store.load("kitchen")
     assert profile.family == "uno" and profile.shots == len(TEACHING)
     assert profile.check is not None and profile.check.right_with > profile.check.right_without
-    assert abs(profile.hues["green"] - (PRINTED_GREEN_HUE + YELLOWISH_SHIFT)) < 10
+    assert abs(profile.hues["green"] - YELLOWISH_GREEN) < 4
 
     frame, _ = face_on_table("green-9", "uno-classic", 170)
     unseen = yellowish_greens(frame)
     detector = Detector.load(family="uno")
-    assert detector.detect(unseen)[0].card == "yellow-9"  # the printed colours misread this deck
+    assert detector.detect(unseen)[0].card == "yellow-9"  # the default inks misread this deck
     decks.read_with_deck(detector, "kitchen")
     assert detector.detect(unseen)[0].card == "green-9"
     decks.use_profile(detector, None)

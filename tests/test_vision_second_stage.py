@@ -2,6 +2,7 @@
 pixels, the deck-family restriction, the classifier's crop, and a wild never given a coloured value."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -13,7 +14,7 @@ from vision.card_reading import named
 from vision.detector import Detector, default_model_path
 from vision_support import face_on_table as on_table
 from vision.sources import FrameSource
-from vision.uno_colour import HUE_PROTOTYPES, card_colour, hue_distance
+from vision.uno_colour import HUE_PROTOTYPES, READING_INKS, card_colour, hue_distance
 from vision.watcher import TableWatcher, deck_family
 
 #: Per-channel (B, G, R) gains of webcam casts: none, a warm lamp, a cold window, a green wall.
@@ -37,6 +38,27 @@ def test_no_colour_from_a_grey_or_tiny_crop() -> None:
     grey = np.full((100, 100, 3), 128, np.uint8)
     assert card_colour(grey, (10, 10, 60, 60)) is None
     assert card_colour(grey, (10, 10, 12, 12)) is None
+
+
+def card_of_hue(hue: float) -> np.ndarray:
+    """A white card (100 x 100) printed with one saturated ink of OpenCV ``hue`` in its middle."""
+    hsv = np.full((100, 100, 3), (0, 0, 245), np.uint8)
+    hsv[20:80, 20:80] = (int(round(hue)) % 180, 220, 210)
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+
+
+@pytest.mark.parametrize("hue, colour", [
+    (40, "green"),  # the classic deck's green (uno-cards-rf): nearer the printed yellow (25) than green (67)
+    (75, "green"),  # the 2023 design's green as a webcam shows it
+    (21, "yellow"), (26, "yellow"), (1, "red"), (117, "blue"), (96, "blue"),
+])
+def test_the_inks_read_by_default_name_both_designs_colours(hue: float, colour: str) -> None:
+    assert card_colour(card_of_hue(hue), (0, 0, 100, 100)) == colour
+
+
+def test_the_printed_hues_alone_read_the_classic_green_yellow() -> None:
+    assert card_colour(card_of_hue(40), (0, 0, 100, 100), HUE_PROTOTYPES) == "yellow"
+    assert ("green", 46.0) in READING_INKS and dict(READING_INKS)["yellow"] == HUE_PROTOTYPES["yellow"]
 
 
 def test_hue_prototypes_are_the_printed_colours_and_distances_wrap() -> None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from web.camera import Camera, shown_spec
+from vision.deck_inks import InkLearner
 from vision.demo import load_script
 from web.demo import DemoRun
 from web_support import SHORT_DEAL, SHORT_OPTIONS, PLAYERS, TableClient, make_app, short_game
@@ -247,3 +249,50 @@ def test_the_demo_plays_again_in_the_same_game(client: TableClient, tmp_path: Pa
     assert [g.name for g in tables.store.games()] == ["Demo game"]
     events = client.get(f"/api/games/{first.game_id}/events").get_json()["events"]
     assert [e["event"]["type"] for e in events] in (["new_game"], ["new_game", "start_round"])
+
+
+class _LearningInks(_Watcher):
+    """A watcher whose detector learns the deck's inks (``vision.deck_inks``), as the real one does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.detector = SimpleNamespace(inks=InkLearner())
+
+
+def test_the_inks_a_camera_learnt_are_learnt_again_after_a_restart(tmp_path: Path, db_url: str) -> None:
+    camera = _camera(TableClient(make_app(tmp_path, db_url)))
+    watcher = _LearningInks()
+    camera.opener = lambda _spec, _zones, _on_event, _before_frame: watcher
+    assert camera.start_source("table") is True
+    _next_frame(camera)
+    assert camera.tables.store.camera_inks("table") == []  # nothing played, nothing stored
+    watcher.detector.inks.observe([14.0, 40.25])  # two cards played
+    _next_frame(camera)
+    assert camera.tables.store.camera_inks("table") == [14.0, 40.25]
+    camera.stop()
+
+    restarted = _camera(TableClient(make_app(tmp_path, db_url)))  # the server again, on the same database
+    again = _LearningInks()
+    restarted.opener = lambda _spec, _zones, _on_event, _before_frame: again
+    assert restarted.start_source("table") is True
+    _next_frame(restarted)
+    assert again.detector.inks.seen() == [14.0, 40.25]
+    again.detector.inks.observe([83.0])
+    _next_frame(restarted)
+    assert restarted.tables.store.camera_inks("table") == [14.0, 40.25, 83.0]
+    assert restarted.tables.store.camera_inks("another camera") == []
+
+
+def test_a_database_that_cannot_keep_the_inks_stops_nothing(client: TableClient, monkeypatch) -> None:
+    camera = _camera(client)
+    watcher = _LearningInks()
+    camera.opener = lambda _spec, _zones, _on_event, _before_frame: watcher
+    assert camera.start_source("table") is True
+
+    def fail(*_args: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(camera.tables.store, "save_camera_inks", fail)
+    watcher.detector.inks.observe([21.0])
+    _next_frame(camera)  # logged, not raised: the watcher goes on
+    assert watcher.detector.inks.seen() == [21.0] and not watcher.stopped

@@ -20,7 +20,7 @@ from referee.cards import ALL_CARD_IDS, parse_card
 from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, Reading
 from vision.card_merge import Box, Detection, pairwise_part_of
 from vision.card_outline import card_outline, upright_card
-from vision.uno_colour import HUE_PROTOTYPES, colour_vote
+from vision.uno_colour import READING_INKS, Inks, colour_vote
 
 #: One look of the reader at a card: an image (the frame, or the card straightened upright) and boxes in it.
 View = tuple[np.ndarray, list[Box]]
@@ -186,14 +186,14 @@ def named(detection: Detection, reading: Reading) -> Detection:
     return replace(detection, card=label, conf=reading.prob)
 
 
-def recoloured(bgr: np.ndarray, detection: Detection, hues: Mapping[str, float] = HUE_PROTOTYPES) -> Detection:
-    """``detection`` with its UNO colour re-decided from the pixels under its box against the colour
-    ``hues`` (the printed ones, or a deck profile's; see :mod:`vision.uno_colour`), and that colour's
+def recoloured(bgr: np.ndarray, detection: Detection, inks: Mapping[str, float] | Inks = READING_INKS) -> Detection:
+    """``detection`` with its UNO colour re-decided from the pixels under its box against the ``inks`` (the
+    printed and photographed ones, a deck profile's or learnt ones; see :mod:`vision.uno_colour`), and that colour's
     share of the vote; wilds, standard cards and backs, and undecidable crops, stay as they are."""
     parsed = parse_card(detection.card)
     if parsed.family != "uno" or parsed.color is None:
         return detection
-    vote = colour_vote(bgr, detection.box, hues)
+    vote = colour_vote(bgr, detection.box, inks)
     if vote is None:
         return detection
     return replace(detection, card=f"{vote.colour}-{parsed.value}", colour_share=vote.share)

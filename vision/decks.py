@@ -40,7 +40,7 @@ from vision.card_merge import Box, Detection, iou, reading_boxes
 from vision.card_reading import reader_views
 from vision.corner_pairs import centre
 from vision.detector import Detector, InvalidImage, check_image, read_image
-from vision.uno_colour import HUE_PROTOTYPES, circular_mean_hue, shown_hue
+from vision.uno_colour import HUE_PROTOTYPES, READING_INKS, Inks, as_inks, circular_mean_hue, shown_hue
 
 PROFILE_VERSION = 1
 DECKS_ENV = "TABLEREF_DECKS"
@@ -111,9 +111,10 @@ class DeckProfile:
     #: empty in profiles learnt before it was kept): a shift means nothing to another reader.
     reader: str = ""
 
-    def colour_hues(self) -> dict[str, float]:
-        """The colour prototypes to read with: the learnt hues, the printed ones for colours not shown."""
-        return {**HUE_PROTOTYPES, **self.hues}
+    def colour_hues(self) -> Inks:
+        """The inks to read with: the learnt hues, the default ones (printed and photographed) for colours
+        not shown."""
+        return as_inks(self.hues) + tuple((name, hue) for name, hue in READING_INKS if name not in self.hues)
 
     def to_dict(self) -> dict:
         """The profile as JSON-ready data."""

@@ -43,7 +43,7 @@ from vision.deck_inks import InkLearner
 from vision.onnx_session import open_session
 from vision.source_tree import repo_root
 from vision.unsure_boxes import CONFIRM_FLOOR, capped_apart, confirmed
-from vision.uno_colour import HUE_PROTOTYPES, shown_hue
+from vision.uno_colour import READING_INKS, Inks, as_inks, shown_hue
 
 __all__ = ["Detection", "Detector", "DetectorError", "FAMILIES", "InvalidImage", "default_model_path", "read_image"]
 
@@ -191,7 +191,7 @@ class Detector:
         self.path: Path | None = None
         self.family: str | None = None
         self._class_mask: np.ndarray | None = None
-        self.hues: Mapping[str, float] = HUE_PROTOTYPES
+        self.hues: Inks = READING_INKS
         self.deck: str | None = None
         self.inks: InkLearner | None = None
         self._recorded: list[tuple[Detection, list[View]]] | None = None
@@ -217,14 +217,14 @@ class Detector:
         finally:
             self._recorded = None
 
-    def use_deck(self, name: str | None, hues: Mapping[str, float] | None = None,
+    def use_deck(self, name: str | None, hues: Mapping[str, float] | Inks | None = None,
                  shift: HeadShift | None = None) -> None:
         """Read with what a deck profile (:mod:`vision.decks`) learnt: its UNO colour ``hues`` and the
-        reader's ``shift``; ``name=None`` goes back to the trained reader and the printed colours."""
+        reader's ``shift``; ``name=None`` goes back to the trained reader and the default inks."""
         if self.classifier is None and shift is not None:
             raise DetectorError("a deck profile needs the second stage (the reader), which is not loaded")
         self.deck = name
-        self.hues = dict(hues) if hues else HUE_PROTOTYPES
+        self.hues = as_inks(hues) if hues else READING_INKS
         if self.classifier is not None:
             self.classifier.set_shift(shift if name is not None else None)
 
@@ -262,11 +262,11 @@ class Detector:
         if hues:
             self.inks.observe(hues)
 
-    def colour_hues(self) -> Mapping[str, float]:
-        """The hues UNO colours are read against: a deck profile's, else the inks learnt at this table
-        (:meth:`learn_inks`) once clear, else the printed ones."""
+    def colour_hues(self) -> Inks:
+        """The inks UNO colours are read against: a deck profile's, else the inks learnt at this table
+        (:meth:`learn_inks`) once clear, else the printed and photographed ones."""
         learnt = None if self.deck is not None or self.inks is None else self.inks.inks()
-        return learnt or self.hues
+        return as_inks(learnt) if learnt else self.hues
 
     @classmethod
     def load(cls, path: str | Path | None = None, conf_threshold: float = DEFAULT_CONF,

@@ -382,6 +382,18 @@ def read_synthetic_meta(folder: Path, split: str | None = "val") -> dict[str, li
     return cards
 
 
+def write_readings(path: Path, readings: Iterable[ScoredReading]) -> None:
+    """The readings of labelled cards as ``card,read,conf,sure`` rows (the input of `tableref bench table`);
+    readings where no card lies (a photo of none, a detection on no labelled card) are left out."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["card", "read", "conf", "sure"])
+        for r in readings:
+            if r.truth != NO_CARD:
+                writer.writerow([r.truth, r.read, f"{r.conf:.4f}", "true" if r.sure else "false"])
+
+
 def predict_folder(images: Iterable[str], folder: Path, detect_file: DetectFile,
                    on_error: Callable[[str, Exception], None] | None = None) -> dict[str, list[Detection]]:
     """Run ``detect_file`` on ``folder / image`` for each image; unreadable images get no detections

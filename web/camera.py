@@ -110,6 +110,10 @@ class Camera:
         #: what makes a detector read with a game's deck (``web.decks.DeckRegistry.reader_for``), if any
         self.deck_reader: Callable[[int | None], Callable[[Any], None]] | None = None
         self._deck: Callable[[Any], None] | None = None  # applied to the watcher's detector before its next frame
+        #: the hues of the cards this camera saw played before (stored), told to a new watcher's ink learner on its
+        #: first frame; then how many hues that learner had observed when they were last stored
+        self._inks_to_restore: list[float] = []
+        self._inks_stored = 0
         #: changes of the followed game not yet handed to the watcher: (event, verdict), in order
         self._changes: deque[tuple[dict[str, Any], dict[str, Any]]] = deque()
         tables.listen(self._heard)
@@ -153,7 +157,8 @@ class Camera:
     def _before_frame(self, frame: Frame) -> None:
         """Called in the watcher's thread before each frame: the frame kept (teaching a deck takes it), the
         demo's scripted events due by the frame's time, the followed game's deck given to the watcher's
-        detector when it changed, then every queued change handed to the watcher in order."""
+        detector when it changed, the deck's inks learnt again or kept (:meth:`_keep_inks`), then every queued
+        change handed to the watcher in order."""
         self._frame = frame
         hook = self._frame_hook
         if hook is not None:
@@ -164,6 +169,8 @@ class Camera:
             self._deck = None
             if hasattr(watcher, "detector"):
                 deck(watcher.detector)
+        if watcher is not None:
+            self._keep_inks(watcher)
         while watcher is not None and self._changes:
             event, verdict = self._changes.popleft()
             watcher.note_verdict(event, verdict)
@@ -214,6 +221,23 @@ class Camera:
         watcher = self._watcher
         return watcher is not None and bool(getattr(watcher, "running", True))
 
+    def _keep_inks(self, watcher: Any) -> None:
+        """The ink learner of ``watcher``'s detector (:mod:`vision.deck_inks`) told the hues stored for this camera
+        on the first frame, and the hues it keeps stored whenever a card played added some: a server restarted
+        mid-game reads the deck's colours as it had learnt them. A database that fails loses only this."""
+        learner = getattr(getattr(watcher, "detector", None), "inks", None)
+        if learner is None or self._spec is None:
+            return
+        if self._inks_to_restore:
+            learner.observe(self._inks_to_restore)
+            self._inks_to_restore, self._inks_stored = [], learner.observed
+        if learner.observed != self._inks_stored:
+            self._inks_stored = learner.observed
+            try:
+                self.tables.store.save_camera_inks(self._spec, learner.seen())
+            except Exception as exc:  # the watcher goes on; the inks are learnt again after a restart
+                log.warning("the inks learnt from camera %r could not be stored: %s", shown_spec(self._spec), exc)
+
     def start_source(self, spec: str, before_frame: Callable[[float], None] | None = None) -> bool:
         """Open a camera source with the detector and start watching (instead of any watcher before), with
         the zones calibrated for it (if any) and the followed game's state; ``before_frame(t)`` is called
@@ -243,6 +267,7 @@ class Camera:
             self._mode, self._message = "unavailable", f"camera {shown_spec(spec)!r} unavailable: {reason}"
             log.warning("%s", self._message)
             return False
+        self._inks_to_restore, self._inks_stored = self._stored_inks(spec), 0
         self._watcher, self._spec = watcher, spec
         self._starts += 1
         self._mode, self._message = "camera", ("watching the phone's camera" if spec == PHONE_SPEC
@@ -311,6 +336,14 @@ class Camera:
         except ZonesError as exc:
             log.warning("stored zones of camera %r ignored: %s", shown_spec(spec), exc)
             return None
+
+    def _stored_inks(self, spec: str) -> list[float]:
+        """The hues of the cards camera ``spec`` saw played before; none where the database cannot say."""
+        try:
+            return self.tables.store.camera_inks(spec)
+        except Exception as exc:
+            log.warning("the inks learnt from camera %r could not be read: %s", shown_spec(spec), exc)
+            return []
 
     def _running_watcher(self) -> tuple[Any, str]:
         watcher, spec = self._watcher, self._spec

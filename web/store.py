@@ -1,5 +1,5 @@
 """Persistence: games and their events in a real database (SQLite file by default, PostgreSQL by URL),
-and each camera's hand-calibrated table zones.
+and each camera's hand-calibrated table zones and the hues of the UNO cards it saw played.
 
 Every event is written (and committed) before the referee sees it; its verdict is written after.
 A game is rebuilt by replaying its stored events that were not undone, in order. An event may carry
@@ -144,6 +144,17 @@ class CameraSettingRow(Base):
 
     name: Mapped[str] = mapped_column(String(MAX_SETTING_NAME), primary_key=True)
     zones: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class CameraInksRow(Base):
+    """The hues of the UNO cards one camera saw played (``vision.deck_inks``), the latest last, as a JSON list:
+    the deck's inks are learnt again from them when the server restarts."""
+
+    __tablename__ = "camera_inks"
+
+    name: Mapped[str] = mapped_column(String(MAX_SETTING_NAME), primary_key=True)
+    hues: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -386,3 +397,20 @@ class Store:
         with self._sessions.begin() as session:
             return session.execute(delete(CameraSettingRow).where(
                 CameraSettingRow.name == setting_name(camera))).rowcount > 0
+
+    def camera_inks(self, camera: str) -> list[float]:
+        """The hues of the UNO cards this camera (source spec) saw played, oldest first; empty when none."""
+        with self._sessions() as session:
+            row = session.get(CameraInksRow, setting_name(camera))
+            return [float(hue) for hue in json.loads(row.hues)] if row else []
+
+    def save_camera_inks(self, camera: str, hues: list[float]) -> None:
+        """Store (and commit) the hues of the UNO cards a camera saw played, replacing the earlier ones."""
+        now = utcnow()
+        text = json.dumps([round(float(hue), 2) for hue in hues])
+        with self._sessions.begin() as session:
+            row = session.get(CameraInksRow, setting_name(camera))
+            if row is None:
+                session.add(CameraInksRow(name=setting_name(camera), hues=text, updated_at=now))
+            else:
+                row.hues, row.updated_at = text, now

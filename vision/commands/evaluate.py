@@ -2,7 +2,7 @@
 
 `tableref eval [--datasets DIR] [--sets uno,cards,cards-rf,synthetic,table-uno,table-standard,crowd-uno,crowd-standard]
 [--synthetic RENDERED_DIR | --render N]
-[--seed S] [--model M] [--conf C] [--limit N] [--calibrate] [--readings-out FILE] [--json]`
+[--seed S] [--model M] [--conf C] [--limit N] [--calibrate] [--readings-out FILE] [--shrink F] [--json]`
 
 Every real set is scored part by part (:mod:`vision.splits`): the *tune* parts are where choices are
 made, the *report* parts (``report``, and ``heldout`` for cards-real-dev) are the figures to quote.
@@ -10,11 +10,12 @@ Parts the reader was trained on (``train``) are not scored. ``--calibrate`` firs
 calibration on the tune parts of uno-real-dev and cards-rf (:mod:`vision.calibration`), writes it
 (``models/calibration.json`` or ``$TABLEREF_CALIBRATION``), then scores with it. ``--readings-out``
 writes the report parts' readings as ``card,read,conf,sure`` (one row per reading or missed card).
+``--shrink F`` reads the real photos scaled by F onto a dark table, as a table camera sees cards lying
+small (:mod:`vision.small_on_table`).
 """
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import sys
@@ -22,6 +23,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 HELP = "Measure the card recogniser on the real photo sets (tune and report parts) and on held-out renders."
@@ -92,6 +94,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--learn-inks", action="store_true",
                         help="read each set as one table's game: the UNO inks learnt, unlabelled, from the cards "
                              "of the photos read before (as `watch` and `serve` do)")
+    parser.add_argument("--shrink", type=float, default=None, metavar="F",
+                        help="read each real photo scaled by F (0 < F <= 1) onto a dark 640 x 480 table, as a table "
+                             "camera sees cards lying small (vision/small_on_table.py)")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
 
@@ -145,11 +150,15 @@ def _render_held_out(name: str, n: int, seed: int, out: Path) -> Path:
 
 
 def scored_parts(detector, datasets: Path, chosen: list[str], parts: Callable[[str], list[str]],
-                 limit: int | None, note_error, learn_inks: bool = False) -> Iterator[tuple[str, str, str, object]]:
+                 limit: int | None, note_error, learn_inks: bool = False,
+                 shrink: float | None = None) -> Iterator[tuple[str, str, str, object]]:
     """Score the detector on each chosen real set, part by part: yields (set, folder, part, report). With
-    ``learn_inks``, each part is read as one table's game (:func:`reading_files`)."""
+    ``learn_inks``, each part is read as one table's game (:func:`reading_files`); with ``shrink``, each photo
+    is read shrunk by it onto a dark table (:mod:`vision.small_on_table`) and scored against its labels moved
+    with it."""
     from vision import evaluation, splits
     from vision.progress import Progress
+    from vision.small_on_table import moved_box
 
     for name, (folder_name, family, scorer) in REAL_SETS.items():
         if name not in chosen:
@@ -160,22 +169,40 @@ def scored_parts(detector, datasets: Path, chosen: list[str], parts: Callable[[s
         for part in parts(folder_name):
             mine = {image: boxes for image, boxes in labels.items() if splits.part_of(folder_name, image) == part}
             mine = dict(list(mine.items())[:limit]) if limit else mine
+            places: dict[Path, tuple[float, float]] = {}
+            detect_file = reading_files(detector, learn_inks, shrink, places)
             with Progress(len(mine), f"photos of {folder_name} {part}") as progress:
-                predictions = evaluation.predict_folder(mine, folder / "images",
-                                                        counted(reading_files(detector, learn_inks), progress),
+                predictions = evaluation.predict_folder(mine, folder / "images", counted(detect_file, progress),
                                                         note_error)
+            if shrink is not None:  # the labels where the photos were laid (an unreadable photo found nothing)
+                mine = {image: [replace(label, box=moved_box(label.box, shrink, places[folder / "images" / image]))
+                                if label.box is not None and folder / "images" / image in places else label
+                                for label in boxes] for image, boxes in mine.items()}
             yield name, folder_name, part, getattr(evaluation, scorer)(mine, predictions)
 
 
-def reading_files(detector, learn_inks: bool = False) -> Callable:
+def reading_files(detector, learn_inks: bool = False, shrink: float | None = None,
+                  places: dict[Path, tuple[float, float]] | None = None) -> Callable:
     """A function that reads the photo at a path with ``detector``. With ``learn_inks`` the photos read are
     one table's game: the detector learns the deck's UNO inks from the cards of the photos read before
-    (:meth:`vision.detector.Detector.learn_inks`), starting afresh here."""
+    (:meth:`vision.detector.Detector.learn_inks`), starting afresh here. With ``shrink``, the photo is read
+    shrunk by it onto a dark table (:func:`vision.small_on_table.small_on_table`), and where it was laid is
+    kept in ``places`` by path."""
     from vision.detector import read_image
+    from vision.small_on_table import small_on_table
 
     detector.learn_inks(learn_inks)
     detect = detector.detect_learning if learn_inks else detector.detect
-    return lambda path: detect(read_image(path))
+    if shrink is None:
+        return lambda path: detect(read_image(path))
+
+    def detect_small(path: Path):
+        frame, place = small_on_table(read_image(path), shrink, path.name)
+        if places is not None:
+            places[path] = place
+        return detect(frame)
+
+    return detect_small
 
 
 def counted(detect_file: Callable, progress) -> Callable:
@@ -256,20 +283,6 @@ def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path
                          f"({c.colour_readings} votes, {sum(not r for r in colour_votes[1])} wrong)"
                          if c.colour_slope is not None else "")
                      for family, c in sorted(families.items()))
-
-
-def write_readings(path: Path, readings) -> None:
-    """The readings of labelled cards as ``card,read,conf,sure`` rows (the input of `tableref bench table`);
-    readings where no card lies (a photo of none, a detection on no labelled card) are left out."""
-    from vision.evaluation import NO_CARD
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["card", "read", "conf", "sure"])
-        for r in readings:
-            if r.truth != NO_CARD:
-                writer.writerow([r.truth, r.read, f"{r.conf:.4f}", "true" if r.sure else "false"])
 
 
 #: The real sets a deck can be taught from: labelled with card ids, with a tune part to teach from.
@@ -382,6 +395,9 @@ def run(args: argparse.Namespace) -> int:
         return Detector.load(args.model, conf_threshold=conf, imgsz=args.imgsz,
                              second_stage=not args.detector_only, calibrated=calibrated)
 
+    if args.shrink is not None and not 0 < args.shrink <= 1:
+        print("tableref eval: --shrink needs a scale F with 0 < F <= 1", file=sys.stderr)
+        return 2
     if args.adapt is not None:
         if args.adapt < 1:
             print("tableref eval: --adapt needs K >= 1 shots per card", file=sys.stderr)
@@ -407,7 +423,7 @@ def run(args: argparse.Namespace) -> int:
     reports: dict[str, object] = {}
     report_readings = []
     for name, folder_name, part, report in scored_parts(detector, datasets, chosen, _scored_parts(args.part),
-                                                         args.limit, note_error, args.learn_inks):
+                                                         args.limit, note_error, args.learn_inks, args.shrink):
         reports[f"{name}:{part}"] = report
         if part == REPORT_PART[folder_name] and name in CARD_ID_SETS:
             report_readings += report.confidence.readings
@@ -433,6 +449,8 @@ def run(args: argparse.Namespace) -> int:
             result[f"{name}_source"] = str(given) if given else \
                 f"{args.render} held-out renders, seed {args.seed}, {RENDERED_SETS[name][2]}"
     if args.readings_out is not None:
+        from vision.evaluation import write_readings
+
         write_readings(args.readings_out, report_readings)
     result["seconds"] = round(time.perf_counter() - started, 1)
     result["unreadable"] = errors
@@ -452,6 +470,8 @@ def run(args: argparse.Namespace) -> int:
         folder_name = REAL_SETS[name][0]
         role = "REPORT" if part == REPORT_PART[folder_name] else "tune"
         title = f"{folder_name} [{part}: {role}]"
+        if args.shrink:
+            title += f" shrunk to {args.shrink:g} on a dark table"
         if name == "uno":
             _print_uno(title, report)
         else:
