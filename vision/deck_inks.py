@@ -124,7 +124,7 @@ def learnt_inks(hues: np.ndarray) -> dict[str, float] | None:
     if any(float(hue_distance(peak, HUE_PROTOTYPES[name])) > MAX_DRIFT for name, peak in peaks.items()):
         return None
     names = list(peaks)
-    distances = hue_distances(hues, peaks)
+    distances = hue_distances(hues, peaks.values())
     nearest = np.where(distances.min(axis=0) <= PEAK_SEPARATION, distances.argmin(axis=0), -1)
     members = [hues[nearest == i] for i in range(len(names))]
     if min(len(m) for m in members) < MIN_PER_INK:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -40,6 +41,11 @@ def small_on_table(bgr: np.ndarray, scale: float, name: str) -> tuple[np.ndarray
     frame[y:y + new_height, x:x + new_width] = cv2.resize(bgr, (new_width, new_height), interpolation=cv2.INTER_AREA)
     ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     return (cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else frame), (float(x), float(y))
+
+
+def moved_labels(labels: Sequence, scale: float, place: tuple[float, float]) -> list:
+    """A photo's labels (``vision.evaluation.LabelBox``) with their boxes where :func:`small_on_table` put it."""
+    return [label if label.box is None else replace(label, box=moved_box(label.box, scale, place)) for label in labels]
 
 
 def moved_box(box: Sequence[float], scale: float, place: tuple[float, float]) -> tuple[float, float, float, float]:

@@ -64,10 +64,8 @@ def hue_distance(a: np.ndarray | float, b: float) -> np.ndarray | float:
 
 
 def hue_distances(hues: np.ndarray, prototypes: Iterable[float]) -> np.ndarray:
-    """The distance of each of ``hues`` to each prototype hue, one row a prototype (in ``prototypes``' order;
-    a mapping's values)."""
-    values = prototypes.values() if isinstance(prototypes, Mapping) else prototypes
-    return np.stack([hue_distance(hues, hue) for hue in values])
+    """The distance of each of ``hues`` to each prototype hue, one row a prototype (in ``prototypes``' order)."""
+    return np.stack([hue_distance(hues, hue) for hue in prototypes])
 
 
 def nearest_colours(hues: np.ndarray, inks: Mapping[str, float] | Inks) -> tuple[list[str], np.ndarray]:

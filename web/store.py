@@ -384,13 +384,20 @@ class Store:
     def save_camera_zones(self, camera: str, zones: dict[str, Any]) -> StoredZones:
         """Store (and commit) a camera's calibrated zones, replacing any earlier ones; returns them as stored."""
         now = utcnow()
-        with self._sessions.begin() as session:
-            row = session.get(CameraSettingRow, setting_name(camera))
-            if row is None:
-                session.add(CameraSettingRow(name=setting_name(camera), zones=json.dumps(zones), updated_at=now))
-            else:
-                row.zones, row.updated_at = json.dumps(zones), now
+        self._put_camera_row(CameraSettingRow, camera, now, zones=json.dumps(zones))
         return StoredZones(zones, now)
+
+    def _put_camera_row(self, row_type: type[CameraSettingRow] | type[CameraInksRow], camera: str, now: datetime,
+                        **values: str) -> None:
+        """Store (and commit) one camera's row of ``row_type`` with ``values``, replacing the earlier one."""
+        with self._sessions.begin() as session:
+            row = session.get(row_type, setting_name(camera))
+            if row is None:
+                session.add(row_type(name=setting_name(camera), updated_at=now, **values))
+                return
+            for column, value in values.items():
+                setattr(row, column, value)
+            row.updated_at = now
 
     def delete_camera_zones(self, camera: str) -> bool:
         """Forget a camera's calibrated zones; True when there were some."""
@@ -406,11 +413,4 @@ class Store:
 
     def save_camera_inks(self, camera: str, hues: list[float]) -> None:
         """Store (and commit) the hues of the UNO cards a camera saw played, replacing the earlier ones."""
-        now = utcnow()
-        text = json.dumps([round(float(hue), 2) for hue in hues])
-        with self._sessions.begin() as session:
-            row = session.get(CameraInksRow, setting_name(camera))
-            if row is None:
-                session.add(CameraInksRow(name=setting_name(camera), hues=text, updated_at=now))
-            else:
-                row.hues, row.updated_at = text, now
+        self._put_camera_row(CameraInksRow, camera, utcnow(), hues=json.dumps([round(float(hue), 2) for hue in hues]))

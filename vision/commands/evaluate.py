@@ -23,7 +23,6 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from pathlib import Path
 
 HELP = "Measure the card recogniser on the real photo sets (tune and report parts) and on held-out renders."
@@ -158,7 +157,7 @@ def scored_parts(detector, datasets: Path, chosen: list[str], parts: Callable[[s
     with it."""
     from vision import evaluation, splits
     from vision.progress import Progress
-    from vision.small_on_table import moved_box
+    from vision.small_on_table import moved_labels
 
     for name, (folder_name, family, scorer) in REAL_SETS.items():
         if name not in chosen:
@@ -175,9 +174,8 @@ def scored_parts(detector, datasets: Path, chosen: list[str], parts: Callable[[s
                 predictions = evaluation.predict_folder(mine, folder / "images", counted(detect_file, progress),
                                                         note_error)
             if shrink is not None:  # the labels where the photos were laid (an unreadable photo found nothing)
-                mine = {image: [replace(label, box=moved_box(label.box, shrink, places[folder / "images" / image]))
-                                if label.box is not None and folder / "images" / image in places else label
-                                for label in boxes] for image, boxes in mine.items()}
+                mine = {image: moved_labels(boxes, shrink, places[folder / "images" / image])
+                        if folder / "images" / image in places else boxes for image, boxes in mine.items()}
             yield name, folder_name, part, getattr(evaluation, scorer)(mine, predictions)
 
 
