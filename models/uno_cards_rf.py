@@ -24,7 +24,8 @@ The folder is training data, never part of the project.
 
 ``python -m models.uno_cards_rf --out .gpu/uno-cards-rf --share 0.15 --quality 80 --side 320`` (the tenth
 round's detector, ``models/gpu_train.sh``); ``python -m models.uno_cards_rf --colour-check 400 --share 0.15``
-prints how the recogniser names the colours of photos outside that share (:func:`colour_check`).
+prints how the recogniser names the colours of photos outside that share (:func:`colour_check`); with
+``--shrink 0.5`` it reads them as a webcam over a table sees the cards lying there.
 """
 from __future__ import annotations
 
@@ -168,14 +169,18 @@ def write_share(datasets_dir: Path, out: Path, share: float, quality: int, detec
     return counts
 
 
-def colour_check(datasets_dir: Path, photos_wanted: int, share: float, readings_out: Path | None = None) -> str:
+def colour_check(datasets_dir: Path, photos_wanted: int, share: float, readings_out: Path | None = None,
+                 shrink: float | None = None) -> str:
     """How the whole recogniser names the colours of the labelled coloured corners of the first
     ``photos_wanted`` photos outside the detector's training ``share``: photo by photo, and read as one
     table's game with the inks learnt unlabelled from the photos before (:mod:`vision.deck_inks`). The
     truth is each corner's colour as the labels are made (:func:`hue_centres` of these photos' corners).
     ``readings_out``: also write the photo-by-photo readings of every labelled corner (wilds too) as
-    ``card,read,conf,sure`` rows, for `tableref bench table --readings`."""
+    ``card,read,conf,sure`` rows, for `tableref bench table --readings`. ``shrink``: each photo is read
+    shrunk by it onto a dark 640 x 480 table (:mod:`vision.small_on_table`), as a webcam over a table sees
+    the cards lying there. Also counts the corners whose card (colour and value) is read right."""
     from vision.evaluation import ScoredReading, centre_in_box, uno_colour_and_value, write_readings
+    from vision.small_on_table import moved_box, small_on_table
 
     source = datasets_dir / DATASET
     photos = read_values(source / "labels.csv")
@@ -183,23 +188,28 @@ def colour_check(datasets_dir: Path, photos_wanted: int, share: float, readings_
     chosen = {name: photos[name] for name in names}
     centres = hue_centres(corner_hues(source, chosen))
     detector = Detector.load(family="uno")
-    lines = [f"{len(names)} photos outside the training share {share}; the corners' colours as labelled: "
+    lines = [f"{len(names)} photos outside the training share {share}"
+             + (f", shrunk to {shrink} on a dark table" if shrink else "") + "; the corners' colours as labelled: "
              + ", ".join(f"{name} {hue:.0f}" for name, hue in centres.items())]
     readings: list[ScoredReading] = []
     for learning in (False, True):
         detector.learn_inks(learning)
         read = detector.detect_learning if learning else detector.detect
-        right = total = surely_wrong = 0
+        right = total = surely_wrong = cards_right = corners = 0
         for name in names:
             bgr = cv2.imread(str(source / "images" / name))
             if bgr is None:
                 raise OSError(f"cannot read {source / 'images' / name}")
-            found = read(bgr)
+            frame, place = (bgr, (0.0, 0.0)) if shrink is None else small_on_table(bgr, shrink, name)
+            found = read(frame)
             for value, box in chosen[name]:
                 card = corner_card(bgr, value, box, centres)
                 if card is None:
                     continue
+                box = moved_box(box, shrink or 1.0, place)
                 hits = [d for d in found if centre_in_box(box, d.box) or centre_in_box(d.box, box)]
+                corners += 1
+                cards_right += bool(hits) and hits[0].card == card
                 if not learning:
                     readings.append(ScoredReading.of(card, hits[0] if hits else None,
                                                      bool(hits) and hits[0].card == card))
@@ -211,7 +221,8 @@ def colour_check(datasets_dir: Path, photos_wanted: int, share: float, readings_
                 surely_wrong += hits[0].sure and not named_right
         inks = detector.inks.inks() if learning else None
         lines.append(f"{'inks learnt in play' if learning else 'photo by photo'}: colours right {right}/{total} "
-                     f"({100 * right / max(total, 1):.1f} %), {surely_wrong} wrong and sure"
+                     f"({100 * right / max(total, 1):.1f} %), {surely_wrong} wrong and sure; cards right "
+                     f"{cards_right}/{corners} ({100 * cards_right / max(corners, 1):.1f} %)"
                      + (f"; inks at the end {inks}" if learning else ""))
     if readings_out is not None:
         write_readings(readings_out, readings)
@@ -229,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="instead, print how the recogniser names the colours of N photos outside --share")
     parser.add_argument("--readings-out", type=Path, default=None, metavar="CSV",
                         help="with --colour-check: write its photos' readings (card,read,conf,sure) for `bench table`")
+    parser.add_argument("--shrink", type=float, default=None, metavar="F",
+                        help="with --colour-check: read each photo shrunk by F onto a dark 640 x 480 table")
     parser.add_argument("--share", type=float, default=1.0, help="share of the photos to write (default all)")
     parser.add_argument("--quality", type=int, default=85, help="JPEG quality of the written photos")
     parser.add_argument("--side", type=int, default=None, help="scale photos down to this longest side")
@@ -239,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.colour_check is not None:
         try:
-            print(colour_check(args.datasets, args.colour_check, args.share, args.readings_out))
+            print(colour_check(args.datasets, args.colour_check, args.share, args.readings_out, args.shrink))
         except OSError as exc:
             print(f"uno_cards_rf: {exc}", file=sys.stderr)
             return 2

@@ -9,6 +9,7 @@ import numpy as np
 from referee.cards import ALL_CARD_IDS
 from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, TURNS, Reading
 from vision.detector import Detector
+from vision.small_cards import LARGER_LOOK
 
 #: A scripted detection: card id, score and box (x1, y1, x2, y2) in pixels of the network's input.
 ScriptedBox = tuple[str, float, tuple[float, float, float, float]]
@@ -17,23 +18,29 @@ ScriptedBox = tuple[str, float, tuple[float, float, float, float]]
 class StubSession:
     """Stands in for the detector network: returns the raw YOLO output of a scripted list of boxes
     (none by default, for tests that never run the network) for the detector's first look, whose input's
-    longer side is ``native`` pixels, and of ``zoomed`` boxes (none by default) for any other input (the
+    longer side is ``native`` pixels, of ``larger`` boxes (none by default) for the larger look at
+    ``vision.small_cards.LARGER_LOOK``, and of ``zoomed`` boxes (none by default) for any other input (the
     zoomed-out look). Box coordinates are in pixels of the network's input."""
 
     class Input:
         name = "images"
 
     def __init__(self, boxes: Sequence[ScriptedBox] = (), zoomed: Sequence[ScriptedBox] = (),
-                 native: int = 480) -> None:
-        self.output, self.zoomed = raw_output(boxes), raw_output(zoomed)
+                 native: int = 480, larger: Sequence[ScriptedBox] = ()) -> None:
+        self.output, self.zoomed, self.larger = raw_output(boxes), raw_output(zoomed), raw_output(larger)
         self.native = native
+        self.sides: list[int] = []  # the longer side of each input run, in order
 
     def get_inputs(self) -> list:
         return [self.Input()]
 
     def run(self, names: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
         (blob,) = feeds.values()
-        return [self.output if max(blob.shape[2:]) == self.native else self.zoomed]
+        side = max(blob.shape[2:])
+        self.sides.append(side)
+        if side == self.native:
+            return [self.output]
+        return [self.larger if side == LARGER_LOOK and side != self.native else self.zoomed]
 
 
 def raw_output(boxes: Sequence[ScriptedBox]) -> np.ndarray:
@@ -48,7 +55,8 @@ def raw_output(boxes: Sequence[ScriptedBox]) -> np.ndarray:
 class ScriptedClassifier:
     """A second stage whose readings are scripted; remembers the boxes it was asked about and the shape
     of the image each was cut from. Readings come either in order (a list: the next ones for each
-    call) or by a box's left edge (a dict; an unscripted box reads as ``NOT_A_CARD``)."""
+    call) or by a box's left edge, to a thousandth of a pixel (a dict; an unscripted box reads as
+    ``NOT_A_CARD``)."""
 
     def __init__(self, readings: list[Reading] | dict[float, Reading]) -> None:
         self.readings = readings
@@ -70,7 +78,7 @@ class ScriptedClassifier:
         self.shapes.extend(bgr.shape for _ in boxes)
         self.turns.extend(tuple(turns) for _ in boxes)
         if isinstance(self.readings, dict):
-            return [self.readings.get(box[0], Reading(NOT_A_CARD, 0.9)) for box in boxes]
+            return [self.readings.get(round(float(box[0]), 3), Reading(NOT_A_CARD, 0.9)) for box in boxes]
         return self.readings[start:start + len(boxes)]
 
     def read_screened(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]], screen: float) -> list[Reading]:

@@ -10,6 +10,7 @@ from referee.cards import ALL_CARD_IDS, parse_card
 from vision.card_classifier import NOT_A_CARD, Reading
 from vision.card_merge import Detection
 from vision.detector import DEFAULT_CONF, decode
+from vision.small_cards import LARGER_LOOK
 from vision.unsure_boxes import (APART_CONF, APART_READING, CONFIRM_FLOOR, INDEX_CHECK_TURNS, capped_apart,
                                  confirmed)
 
@@ -83,7 +84,9 @@ def test_an_unsure_back_is_never_kept() -> None:
 def test_a_kept_unsure_box_is_read_as_a_card() -> None:
     unsure = (100.0, 100.0, 140.0, 160.0)
     classifier = ScriptedClassifier({unsure[0]: Reading("7", 0.8)})
-    detector = scripted_detector(classifier, "uno", StubSession([("red-7", 0.2, unsure)]))
+    larger = tuple(v * LARGER_LOOK / 480 for v in unsure)  # no sure box: the frame is looked at larger too
+    detector = scripted_detector(classifier, "uno", StubSession([("red-7", 0.2, unsure)],
+                                                                larger=[("red-7", 0.2, larger)]))
     found = detector.detect(np.zeros((480, 480, 3), np.uint8))
     assert len(found) == 1 and found[0].box == pytest.approx(unsure)
     assert found[0].card.endswith("-7") and found[0].conf > 0.5  # named by the reader, not the unsure network

@@ -113,7 +113,9 @@ def test_command_line_says_what_is_missing(tmp_path, capsys) -> None:
 
 
 @pytest.mark.skipif(not default_model_path().is_file(), reason="no committed detector model")
-def test_colour_check_reads_each_photo_and_writes_its_readings_for_the_bench(tmp_path, capsys) -> None:
+def classic_photos(tmp_path) -> list[str]:
+    """A folder laid out as uno-cards-rf under ``tmp_path``: one classic card on a table per photo, its
+    corner index labelled with its value; returns the cards."""
     folder = tmp_path / "uno-cards-rf"
     (folder / "images").mkdir(parents=True)
     lines = ["image,value,x1,y1,x2,y2"]
@@ -123,6 +125,11 @@ def test_colour_check_reads_each_photo_and_writes_its_readings_for_the_bench(tmp
         cv2.imwrite(str(folder / "images" / f"rf{i:02d}.png"), frame)
         lines.append(f"rf{i:02d}.png,{card.split('-')[-1]}," + ",".join(f"{v:.0f}" for v in box))
     (folder / "labels.csv").write_text("\n".join(lines) + "\n")
+    return [*cards, "wild"]
+
+
+def test_colour_check_reads_each_photo_and_writes_its_readings_for_the_bench(tmp_path, capsys) -> None:
+    cards = classic_photos(tmp_path)
     readings = tmp_path / "readings.csv"
     assert main(["--datasets", str(tmp_path), "--colour-check", "9", "--share", "0",
                  "--readings-out", str(readings)]) == 0
@@ -130,5 +137,17 @@ def test_colour_check_reads_each_photo_and_writes_its_readings_for_the_bench(tmp
     assert "photo by photo: colours right" in out and "9 readings written" in out
     rows = [line.split(",") for line in readings.read_text().splitlines()]
     assert rows[0] == ["card", "read", "conf", "sure"]
-    assert sorted(row[0] for row in rows[1:]) == sorted([*cards, "wild"])
+    assert sorted(row[0] for row in rows[1:]) == sorted(cards)
     assert sum(row[0] == row[1] for row in rows[1:]) >= 8
+
+
+def test_colour_check_reads_the_photos_shrunk_onto_a_table_where_asked(tmp_path, capsys) -> None:
+    cards = classic_photos(tmp_path)
+    readings = tmp_path / "readings.csv"
+    assert main(["--datasets", str(tmp_path), "--colour-check", "9", "--share", "0", "--shrink", "0.5",
+                 "--readings-out", str(readings)]) == 0
+    out = capsys.readouterr().out
+    assert "shrunk to 0.5 on a dark table" in out and "cards right" in out
+    rows = [line.split(",") for line in readings.read_text().splitlines()[1:]]
+    assert sorted(row[0] for row in rows) == sorted(cards)  # each labelled corner, where the photo was laid
+    assert sum(row[0] == row[1] for row in rows) >= 6

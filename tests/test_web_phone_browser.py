@@ -78,6 +78,16 @@ def _log(api: TableClient, game_id: int) -> list[dict[str, Any]]:
     return [e for e in api.get(f"/api/games/{game_id}/events").get_json()["events"] if not e["undone"]]
 
 
+def answer_questions(api: TableClient, game_id: int, script: list, judged: int) -> None:
+    """Answer the open questions as `tableref watch demo` answers them (the script's card,
+    ``vision.demo.scripted_answer``): the table at the phone names the card it played."""
+    from vision.demo import scripted_answer
+
+    for question in api.get(f"/api/games/{game_id}/questions").get_json()["questions"]:
+        card = scripted_answer(script, judged, question["event"] if "waiting" in question else None)
+        api.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": card})
+
+
 def test_the_demo_streamed_by_the_phone_page_ends_as_watch_demo(tmp_path: Path) -> None:
     from web.tls import self_signed, server_context
 
@@ -114,6 +124,7 @@ def test_the_demo_streamed_by_the_phone_page_ends_as_watch_demo(tmp_path: Path) 
             deadline = time.monotonic() + 240
             while time.monotonic() < deadline:
                 seen = sum(entry["source"] == "camera" for entry in _log(api, game_id))
+                answer_questions(api, game_id, script, seen)
                 for event in presses.pop(seen, []):
                     api.event(game_id, event)
                 if not shot and seen >= 3:

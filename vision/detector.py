@@ -5,8 +5,9 @@
 returns :class:`Detection` objects in pixels of the given image, their ``conf`` the calibrated probability
 that the card is right and ``sure`` set where that is at least 0.99 (:mod:`vision.calibration`).
 
-1. **Find** (the YOLO network, ONNX Runtime): card faces, corner indices and backs, looked for twice, as
-   trained and zoomed out inside a grey border (``ZOOM_OUT``), so that a card held close is found too;
+1. **Find** (the YOLO network, ONNX Runtime): card faces, corner indices and backs, looked for as trained,
+   or larger where the cards lie small in the frame (:mod:`vision.small_cards`), and zoomed out inside a
+   grey border (``ZOOM_OUT``) where a card may be held close;
    ``family`` keeps one deck family's classes; faces the network is unsure of are kept where the reader
    sees a card, and a corner index inside a sure card that the reader surely reads as another card is a
    card of its own, lying under that one, never sure (:mod:`vision.unsure_boxes`); a card's corner boxes
@@ -41,6 +42,7 @@ from vision.card_reading import (READ_CONFIDENCE, View, card_reading, inner_part
                                  unread)
 from vision.deck_inks import InkLearner
 from vision.onnx_session import open_session
+from vision.small_cards import LookSize
 from vision.source_tree import repo_root
 from vision.unsure_boxes import CONFIRM_FLOOR, capped_apart, confirmed
 from vision.uno_colour import READING_INKS, Inks, as_inks, shown_hue
@@ -195,6 +197,7 @@ class Detector:
         self.deck: str | None = None
         self.inks: InkLearner | None = None
         self._recorded: list[tuple[Detection, list[View]]] | None = None
+        self.look_size = LookSize(imgsz)
         self.set_family(family)
 
     def set_family(self, family: str | None) -> None:
@@ -326,7 +329,11 @@ class Detector:
     def _cards(self, image: np.ndarray) -> list[Detection]:
         """:meth:`detect` of a checked image."""
         floor = self.conf_threshold if self.classifier is None else min(self.conf_threshold, CONFIRM_FLOOR)
-        native = self._look(image, self.imgsz, 0, floor)
+        first = self.look_size.first()
+        native = self._look(image, first, 0, floor)
+        wanted = self.look_size.wanted(native, image.shape, self.conf_threshold)
+        if wanted != first:  # cards lying small are read from a larger look (vision.small_cards)
+            native = self._look(image, wanted, 0, floor)
         zoomed: list[Detection] = []
         if may_hold_a_close_card(native, image.shape, self.conf_threshold):
             side = max(self.stride, round(self.imgsz * ZOOM_OUT))

@@ -18,9 +18,10 @@ REFERENCE_FRAMES = 31
 #: YCrCb bounds of skin (lower Cr, Cb .. upper Cr, Cb), wide enough for dark and light skin.
 SKIN_LOW = np.array([0, 133, 77], np.uint8)
 SKIN_HIGH = np.array([255, 180, 127], np.uint8)
-#: A hand is in a zone when skin covers this much more of it than the zone's baseline.
+#: A hand is in a zone when skin covers this share of the zone its baseline leaves uncovered.
 HAND_SHARE = 0.06
 BASELINE_RATE = 0.05
+HOLD_FRAMES = 15
 ANALYSIS_WIDTH = 320  # frames are measured at this width (speed; enough for hands and blur)
 
 
@@ -66,13 +67,17 @@ def skin_mask(image: np.ndarray) -> np.ndarray:
 
 
 class HandSensor:
-    """Says which zones have a hand in them, from the skin share of each zone over its baseline."""
+    """Says which zones have a hand in them: where skin covers more than ``share`` of the part of the zone
+    that its baseline (the zone's skin share without a hand) leaves uncovered. The baseline follows slow
+    changes of the light while no hand is there, and holds while skin has risen halfway to a hand, for up
+    to ``HOLD_FRAMES`` frames (a hand coming in slowly must not raise it; the light changing must)."""
 
     def __init__(self, share: float = HAND_SHARE, rate: float = BASELINE_RATE) -> None:
         self.share = share
         self.rate = rate
         self.baseline: dict[str, float] = {}
         self.last: dict[str, float] = {}
+        self.rising: dict[str, int] = {}  # frames in a row whose skin rose halfway to a hand
 
     def hands(self, skin: np.ndarray, masks: dict[str, np.ndarray]) -> set[str]:
         """The zones where a hand is seen; ``skin`` and ``masks`` have the same size."""
@@ -84,8 +89,11 @@ class HandSensor:
             fraction = float((skin & mask).sum()) / pixels
             self.last[name] = fraction
             base = self.baseline.setdefault(name, fraction)
-            if fraction - base > self.share:
+            covered = (fraction - base) / max(1.0 - base, 1e-6)  # of the zone not skin-coloured without a hand
+            rising = self.rising.get(name, 0) + 1 if covered > self.share / 2 else 0
+            self.rising[name] = rising
+            if covered > self.share:
                 present.add(name)
-            else:
+            elif rising == 0 or rising > HOLD_FRAMES:
                 self.baseline[name] = base + self.rate * (fraction - base)
         return present

@@ -51,6 +51,8 @@ class TableWatcher:
                  before_frame: Callable[[Frame], None] | None = None, live_view: bool = True) -> None:
         self.source = source
         self.detector = detector
+        if hasattr(detector, "look_size"):  # one camera's frames: each looked at first as the one before
+            detector.look_size.one_camera = True
         self.on_event = on_event
         self.on_doubt = on_doubt
         self.before_frame = before_frame

@@ -105,6 +105,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"tableref bench detector: {exc} (pass --image)", file=sys.stderr)
         return 2
     detectors = [detector] + ([baseline] if baseline else [])
+    for each in detectors:  # frames of one camera, as the table watcher reads them (vision.small_cards)
+        if hasattr(each, "look_size"):
+            each.look_size.one_camera = True
     for _ in range(args.warmup):
         for each in detectors:
             each.detect(frame)
@@ -116,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
             found[i] = each.detect(frame)
             times[i].append((time.perf_counter() - tick) * 1000)
     print(f"model {detector.path} (input longest side {detector.imgsz}), loaded in {load_ms:.0f} ms")
-    print(f"frame {width}x{height} ({what}): {len(found[0])} detections")
+    print(f"frame {width}x{height} ({what}): {len(found[0])} detections, looked at with its longest side at "
+          f"{detector.look_size.first()} px")
     medians = [_print_times("detect", sorted(times[0]))]
     if baseline:
         print(f"baseline {baseline.path}: {len(found[1])} detections")
