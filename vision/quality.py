@@ -21,6 +21,8 @@ SKIN_HIGH = np.array([255, 180, 127], np.uint8)
 #: A hand is in a zone when skin covers this share of the zone its baseline leaves uncovered.
 HAND_SHARE = 0.06
 BASELINE_RATE = 0.05
+#: A zone's baseline holds at most this many frames in a row while skin has risen halfway to a hand (a hand
+#: comes in within a second; light that stays changed is learnt after).
 HOLD_FRAMES = 15
 ANALYSIS_WIDTH = 320  # frames are measured at this width (speed; enough for hands and blur)
 
