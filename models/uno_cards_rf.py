@@ -208,11 +208,11 @@ def colour_check(datasets_dir: Path, photos_wanted: int, share: float, readings_
                     continue
                 box = moved_box(box, shrink or 1.0, place)
                 hits = [d for d in found if centre_in_box(box, d.box) or centre_in_box(d.box, box)]
+                read_right = bool(hits) and hits[0].card == card
                 corners += 1
-                cards_right += bool(hits) and hits[0].card == card
+                cards_right += read_right
                 if not learning:
-                    readings.append(ScoredReading.of(card, hits[0] if hits else None,
-                                                     bool(hits) and hits[0].card == card))
+                    readings.append(ScoredReading.of(card, hits[0] if hits else None, read_right))
                 if not hits or value in COLOURLESS:
                     continue
                 total += 1

@@ -40,7 +40,7 @@ class StubSession:
         self.sides.append(side)
         if side == self.native:
             return [self.output]
-        return [self.larger if side == LARGER_LOOK and side != self.native else self.zoomed]
+        return [self.larger if side == LARGER_LOOK else self.zoomed]
 
 
 def raw_output(boxes: Sequence[ScriptedBox]) -> np.ndarray:

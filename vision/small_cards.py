@@ -8,11 +8,11 @@ and named far more often; but cards held close to the camera, larger than any th
 are read worse at that size (``models/EXPERIMENTS.md``, thirteenth and fourteenth rounds).
 
 So the size of a frame's cards decides: where the corner indices the first look finds (boxes lying inside
-a box more than twice their size: an index inside its card) are on the median under ``SMALL_INDEX`` pixels
-of a look at the trained size, or where it finds no sure box at all, the frame is looked at again at
-``LARGER_LOOK`` and read from that look instead. A camera over a table keeps its distance from frame to frame: :class:`LookSize` remembers the
-last frame's answer, so that a table camera's frames are looked at once, at the larger size, while that
-answer holds.
+a card's box, as the merge groups them) are on the median under ``SMALL_INDEX`` pixels of a look at the
+trained size, or where it finds no sure box at all, the frame is looked at again at ``LARGER_LOOK`` and read
+from that look instead. A camera over a table keeps its distance from frame to frame: :class:`LookSize`
+remembers the last frame's answer, so that a table camera's frames are looked at once, at the larger size,
+while that answer holds.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.card_merge import Detection
+from vision.card_merge import Detection, as_boxes, pairwise_part_of
 
 #: The median corner index (its longer side, in pixels of a look at the detector's trained input size)
 #: under which a frame's cards are small: chosen on the tune photos shrunk onto a table (0.25-0.5), the
@@ -28,23 +28,17 @@ from vision.card_merge import Detection
 SMALL_INDEX = 30.0
 #: The longest side of the larger look (a multiple of the detector's stride).
 LARGER_LOOK = 640
-#: A box lies inside a card where a box at least this many times its longer side holds its centre.
-CARD_TO_INDEX = 2.0
 
 
 def index_size(found: Sequence[Detection], conf: float) -> float | None:
-    """The median longer side of the boxes in ``found`` scoring at least ``conf`` that lie inside such a
-    box more than ``CARD_TO_INDEX`` times their size (corner indices inside their card); where none does,
-    the smallest such box's. None where no box scores ``conf``. In the pixels ``found``'s boxes are in."""
-    boxes = np.array([d.box for d in found if d.conf >= conf], dtype=np.float64).reshape(-1, 4)
+    """The median longer side of the boxes in ``found`` scoring at least ``conf`` that are parts of such a
+    box (corner indices inside their card, :func:`vision.card_merge.pairwise_part_of`); where none is, the
+    smallest such box's. None where no box scores ``conf``. In the pixels ``found``'s boxes are in."""
+    boxes = as_boxes([d.box for d in found if d.conf >= conf])
     if not len(boxes):
         return None
     sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
-    centre_x, centre_y = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
-    holds = ((boxes[:, None, 0] <= centre_x[None, :]) & (centre_x[None, :] <= boxes[:, None, 2])
-             & (boxes[:, None, 1] <= centre_y[None, :]) & (centre_y[None, :] <= boxes[:, None, 3])
-             & (sides[:, None] > CARD_TO_INDEX * sides[None, :]))  # [card, index]
-    inner = sides[holds.any(axis=0)]
+    inner = sides[pairwise_part_of(boxes, boxes).any(axis=1)]
     return float(np.median(inner)) if len(inner) else float(sides.min())
 
 

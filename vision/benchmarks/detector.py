@@ -106,8 +106,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     detectors = [detector] + ([baseline] if baseline else [])
     for each in detectors:  # frames of one camera, as the table watcher reads them (vision.small_cards)
-        if hasattr(each, "look_size"):
-            each.look_size.one_camera = True
+        each.look_size.one_camera = True
     for _ in range(args.warmup):
         for each in detectors:
             each.detect(frame)
