@@ -4,7 +4,9 @@
 # (carried as files), with models/recipe_continue.yaml, all within a time budget.
 # Usage, from the repository root: bash models/gpu_train.sh OUT_DIR [BUDGET_SECONDS] [CARRIED] [STAGE]
 #   STAGE tables (default): from models/cards.pt (recipe_continue.yaml) on table and busy-table renders, mixed
-#     renders and the real photos; closeups: from CARRIED/start.pt (the tables stage's best.pt; recipe_refine.yaml)
+#     renders and the real photos; small: the same from models/cards.pt on renders of every kind (close-ups and a
+#     few cards too) and the real photos, as taken and laid small on rendered tables (models/small_real.py,
+#     SMALL_FRAMES frames, default 2400); closeups: from CARRIED/start.pt (the tables stage's best.pt; recipe_refine.yaml)
 #     on cards held up close and a few cards, some tables, and the real photos again, so that what the tables
 #     stage left out of its renders (a card filling a webcam frame) is not forgotten.
 #   CARRIED (default .gpu, ignored by git, never committed) holds
@@ -63,9 +65,27 @@ case "$stage" in
     render crowded-standard 500 4014 --kind crowded --family standard --frame 4:3
     render table-uno 500 4015 --kind table --family uno --frame 4:3
     render crowded-uno 300 4016 --kind crowded --family uno --frame 4:3 ;;
-  *) echo "unknown stage $stage (tables or closeups)" >&2; exit 2 ;;
+  small)
+    model=models/cards.pt recipe=models/recipe_continue.yaml
+    render table-standard 1300 4021 --kind table --family standard --frame 4:3
+    render table-uno 1100 4022 --kind table --family uno --frame 4:3
+    render crowded-standard 900 4023 --kind crowded --family standard --frame 4:3
+    render crowded-uno 700 4024 --kind crowded --family uno --frame 4:3
+    render closeup 900 4025 --kind closeup
+    render few 600 4026 --kind few
+    render mixed 500 4027 ;;
+  *) echo "unknown stage $stage (tables, closeups or small)" >&2; exit 2 ;;
 esac
 "$python" -m models.detector_data --datasets "$carried/datasets" --out "$data/cards-rf" --part train | tee -a "$log"
+if [ "$stage" = small ]; then  # the real photos lying small on rendered tables, 8 writers at once
+  small_n=$("$python" -c "print(max(1, round(${SMALL_FRAMES:-2400} * $scale / 8)))")
+  for seed in 4031 4032 4033 4034 4035 4036 4037 4038; do
+    "$python" -m models.small_real --from "$data/cards-rf" "$carried/uno-cards-rf" --out "$data/small-real" \
+      --n "$small_n" --seed "$seed" >>"$log" 2>&1 &
+  done
+  wait
+  tail -n 8 "$log"
+fi
 folders=()
 for folder in "$data"/*/; do [ "$(basename "$folder")" = cards-rf ] || folders+=("${folder%/}"); done
 folders+=("$data/cards-rf" "$data/cards-rf" "$data/cards-rf")  # the real standard photos, three times
