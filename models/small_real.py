@@ -19,13 +19,20 @@ from __future__ import annotations
 
 import argparse
 import zlib
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from referee.cards import ALL_CARD_IDS
+from vision.card_merge import box_area, intersection_area
+from vision.small_on_table import moved_box
 from vision.source_tree import load_source_package
+
+from .detector_data import CornerLabel, yolo_line
 
 load_source_package("datasets")  # the renderer's folder, not HuggingFace's package of that name
 from tableref_datasets.textures import table  # noqa: E402
@@ -50,39 +57,41 @@ Box = tuple[float, float, float, float]
 
 @dataclass(frozen=True)
 class LabelledPhoto:
-    """A photo of a YOLO folder: its path and labels (class, box in the photo's pixels)."""
+    """A photo of a YOLO folder: its path and labels (card id, box in shares of the photo's width and
+    height, as the label file gives them)."""
 
     path: Path
-    labels: tuple[tuple[int, Box], ...]
+    labels: tuple[CornerLabel, ...]
 
-    def index_height(self) -> float:
-        """The median height of its labels that are corner indices (the smaller half of its boxes by area);
-        the median of all its labels where it has one or two."""
-        heights = sorted((box[3] - box[1], (box[2] - box[0]) * (box[3] - box[1])) for _, box in self.labels)
-        by_area = sorted(heights, key=lambda pair: pair[1])
-        smaller = by_area[:max(1, (len(by_area) + 1) // 2)] if len(by_area) > 2 else by_area
-        return float(np.median([height for height, _ in smaller]))
+    def in_pixels(self, width: int, height: int) -> list[CornerLabel]:
+        """Its labels with their boxes in pixels of a ``width`` x ``height`` photo."""
+        return [CornerLabel(label.card, (label.box[0] * width, label.box[1] * height,
+                                         label.box[2] * width, label.box[3] * height)) for label in self.labels]
+
+
+def index_height(labels: Sequence[CornerLabel]) -> float:
+    """The median height of the labels that are corner indices (the smaller half of them by area); the median
+    of all of them where there are one or two."""
+    by_area = sorted(labels, key=lambda label: (box_area(label.box), label.box[3] - label.box[1]))
+    smaller = by_area[:max(1, (len(by_area) + 1) // 2)] if len(by_area) > 2 else by_area
+    return float(np.median([label.box[3] - label.box[1] for label in smaller]))
 
 
 def read_folder(folder: Path, split: str = "train") -> list[LabelledPhoto]:
-    """The labelled photos of ``folder/images/split`` (photos with no label are skipped)."""
+    """The labelled photos of ``folder/images/split`` (photos with no label are skipped); the photos are
+    read when laid, not here."""
     photos = []
     for image in sorted((folder / "images" / split).iterdir()):
         label_file = folder / "labels" / split / (image.stem + ".txt")
         if not label_file.exists():
             continue
-        bgr = cv2.imread(str(image))
-        if bgr is None:
-            raise OSError(f"cannot read {image}")
-        height, width = bgr.shape[:2]
         labels = []
         for line in label_file.read_text().split("\n"):
             fields = line.split()
             if len(fields) != 5:
                 continue
-            cls, cx, cy, w, h = int(fields[0]), *map(float, fields[1:])
-            labels.append((cls, ((cx - w / 2) * width, (cy - h / 2) * height,
-                                 (cx + w / 2) * width, (cy + h / 2) * height)))
+            cx, cy, w, h = map(float, fields[1:])
+            labels.append(CornerLabel(ALL_CARD_IDS[int(fields[0])], (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)))
         if labels:
             photos.append(LabelledPhoto(image, tuple(labels)))
     return photos
@@ -93,40 +102,35 @@ def is_val(photo: LabelledPhoto) -> bool:
     return zlib.crc32(photo.path.name.encode("utf-8")) % 1000 < VAL_SHARE * 1000
 
 
-def overlaps(box: Box, placed: list[Box]) -> bool:
-    """Whether ``box`` overlaps any of ``placed``."""
-    return any(box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
-               for other in placed)
-
-
-def small_frame(photos: list[LabelledPhoto], rng: np.random.Generator) -> tuple[np.ndarray, list[tuple[int, Box]]]:
+def small_frame(photos: list[LabelledPhoto], rng: np.random.Generator) -> tuple[np.ndarray, list[CornerLabel]]:
     """One frame: a rendered table with ``photos`` laid on it small, where they fit without overlapping
     (a photo that finds no place is left out); returns the BGR frame and its labels in frame pixels."""
     width, height = FRAME_SIZE
     _, frame = table(rng, height, width)
     frame = frame.astype(np.float32)
     placed: list[Box] = []
-    labels: list[tuple[int, Box]] = []
+    labels: list[CornerLabel] = []
     for photo in photos:
         bgr = cv2.imread(str(photo.path))
         if bgr is None:
             raise OSError(f"cannot read {photo.path}")
+        in_photo = photo.in_pixels(bgr.shape[1], bgr.shape[0])
         wanted = float(np.exp(rng.uniform(*np.log(INDEX_HEIGHTS))))
-        scale = min(wanted / max(photo.index_height(), 1.0), 0.9 * width / bgr.shape[1], 0.9 * height / bgr.shape[0])
+        scale = min(wanted / max(index_height(in_photo), 1.0), 0.9 * width / bgr.shape[1], 0.9 * height / bgr.shape[0])
         new_w, new_h = max(1, round(bgr.shape[1] * scale)), max(1, round(bgr.shape[0] * scale))
         for _ in range(PLACE_TRIES):
             x, y = int(rng.integers(0, width - new_w + 1)), int(rng.integers(0, height - new_h + 1))
-            if not overlaps((x, y, x + new_w, y + new_h), placed):
+            if not any(intersection_area((x, y, x + new_w, y + new_h), other) > 0 for other in placed):
                 break
         else:
             continue
         placed.append((x, y, x + new_w, y + new_h))
         small = cv2.resize(bgr, (new_w, new_h), interpolation=cv2.INTER_AREA).astype(np.float32)
         frame[y:y + new_h, x:x + new_w] = small * rng.uniform(0.8, 1.1)
-        for cls, (x1, y1, x2, y2) in photo.labels:
-            box = (x1 * scale + x, y1 * scale + y, x2 * scale + x, y2 * scale + y)
+        for label in in_photo:
+            box = moved_box(label.box, scale, (x, y))
             if min(box[2] - box[0], box[3] - box[1]) >= MIN_LABEL_SIDE:
-                labels.append((cls, box))
+                labels.append(CornerLabel(label.card, box))
     frame = np.clip(frame, 0, 255).astype(np.uint8)
     if rng.random() < 0.3:
         frame = cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.4, 1.0)))
@@ -135,12 +139,12 @@ def small_frame(photos: list[LabelledPhoto], rng: np.random.Generator) -> tuple[
     return (cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else frame), labels
 
 
-def write_frames(photos: list[LabelledPhoto], out: Path, n: int, seed: int) -> dict[str, int]:
+def write_frames(photos: list[LabelledPhoto], out: Path, n: int, seed: int) -> Counter:
     """Write ``n`` frames into ``out`` (``images/{train,val}``, ``labels/{train,val}``), each of one to four
     photos of one split; returns counts of frames and labels per split."""
     rng = np.random.default_rng(seed)
     by_split = {"train": [p for p in photos if not is_val(p)], "val": [p for p in photos if is_val(p)]}
-    counts: dict[str, int] = {}
+    counts: Counter = Counter()
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
@@ -153,12 +157,10 @@ def write_frames(photos: list[LabelledPhoto], out: Path, n: int, seed: int) -> d
         frame, labels = small_frame([pool[k] for k in chosen], rng)
         name = f"small{seed}-{i:05d}"
         cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        width, height = FRAME_SIZE
-        (out / "labels" / split / f"{name}.txt").write_text("".join(
-            f"{cls} {(b[0] + b[2]) / 2 / width:.6f} {(b[1] + b[3]) / 2 / height:.6f} "
-            f"{(b[2] - b[0]) / width:.6f} {(b[3] - b[1]) / height:.6f}\n" for cls, b in labels))
-        counts[f"{split} frames"] = counts.get(f"{split} frames", 0) + 1
-        counts[f"{split} labels"] = counts.get(f"{split} labels", 0) + len(labels)
+        (out / "labels" / split / f"{name}.txt").write_text(
+            "".join(yolo_line(label, *FRAME_SIZE) + "\n" for label in labels))
+        counts[f"{split} frames"] += 1
+        counts[f"{split} labels"] += len(labels)
     return counts
 
 

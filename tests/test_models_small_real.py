@@ -12,9 +12,12 @@ import pytest
 from vision.source_tree import load_source_package
 
 load_source_package("models")
+from referee.cards import ALL_CARD_IDS  # noqa: E402
+from tableref_models.detector_data import CornerLabel  # noqa: E402
 from tableref_models.small_real import (  # noqa: E402
-    FRAME_SIZE, INDEX_HEIGHTS, LabelledPhoto, is_val, main, overlaps, read_folder, small_frame, write_frames,
+    FRAME_SIZE, INDEX_HEIGHTS, index_height, is_val, main, read_folder, small_frame, write_frames,
 )
+from vision.card_merge import intersection_area  # noqa: E402
 
 PHOTO_W, PHOTO_H = 400, 300
 #: Two corner indices (class, box in photo pixels) and a whole card around them.
@@ -39,10 +42,11 @@ def photo_folder(root: Path, names: list[str]) -> Path:
 def test_labels_are_read_back_in_pixels(tmp_path: Path) -> None:
     photos = read_folder(photo_folder(tmp_path, ["a"]))
     assert len(photos) == 1
-    for (cls, box), (want_cls, want_box) in zip(photos[0].labels, LABELS):
-        assert cls == want_cls
-        assert box == pytest.approx(want_box, abs=1e-6)
-    assert photos[0].index_height() == pytest.approx(60.0)  # the two indices, not the whole card
+    labels = photos[0].in_pixels(PHOTO_W, PHOTO_H)
+    for label, (want_cls, want_box) in zip(labels, LABELS):
+        assert label.card == ALL_CARD_IDS[want_cls]
+        assert label.box == pytest.approx(want_box, abs=1e-6)
+    assert index_height(labels) == pytest.approx(60.0)  # the two indices, not the whole card
 
 
 def test_a_photo_lies_small_with_its_labels_moved_and_never_mirrored(tmp_path: Path) -> None:
@@ -50,11 +54,11 @@ def test_a_photo_lies_small_with_its_labels_moved_and_never_mirrored(tmp_path: P
     for seed in range(6):
         frame, labels = small_frame([photo], np.random.default_rng(seed))
         assert frame.shape == (FRAME_SIZE[1], FRAME_SIZE[0], 3)
-        assert sorted(cls for cls, _ in labels) == [5, 5, 7]
-        indices = [box for cls, box in labels if cls == 5]
+        assert sorted(label.card for label in labels) == sorted(ALL_CARD_IDS[cls] for cls, _ in LABELS)
+        indices = [label.box for label in labels if label.card == ALL_CARD_IDS[5]]
         height = indices[0][3] - indices[0][1]
         assert INDEX_HEIGHTS[0] - 0.5 <= height <= INDEX_HEIGHTS[1] + 0.5
-        card = next(box for cls, box in labels if cls == 7)
+        card = next(label.box for label in labels if label.card == ALL_CARD_IDS[7])
         assert all(0 <= v <= FRAME_SIZE[0] for v in card[::2]) and all(0 <= v <= FRAME_SIZE[1] for v in card[1::2])
         left, right = sorted(indices)  # the left index stays on the white (left) half: not mirrored
         x1, y1, x2, y2 = (round(v) for v in left)
@@ -67,10 +71,10 @@ def test_a_photo_lies_small_with_its_labels_moved_and_never_mirrored(tmp_path: P
 def test_photos_of_one_frame_do_not_overlap(tmp_path: Path) -> None:
     photos = read_folder(photo_folder(tmp_path, ["a", "b", "c", "d"]))
     frame, labels = small_frame(photos, np.random.default_rng(3))
-    cards = [box for cls, box in labels if cls == 7]
+    cards = [label.box for label in labels if label.card == ALL_CARD_IDS[7]]
     assert len(cards) >= 2
     for i, card in enumerate(cards):
-        assert not overlaps(card, cards[:i] + cards[i + 1:])
+        assert all(intersection_area(card, other) == 0 for other in cards[:i] + cards[i + 1:])
 
 
 def test_written_frames_keep_each_photo_to_one_split(tmp_path: Path) -> None:
@@ -97,6 +101,5 @@ def test_the_command_writes_frames_and_refuses_an_empty_folder(tmp_path: Path, c
         main(["--from", str(tmp_path / "empty"), "--out", str(tmp_path / "out2")])
 
 
-def test_labelled_photo_median_of_few_labels() -> None:
-    photo = LabelledPhoto(Path("x.png"), ((1, (0.0, 0.0, 10.0, 20.0)),))
-    assert photo.index_height() == 20.0
+def test_index_height_of_few_labels_is_their_median() -> None:
+    assert index_height([CornerLabel("AS", (0.0, 0.0, 10.0, 20.0))]) == 20.0
