@@ -15,6 +15,7 @@
 #     uno-cards-rf/                python -m models.uno_cards_rf --out CARRIED/uno-cards-rf --share 0.15 --side 320
 # Writes OUT_DIR/{best.pt,last.pt,results.csv,train.log}. Export on any machine afterwards:
 #   tableref train --export-from OUT_DIR/best.pt --export models/cards.onnx
+#   tableref train --quantize          # the 8-bit copies the product runs (models/quantize.py)
 # RENDER_SCALE multiplies the render counts (a dry run on a CPU: RENDER_SCALE=0.01 DEVICE=cpu WORKERS=2 BATCH=8).
 # Renders use seeds 4001-4005 (`tableref eval` renders seeds 7, 11, 13, 17, 19 and 23); nothing is mirrored.
 set -euo pipefail

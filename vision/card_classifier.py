@@ -53,9 +53,10 @@ class ClassifierError(RuntimeError):
 
 
 def default_classifier_path() -> Path:
-    """``$TABLEREF_CLASSIFIER`` if set, else the committed ``models/card_classifier.onnx``."""
+    """``$TABLEREF_CLASSIFIER`` if set, else the committed ``models/card_classifier_int8.onnx`` (the 8-bit copy
+    of the fp32 export ``models/card_classifier.onnx``, ``models/quantize.py``)."""
     override = os.environ.get(MODEL_ENV)
-    return Path(override) if override else repo_root() / "models" / "card_classifier.onnx"
+    return Path(override) if override else repo_root() / "models" / "card_classifier_int8.onnx"
 
 
 def classifier_label(card: str) -> str | None:
@@ -151,6 +152,7 @@ class CardClassifier:
     def __init__(self, session, crop_size: int = CROP_SIZE, fingerprint: str = "") -> None:
         self.session = session
         self.fingerprint = fingerprint  # which trained reader this is (:func:`file_fingerprint`)
+        self.path: Path | None = None  # the file it was loaded from (set by :meth:`load`)
         self.input_name = session.get_inputs()[0].name
         self.crop_size = crop_size  # the side of the square crops the network was trained on
         self._mask: np.ndarray | None = None
@@ -171,7 +173,9 @@ class CardClassifier:
         if len(shape) != 4 or not isinstance(shape[2], int) or shape[2] != shape[3]:
             raise ClassifierError(f"{model_path}: input {shape}, expected square crops of a fixed size "
                                   "(N x 3 x S x S)")
-        return cls(session, shape[2], file_fingerprint(model_path))
+        classifier = cls(session, shape[2], file_fingerprint(model_path))
+        classifier.path = model_path
+        return classifier
 
     def set_family(self, family: str | None) -> None:
         """Read only classes of ``family`` ("uno", "standard"; None: both), and ``NOT_A_CARD``."""

@@ -1,7 +1,8 @@
 """The card recogniser at run time: the detector finds, one reader reads, a calibration says how sure.
 
-``Detector.load()`` opens the committed models (``models/cards.onnx``, the reader
-``models/card_classifier.onnx`` and ``models/calibration.json``; each overridable); ``detector.detect(bgr)``
+``Detector.load()`` opens the committed models (the detector ``models/cards_int8.onnx``, the reader
+``models/card_classifier_int8.onnx``, both 8-bit copies of the fp32 exports (``models/quantize.py``), and
+``models/calibration.json``; each overridable); ``detector.detect(bgr)``
 returns :class:`Detection` objects in pixels of the given image, their ``conf`` the calibrated probability
 that the card is right and ``sure`` set where that is at least 0.99 (:mod:`vision.calibration`).
 
@@ -80,9 +81,10 @@ class InvalidImage(ValueError):
 
 
 def default_model_path() -> Path:
-    """``$TABLEREF_MODEL`` if set, else the committed ``models/cards.onnx`` of the source tree."""
+    """``$TABLEREF_MODEL`` if set, else the committed ``models/cards_int8.onnx`` of the source tree (the 8-bit
+    copy of the fp32 export ``models/cards.onnx``, ``models/quantize.py``)."""
     override = os.environ.get(MODEL_ENV)
-    return Path(override) if override else repo_root() / "models" / "cards.onnx"
+    return Path(override) if override else repo_root() / "models" / "cards_int8.onnx"
 
 
 def read_image(path: str | Path) -> np.ndarray:

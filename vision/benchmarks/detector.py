@@ -5,7 +5,8 @@ else a synthetic table scene when the ``datasets/`` source folder and Pillow are
 with the test extras; else, as in a plain install, a frame of the bundled demo recording) and prints
 the median, 90th percentile and frames per second. ``--scene N`` times a rendered busy table (the
 ``crowded`` scene kind) with at least ``N`` cards in view (of ``--family``); ``--baseline MODEL`` times
-another detector model on the same frame, turn about, and prints the ratio (the machine is shared and
+another detector model (with ``--baseline-reader``, another reader too: the fp32 exports against the 8-bit
+models the product runs) on the same frame, turn about, and prints the ratio (the machine is shared and
 noisy: compare in one run).
 Figures are printed, never asserted.
 """
@@ -25,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--warmup", type=int, default=5, help="untimed frames first (default 5)")
     parser.add_argument("--size", default="640x480", help="frame size WxH (default 640x480)")
     parser.add_argument("--image", default=None, help="an image to resize to --size instead of a rendered scene")
-    parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards.onnx)")
+    parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards_int8.onnx)")
     parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads (default: all cores)")
     parser.add_argument("--scene", type=int, default=None, metavar="CARDS",
                         help="time a rendered busy table with at least CARDS cards in view")
@@ -33,6 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the deck family of the --scene cards (default standard)")
     parser.add_argument("--baseline", default=None, metavar="MODEL",
                         help="also time this detector model on the same frame and print the ratio")
+    parser.add_argument("--baseline-reader", default=None, metavar="MODEL",
+                        help="with --baseline: the baseline's reader (default: the same reader as the model's)")
 
 
 #: How many rendered table scenes ``--scene`` looks through for one with enough cards.
@@ -88,13 +91,17 @@ def run(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"tableref bench detector: --size must look like 640x480, got {args.size!r}", file=sys.stderr)
         return 2
+    if args.baseline_reader and not args.baseline:
+        print("tableref bench detector: --baseline-reader needs --baseline", file=sys.stderr)
+        return 2
     if args.frames < 1 or width < 8 or height < 8:
         print("tableref bench detector: need --frames >= 1 and a frame of at least 8x8", file=sys.stderr)
         return 2
     started = time.perf_counter()
     try:
         detector = Detector.load(args.model, threads=args.threads)
-        baseline = Detector.load(args.baseline, threads=args.threads) if args.baseline else None
+        baseline = (Detector.load(args.baseline, threads=args.threads, classifier=args.baseline_reader)
+                    if args.baseline else None)
     except DetectorError as exc:
         print(f"tableref bench detector: {exc}", file=sys.stderr)
         return 2
@@ -117,15 +124,21 @@ def run(args: argparse.Namespace) -> int:
             tick = time.perf_counter()
             found[i] = each.detect(frame)
             times[i].append((time.perf_counter() - tick) * 1000)
-    print(f"model {detector.path} (input longest side {detector.imgsz}), loaded in {load_ms:.0f} ms")
+    print(f"model {detector.path} (input longest side {detector.imgsz}), reader "
+          f"{_reader_path(detector)}, loaded in {load_ms:.0f} ms")
     print(f"frame {width}x{height} ({what}): {len(found[0])} detections, looked at with its longest side at "
           f"{detector.look_size.first()} px")
     medians = [_print_times("detect", sorted(times[0]))]
     if baseline:
-        print(f"baseline {baseline.path}: {len(found[1])} detections")
+        print(f"baseline {baseline.path}, reader {_reader_path(baseline)}: {len(found[1])} detections")
         medians.append(_print_times("baseline", sorted(times[1])))
         print(f"speed ratio (model / baseline frames/s): {medians[1] / medians[0]:.2f}")
     return 0
+
+
+def _reader_path(detector) -> str:
+    """The file of ``detector``'s reader, or "none"."""
+    return "none" if detector.classifier is None else str(detector.classifier.path)
 
 
 def _print_times(label: str, times: list[float]) -> float:

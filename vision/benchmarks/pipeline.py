@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=(*MODES, "both"), default="both", help="which run(s) (default both)")
     parser.add_argument("--seconds", type=float, default=None,
                         help="only the first SECONDS of the recording (default: all of it)")
-    parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards.onnx)")
+    parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards_int8.onnx)")
     parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads (default: all cores)")
 
 

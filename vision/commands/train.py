@@ -6,6 +6,8 @@
 `tableref train --classifier RENDER_DIR... [--real ../shared/datasets] [--epochs N] [--crop-size S]
 [--export models/card_classifier.onnx]` trains the card reader (``models/classifier.py``) on the CPU instead,
 with the trainable parts of the real photo sets when ``--real`` is given.
+`tableref train --quantize [--real ../shared/datasets] [--export-from cards.onnx] [--classifier-from
+card_classifier.onnx]` writes the 8-bit copies the product runs (``models/quantize.py``); run it after either export.
 Needs the optional `train` extra (ultralytics, torch, onnx): `pip install -e '.[train]'`.
 """
 from __future__ import annotations
@@ -14,6 +16,8 @@ import argparse
 import sys
 from pathlib import Path
 
+#: What to run after an export, so that the product runs the new model.
+QUANTIZE_NEXT = "now run `tableref train --quantize` to write the 8-bit copies the product runs"
 HELP = "Train the card detector (ultralytics, offline) from the recipe and export it to ONNX."
 
 
@@ -45,7 +49,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --classifier: the side of its square input crops (default: the recipe's, "
                              "vision.card_classifier.CROP_SIZE)")
     parser.add_argument("--export-from", type=Path, default=None, metavar="WEIGHTS",
-                        help="skip training: export these .pt weights to ONNX")
+                        help="skip training: export these .pt weights to ONNX (with --quantize: the fp32 detector "
+                             "export to quantize, default models/cards.onnx)")
+    parser.add_argument("--quantize", action="store_true",
+                        help="write the 8-bit copies of the detector and reader exports that the product runs "
+                             "(models/quantize.py), calibrated on the trainable real photos under --real "
+                             "(default ../shared/datasets) and renders")
+    parser.add_argument("--classifier-from", type=Path, default=None, metavar="ONNX",
+                        help="with --quantize: the fp32 reader export (default models/card_classifier.onnx)")
 
 
 def _overrides(args: argparse.Namespace) -> dict:
@@ -64,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
     except SourceTreeMissing as exc:
         print(f"tableref train: {exc}", file=sys.stderr)
         return 2
+    if args.quantize:
+        return _quantize(args)
     if args.classifier:
         return _train_classifier(args)
     try:
@@ -83,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"tableref train: no weights at {args.export_from}", file=sys.stderr)
             return 2
         print(f"exported {export_onnx(args.export_from, export_to, recipe['imgsz'])}")
+        print(QUANTIZE_NEXT)
         return 0
     if args.data is None or not args.data.is_file():
         print(f"tableref train: --data must name an existing data.yaml (got {args.data})", file=sys.stderr)
@@ -93,6 +107,29 @@ def run(args: argparse.Namespace) -> int:
     print("last epoch: " + ", ".join(f"{key}={value:.4g}" for key, value in metrics.items()))
     if not args.no_export:
         print(f"exported {export_onnx(run_dir / 'weights' / 'best.pt', export_to, recipe['imgsz'])}")
+        print(QUANTIZE_NEXT)
+    return 0
+
+
+def _quantize(args: argparse.Namespace) -> int:
+    """`tableref train --quantize`: write the 8-bit detector and reader from their fp32 exports."""
+    from tableref_models.quantize import DETECTOR_FP32, READER_FP32, quantize_pair
+
+    detector, reader = args.export_from or DETECTOR_FP32, args.classifier_from or READER_FP32
+    datasets = args.real or Path("../shared/datasets")
+    for path in (detector, reader):
+        if path.suffix != ".onnx" or not path.is_file():
+            print(f"tableref train: --quantize needs the fp32 ONNX exports; no {path}", file=sys.stderr)
+            return 2
+    from vision.detector import DetectorError
+
+    try:
+        written = quantize_pair(datasets, detector, reader)
+    except (FileNotFoundError, DetectorError) as exc:
+        print(f"tableref train: {exc}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
     return 0
 
 
@@ -122,4 +159,5 @@ def _train_classifier(args: argparse.Namespace) -> int:
     history = train_and_export(args.classifier, args.export or default_classifier_path(), epochs=args.epochs or 10,
                                real=args.real, size=args.crop_size or CROP_SIZE)
     print(f"held-out accuracy after the last epoch: {history[-1]:.3f}")
+    print(QUANTIZE_NEXT)
     return 0

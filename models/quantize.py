@@ -1,0 +1,236 @@
+"""Quantize the detector and the reader to 8-bit integers for the CPU (ONNX Runtime static quantization).
+
+The exports (``models/cards.onnx``, ``models/card_classifier.onnx``) stay in 32-bit floats: they are what
+training writes and starts from. The product runs their 8-bit copies (``cards_int8.onnx``,
+``card_classifier_int8.onnx``): weights per output channel and activations in 8 bits (QDQ format, which every
+ONNX Runtime reads on any CPU), 1.7 times faster for the detector and 2.4 times for the reader on the project's
+machine, reading the same cards (``MODEL_CARD.md``).
+
+The activations' ranges are measured on what the fp32 models are really fed at the table: the detector's own
+input blobs and the reader's own crops, captured while the fp32 pair reads calibration frames made only of
+what training may use (:func:`calibration_frames`: held-out-free renders, uno-cards-rf's detector share,
+cards-rf's and cards-real-dev's train parts as taken and laid small on a table). Two parts stay in floats,
+chosen on the tune parts (``models/EXPERIMENTS.md``, sixteenth round): the detector's last module (its box and
+class head: quantized, UNO identity on the tune part fell from 248 to 243-246 of 251) and the reader's last
+layer (the one deck profiles refit).
+
+``python -m models.quantize [--datasets ../shared/datasets] [--detector models/cards.onnx]
+[--reader models/card_classifier.onnx]`` (also ``tableref train --quantize``) writes both 8-bit models.
+"""
+from __future__ import annotations
+
+import argparse
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.card_classifier import file_fingerprint
+from vision.detector import Detector
+from vision.small_on_table import TABLE_SIZE, small_on_table
+from vision.source_tree import load_source_package
+from vision.splits import part_of
+
+from .uno_cards_rf import in_share
+
+load_source_package("datasets")  # the renderer's folder, not HuggingFace's package of that name
+from tableref_datasets.scene import render_scene  # noqa: E402
+
+MODELS_DIR = Path(__file__).resolve().parent
+#: The metadata key of an 8-bit model naming the fp32 export it was made from (its file fingerprint).
+SOURCE_KEY = "tableref_quantized_from"
+DETECTOR_FP32 = MODELS_DIR / "cards.onnx"
+READER_FP32 = MODELS_DIR / "card_classifier.onnx"
+
+#: Renders of each calibration run: seeds ``[RENDER_SEED, i]`` (never an evaluation seed), every scene kind
+#: and both families in turn.
+CALIBRATION_RENDERS = 64
+RENDER_SEED = 9100
+RENDER_KINDS = ("table", "crowded", "closeup", "few")
+#: Photos of each trainable real set, spread evenly over its trainable part; every other one is also laid
+#: small on a dark table (a webcam over the table), its longer side this share of the table's.
+PHOTOS_PER_SET = 32
+SMALL_SIDE_SHARE = (0.3, 0.7)
+#: The share of uno-cards-rf the detector is trained on (``models/gpu_train.sh``).
+UNO_CARDS_RF_SHARE = 0.15
+#: Detector inputs kept (of one to three looks a frame) and reader crops kept, in batches.
+DETECTOR_BLOBS = 150
+READER_CROPS = 2000
+READER_BATCH = 50
+
+
+def int8_path(fp32: Path) -> Path:
+    """Where the 8-bit copy of the model exported at ``fp32`` is written: ``NAME_int8.onnx`` beside it."""
+    return fp32.with_name(f"{fp32.stem}_int8.onnx")
+
+
+def trainable_photos(datasets: Path) -> list[Path]:
+    """The real photos under ``datasets`` (``../shared/datasets``) that training may use, ``PHOTOS_PER_SET``
+    of each set spread over it: uno-cards-rf's detector share, cards-rf's and cards-real-dev's train parts."""
+    chosen: dict[str, Callable[[str], bool]] = {
+        "uno-cards-rf": lambda name: in_share(name, UNO_CARDS_RF_SHARE),
+        "cards-rf": lambda name: part_of("cards-rf", name) == "train",
+        "cards-real-dev": lambda name: part_of("cards-real-dev", name) == "train",
+    }
+    photos = []
+    for name, trainable in chosen.items():
+        folder = datasets / name / "images"
+        if not folder.is_dir():
+            raise FileNotFoundError(f"no {folder}: the datasets folder must hold {', '.join(chosen)}")
+        found = sorted(path for path in folder.iterdir() if trainable(path.name))
+        step = max(1, len(found) // PHOTOS_PER_SET)
+        photos += found[::step][:PHOTOS_PER_SET]
+    return photos
+
+
+def calibration_frames(photos: list[Path], seed: int = 0) -> Iterator[np.ndarray]:
+    """BGR frames of what training may see (see the module text): renders, then each of ``photos``
+    (:func:`trainable_photos`) as taken and, every other one, laid small on a table."""
+    for i in range(CALIBRATION_RENDERS):
+        family = ("uno", "standard")[i // len(RENDER_KINDS) % 2]
+        image, _, _ = render_scene(np.random.default_rng([RENDER_SEED, i]), 640,
+                                   kind=RENDER_KINDS[i % len(RENDER_KINDS)], family=family)
+        yield image
+    rng = np.random.default_rng(seed)
+    for number, path in enumerate(photos):
+        photo = cv2.imread(str(path))
+        if photo is None:
+            continue
+        yield photo
+        if number % 2 == 0:
+            side = rng.uniform(*SMALL_SIDE_SHARE) * max(TABLE_SIZE)
+            scale = min(side / max(photo.shape[:2]), TABLE_SIZE[1] / photo.shape[0], TABLE_SIZE[0] / photo.shape[1])
+            yield small_on_table(photo, scale, path.name)[0]
+
+
+@contextmanager
+def feeds_of(session) -> Iterator[list[np.ndarray]]:
+    """While open, the input of every run of the ONNX Runtime ``session`` (one input) is recorded."""
+    recorded: list[np.ndarray] = []
+    run = session.run
+
+    def recording(outputs, feed, *args, **kwargs):
+        recorded.append(next(iter(feed.values())))
+        return run(outputs, feed, *args, **kwargs)
+
+    session.run = recording
+    try:
+        yield recorded
+    finally:
+        del session.run  # back to the class's own method
+
+
+def captured_inputs(detector: Detector, frames: Iterator[np.ndarray], seed: int = 0
+                    ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """What ``detector`` (with its reader) feeds its two networks while reading ``frames``: up to
+    ``DETECTOR_BLOBS`` detector input blobs, and up to ``READER_CROPS`` reader crops in batches of
+    ``READER_BATCH``, both drawn evenly at random."""
+    if detector.classifier is None:
+        raise ValueError("calibrating the reader needs the detector loaded with its reader")
+    with feeds_of(detector.session) as blobs, feeds_of(detector.classifier.session) as crop_batches:
+        for frame in frames:
+            detector.detect(frame)
+    rng = np.random.default_rng(seed)
+    kept_blobs = [blobs[i] for i in sorted(rng.permutation(len(blobs))[:DETECTOR_BLOBS])]
+    crops = np.concatenate(crop_batches)
+    crops = crops[np.sort(rng.permutation(len(crops))[:READER_CROPS])]
+    return kept_blobs, [crops[i:i + READER_BATCH] for i in range(0, len(crops), READER_BATCH)]
+
+
+def last_module_nodes(model) -> list[str]:
+    """The nodes of an ultralytics export's last module (its detection head, ``/model.N/...``): the module
+    of the node writing the first output."""
+    output = model.graph.output[0].name
+    writer = next(node for node in model.graph.node if output in node.output)
+    prefix = "/".join(writer.name.split("/")[:2]) + "/"
+    return [node.name for node in model.graph.node if node.name.startswith(prefix)]
+
+
+def gemm_nodes(model) -> list[str]:
+    """The fully connected layers (the reader's last layer, which deck profiles refit)."""
+    return [node.name for node in model.graph.node if node.op_type == "Gemm"]
+
+
+def quantize_model(fp32: Path, out: Path, inputs: list[np.ndarray], keep_float: Callable[[object], list[str]]) -> Path:
+    """Write the 8-bit copy of the ONNX model ``fp32`` to ``out``: its activations' ranges measured on
+    ``inputs`` (batches of its one input; moving averages of each batch's min and max), weights per output
+    channel, the nodes ``keep_float(model)`` names left in floats. Returns ``out``."""
+    import onnx
+    from onnxruntime.quantization import (CalibrationDataReader, CalibrationMethod, QuantFormat, QuantType,
+                                          quantize_static)
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    class Feeds(CalibrationDataReader):
+        def __init__(self, name: str) -> None:
+            self.batches = iter(inputs)
+            self.name = name
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            batch = next(self.batches, None)
+            return None if batch is None else {self.name: batch}
+
+    with tempfile.TemporaryDirectory() as folder:
+        prepared = Path(folder) / "prepared.onnx"
+        quant_pre_process(str(fp32), str(prepared), skip_symbolic_shape=True)
+        model = onnx.load(str(prepared))
+        quantize_static(str(prepared), str(out), Feeds(model.graph.input[0].name), quant_format=QuantFormat.QDQ,
+                        per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                        nodes_to_exclude=keep_float(model), calibrate_method=CalibrationMethod.MinMax,
+                        extra_options={"CalibMovingAverage": True})
+    stamp_source(out, fp32)
+    return out
+
+
+def stamp_source(int8: Path, fp32: Path) -> None:
+    """Record in the 8-bit model ``int8`` which export it was quantized from (:data:`SOURCE_KEY`: the
+    fingerprint of the file ``fp32``), so that a stale copy is told from a fresh one."""
+    import onnx
+
+    model = onnx.load(str(int8))
+    kept = [prop for prop in model.metadata_props if prop.key != SOURCE_KEY]
+    del model.metadata_props[:]
+    model.metadata_props.extend(kept)
+    model.metadata_props.add(key=SOURCE_KEY, value=file_fingerprint(fp32))
+    onnx.save(model, str(int8))
+
+
+def quantized_from(int8: Path) -> str | None:
+    """The fingerprint of the export the 8-bit model ``int8`` was quantized from (:func:`stamp_source`)."""
+    import onnx
+
+    return next((prop.value for prop in onnx.load(str(int8), load_external_data=False).metadata_props
+                 if prop.key == SOURCE_KEY), None)
+
+
+def quantize_pair(datasets: Path, detector_fp32: Path = DETECTOR_FP32, reader_fp32: Path = READER_FP32
+                  ) -> tuple[Path, Path]:
+    """Quantize the detector and the reader exported at ``detector_fp32`` and ``reader_fp32`` (calibrated on
+    the frames of :func:`calibration_frames`); returns the two 8-bit models' paths (:func:`int8_path`).
+    ``FileNotFoundError`` where ``datasets`` lacks a photo set, ``vision.detector.DetectorError`` where a model
+    cannot be loaded."""
+    photos = trainable_photos(datasets)
+    detector = Detector.load(detector_fp32, classifier=reader_fp32, calibrated=False)
+    blobs, crops = captured_inputs(detector, calibration_frames(photos))
+    print(f"calibrating on {len(blobs)} detector inputs and {sum(len(c) for c in crops)} reader crops", flush=True)
+    return (quantize_model(detector_fp32, int8_path(detector_fp32), blobs, last_module_nodes),
+            quantize_model(reader_fp32, int8_path(reader_fp32), crops, gemm_nodes))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: quantize both models."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets", type=Path, default=Path("../shared/datasets"),
+                        help="the folder holding uno-cards-rf/, cards-rf/ and cards-real-dev/")
+    parser.add_argument("--detector", type=Path, default=DETECTOR_FP32, help="the fp32 detector export")
+    parser.add_argument("--reader", type=Path, default=READER_FP32, help="the fp32 reader export")
+    args = parser.parse_args(argv)
+    for path in quantize_pair(args.datasets, args.detector, args.reader):
+        print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
