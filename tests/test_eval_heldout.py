@@ -67,6 +67,19 @@ def test_calibration_is_fitted_on_tune_parts_and_readings_written_for_report_par
     assert all(r["card"] != "none" for r in rows)  # only readings of labelled cards
 
 
+def test_readings_of_the_tune_parts_are_written_when_only_they_are_scored(tmp_path, detector_model) -> None:
+    from web.cli import main
+
+    uno = [f"x{n}-WIN_20241102_{10 + n:02d}_00_00_Pro.jpg" for n in range(12)]
+    _fake_set(tmp_path, "uno-real-dev", uno, "red-7")
+    readings = tmp_path / "readings.csv"
+    assert main(["eval", "--datasets", str(tmp_path), "--sets", "uno", "--part", "tune",
+                 "--readings-out", str(readings)]) == 0
+    with open(readings, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == sum(part_of("uno-real-dev", n) == "tune" for n in uno) > 0
+
+
 def test_train_classifier_refuses_a_real_folder_without_the_sets(tmp_path, capsys) -> None:
     from web.cli import main
 

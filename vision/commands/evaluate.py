@@ -9,7 +9,8 @@ made, the *report* parts (``report``, and ``heldout`` for cards-real-dev) are th
 Parts the reader was trained on (``train``) are not scored. ``--calibrate`` first fits the confidence
 calibration on the tune parts of uno-real-dev and cards-rf (:mod:`vision.calibration`), writes it
 (``models/calibration.json`` or ``$TABLEREF_CALIBRATION``), then scores with it. ``--readings-out``
-writes the report parts' readings as ``card,read,conf,sure`` (one row per reading or missed card).
+writes the report parts' readings as ``card,read,conf,sure`` (one row per reading or missed card); with
+``--part tune``, the tune parts' (for choosing a referee's policy with ``tableref bench table --readings``).
 ``--shrink F`` reads the real photos scaled by F onto a dark table, as a table camera sees cards lying
 small (:mod:`vision.small_on_table`).
 """
@@ -35,7 +36,7 @@ REAL_SETS: dict[str, tuple[str, str, str]] = {
     "cards-rf": ("cards-rf", "standard", "score_corners"),
 }
 #: The real sets labelled with full card ids (cards-real-dev's labels name ranks only): the calibration is
-#: fitted on their tune parts, and ``--readings-out`` writes their report parts' readings.
+#: fitted on their tune parts, and ``--readings-out`` writes their report (or tune) parts' readings.
 CARD_ID_SETS: tuple[str, ...] = ("uno", "cards-rf")
 #: The rendered sets: name -> (scene kind, deck family, frame) of ``datasets.render.RenderJob`` (None:
 #: mixed). ``table-*``: a table camera's 640 x 480 view of cards lying on a table, one family each.
@@ -80,7 +81,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--calibrate", action="store_true",
                         help="fit the confidence calibration on the tune parts first and save it")
     parser.add_argument("--readings-out", type=Path, default=None, metavar="CSV",
-                        help="write the report parts' readings (card,read,conf,sure) to this file")
+                        help="write the report parts' readings (card,read,conf,sure) to this file; with "
+                             "--part tune, the tune parts'")
     parser.add_argument("--part", choices=("tune", "report", "all"), default="all",
                         help="score only the tune parts (to decide on), only the report parts, or both (default)")
     parser.add_argument("--any-family", action="store_true",
@@ -419,12 +421,12 @@ def run(args: argparse.Namespace) -> int:
                    "second_stage": detector.classifier is not None,
                    "calibrated": detector.calibration is not None})
     reports: dict[str, object] = {}
-    report_readings = []
+    written = []
     for name, folder_name, part, report in scored_parts(detector, datasets, chosen, _scored_parts(args.part),
                                                          args.limit, note_error, args.learn_inks, args.shrink):
         reports[f"{name}:{part}"] = report
-        if part == REPORT_PART[folder_name] and name in CARD_ID_SETS:
-            report_readings += report.confidence.readings
+        if part == ("tune" if args.part == "tune" else REPORT_PART[folder_name]) and name in CARD_ID_SETS:
+            written += report.confidence.readings
     for name in [s for s in chosen if s in RENDERED_SETS]:
         with tempfile.TemporaryDirectory(prefix="tableref-eval-") as scratch:
             given = args.synthetic if name == "synthetic" else None
@@ -449,7 +451,7 @@ def run(args: argparse.Namespace) -> int:
     if args.readings_out is not None:
         from vision.evaluation import write_readings
 
-        write_readings(args.readings_out, report_readings)
+        write_readings(args.readings_out, written)
     result["seconds"] = round(time.perf_counter() - started, 1)
     result["unreadable"] = errors
     if args.json:
