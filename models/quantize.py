@@ -180,16 +180,22 @@ def quantize_model(fp32: Path, out: Path, inputs: list[np.ndarray], keep_float: 
                         per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
                         nodes_to_exclude=keep_float(model), calibrate_method=CalibrationMethod.MinMax,
                         extra_options={"CalibMovingAverage": True})
-    stamp_source(out, fp32)
+    finish_copy(out, fp32)
     return out
 
 
-def stamp_source(int8: Path, fp32: Path) -> None:
-    """Record in the 8-bit model ``int8`` which export it was quantized from (:data:`SOURCE_KEY`: the
-    fingerprint of the file ``fp32``), so that a stale copy is told from a fresh one."""
+def finish_copy(int8: Path, fp32: Path) -> None:
+    """Tidy the 8-bit model ``int8`` and record which export it was quantized from (:data:`SOURCE_KEY`: the
+    fingerprint of the file ``fp32``), so that a stale copy is told from a fresh one. The opset imports no node
+    uses (the graph optimiser adds Microsoft's and training domains) are dropped: a runtime that does not know
+    one of their versions would refuse the model for nothing."""
     import onnx
 
     model = onnx.load(str(int8))
+    used = {node.domain for node in model.graph.node} | {""}
+    imports = [opset for opset in model.opset_import if opset.domain in used]
+    del model.opset_import[:]
+    model.opset_import.extend(imports)
     kept = [prop for prop in model.metadata_props if prop.key != SOURCE_KEY]
     del model.metadata_props[:]
     model.metadata_props.extend(kept)
@@ -198,7 +204,7 @@ def stamp_source(int8: Path, fp32: Path) -> None:
 
 
 def quantized_from(int8: Path) -> str | None:
-    """The fingerprint of the export the 8-bit model ``int8`` was quantized from (:func:`stamp_source`)."""
+    """The fingerprint of the export the 8-bit model ``int8`` was quantized from (:func:`finish_copy`)."""
     import onnx
 
     return next((prop.value for prop in onnx.load(str(int8), load_external_data=False).metadata_props

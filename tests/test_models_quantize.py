@@ -77,6 +77,7 @@ def test_a_quantized_reader_reads_as_its_export(captured, tmp_path):
     assert any(node.op_type == "QuantizeLinear" for node in model.graph.node)
     assert [node.op_type for node in model.graph.node].count("Gemm") == 1  # left in floats
     assert quantized_from(out) == file_fingerprint(READER_FP32)
+    assert [(opset.domain, opset.version) for opset in model.opset_import] == [("", 17)]  # only what it uses
     crops = np.concatenate(crop_batches)
     fp32, int8 = (ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]) for path in (READER_FP32, out))
     assert [o.name for o in int8.get_outputs()] == [o.name for o in fp32.get_outputs()]
