@@ -8,7 +8,7 @@ machine, reading the same cards (``MODEL_CARD.md``).
 
 The activations' ranges are measured on what the fp32 models are really fed at the table: the detector's own
 input blobs and the reader's own crops, captured while the fp32 pair reads calibration frames made only of
-what training may use (:func:`calibration_frames`: held-out-free renders, uno-cards-rf's detector share,
+what training may use (:func:`calibration_frames`: renders of seeds no evaluation uses, uno-cards-rf's detector share,
 cards-rf's and cards-real-dev's train parts as taken and laid small on a table). Two parts stay in floats,
 chosen on the tune parts (``models/EXPERIMENTS.md``, sixteenth round): the detector's last module (its box and
 class head: quantized, UNO identity on the tune part fell from 248 to 243-246 of 251) and the reader's last
