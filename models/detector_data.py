@@ -31,6 +31,7 @@ import numpy as np
 
 from referee.cards import ALL_CARD_IDS
 from vision.card_outline import MIN_FILL
+from vision.commands.evaluate import default_datasets_dir
 from vision.splits import part_of
 
 DATASET = "cards-rf"
@@ -180,8 +181,8 @@ def combined_data_yaml(folders: list[Path]) -> str:
 def main(argv: list[str] | None = None) -> int:
     """``python -m models.detector_data``: write a part of cards-rf as YOLO data, or combine folders."""
     parser = argparse.ArgumentParser(prog="python -m models.detector_data", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--datasets", type=Path, default=Path("../shared/datasets"),
-                        help="folder holding cards-rf/ (default ../shared/datasets)")
+    parser.add_argument("--datasets", type=Path, default=default_datasets_dir(),
+                        help="folder holding cards-rf/ (default $TABLEREF_DATASETS or ../shared/datasets)")
     parser.add_argument("--out", type=Path, help="YOLO dataset folder to write the photos' part into")
     parser.add_argument("--part", default="train", help="the part of cards-rf to write (default train)")
     parser.add_argument("--split", default="train", choices=("train", "val"), help="YOLO split to write it as")

@@ -29,20 +29,21 @@ import cv2
 import numpy as np
 
 from vision.card_classifier import file_fingerprint
+from vision.commands.evaluate import default_datasets_dir
 from vision.detector import Detector
 from vision.small_on_table import TABLE_SIZE, small_on_table
 from vision.source_tree import load_source_package
 from vision.splits import part_of
 
+from .train import DEFAULT_ONNX, MODELS_DIR
 from .uno_cards_rf import in_share
 
 load_source_package("datasets")  # the renderer's folder, not HuggingFace's package of that name
 from tableref_datasets.scene import render_scene  # noqa: E402
 
-MODELS_DIR = Path(__file__).resolve().parent
 #: The metadata key of an 8-bit model naming the fp32 export it was made from (its file fingerprint).
 SOURCE_KEY = "tableref_quantized_from"
-DETECTOR_FP32 = MODELS_DIR / "cards.onnx"
+DETECTOR_FP32 = DEFAULT_ONNX
 READER_FP32 = MODELS_DIR / "card_classifier.onnx"
 
 #: Renders of each calibration run: seeds ``[RENDER_SEED, i]`` (never an evaluation seed), every scene kind
@@ -228,8 +229,9 @@ def quantize_pair(datasets: Path, detector_fp32: Path = DETECTOR_FP32, reader_fp
 def main(argv: list[str] | None = None) -> int:
     """Command line: quantize both models."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", type=Path, default=Path("../shared/datasets"),
-                        help="the folder holding uno-cards-rf/, cards-rf/ and cards-real-dev/")
+    parser.add_argument("--datasets", type=Path, default=default_datasets_dir(),
+                        help="the folder holding uno-cards-rf/, cards-rf/ and cards-real-dev/ (default "
+                             "$TABLEREF_DATASETS or ../shared/datasets)")
     parser.add_argument("--detector", type=Path, default=DETECTOR_FP32, help="the fp32 detector export")
     parser.add_argument("--reader", type=Path, default=READER_FP32, help="the fp32 reader export")
     args = parser.parse_args(argv)

@@ -42,6 +42,7 @@ import numpy as np
 from .detector_data import CLASS_INDEX, CornerLabel, yolo_line
 from vision.card_classifier import classifier_label
 from vision.card_merge import Box, Detection, box_area, iou
+from vision.commands.evaluate import default_datasets_dir
 from vision.detector import Detector
 from vision.evaluation import centre_in_box
 from vision.deck_inks import hue_peaks, named_inks
@@ -233,8 +234,8 @@ def colour_check(datasets_dir: Path, photos_wanted: int, share: float, readings_
 def main(argv: list[str] | None = None) -> int:
     """``python -m models.uno_cards_rf``: write a share of uno-cards-rf as YOLO training data."""
     parser = argparse.ArgumentParser(prog="python -m models.uno_cards_rf", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--datasets", type=Path, default=Path("../shared/datasets"),
-                        help="folder holding uno-cards-rf/ (default ../shared/datasets)")
+    parser.add_argument("--datasets", type=Path, default=default_datasets_dir(),
+                        help="folder holding uno-cards-rf/ (default $TABLEREF_DATASETS or ../shared/datasets)")
     parser.add_argument("--out", type=Path, default=None, help="YOLO dataset folder to write")
     parser.add_argument("--colour-check", type=int, default=None, metavar="N",
                         help="instead, print how the recogniser names the colours of N photos outside --share")

@@ -54,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quantize", action="store_true",
                         help="write the 8-bit copies of the detector and reader exports that the product runs "
                              "(models/quantize.py), calibrated on the trainable real photos under --real "
-                             "(default ../shared/datasets) and renders")
+                             "(default $TABLEREF_DATASETS or ../shared/datasets) and renders")
     parser.add_argument("--classifier-from", type=Path, default=None, metavar="ONNX",
                         help="with --quantize: the fp32 reader export (default models/card_classifier.onnx)")
 
@@ -115,14 +115,15 @@ def _quantize(args: argparse.Namespace) -> int:
     """`tableref train --quantize`: write the 8-bit detector and reader from their fp32 exports."""
     from tableref_models.quantize import DETECTOR_FP32, READER_FP32, quantize_pair
 
+    from vision.commands.evaluate import default_datasets_dir
+    from vision.detector import DetectorError
+
     detector, reader = args.export_from or DETECTOR_FP32, args.classifier_from or READER_FP32
-    datasets = args.real or Path("../shared/datasets")
+    datasets = args.real or default_datasets_dir()
     for path in (detector, reader):
         if path.suffix != ".onnx" or not path.is_file():
             print(f"tableref train: --quantize needs the fp32 ONNX exports; no {path}", file=sys.stderr)
             return 2
-    from vision.detector import DetectorError
-
     try:
         written = quantize_pair(datasets, detector, reader)
     except (FileNotFoundError, DetectorError) as exc:
