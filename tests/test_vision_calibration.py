@@ -161,3 +161,12 @@ def test_a_colour_calibration_that_falls_with_the_share_is_refused(tmp_path) -> 
     Calibration({"uno": FamilyCalibration(1.0, 0.0, 0.9, colour_slope=-1.0)}).save(path)
     with pytest.raises(CalibrationError, match="colour calibration"):
         Calibration.load(path)
+
+
+def test_marked_takes_a_lowered_probability_s_sure_mark_away_and_never_gives_one() -> None:
+    calibration = Calibration({"uno": FamilyCalibration(1.0, 0.0, 0.99)})
+    sure = Detection("red-7", 0.995, (0.0, 0.0, 10.0, 10.0), sure=True)
+    assert calibration.marked(sure) == sure
+    assert not calibration.marked(replace(sure, conf=0.6)).sure
+    assert not calibration.marked(replace(sure, sure=False)).sure
+    assert not calibration.marked(replace(sure, card="KS")).sure  # no standard calibration here

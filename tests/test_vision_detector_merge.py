@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from vision.card_merge import Detection, iou, is_part_of, merge_card_parts, pairwise_iou
+from vision.card_merge import Detection, contested, iou, is_part_of, merge_card_parts, pairwise_iou
 
 CARD = (100.0, 100.0, 200.0, 250.0)
 TOP_LEFT = (105.0, 105.0, 125.0, 135.0)
@@ -123,3 +123,30 @@ def test_pairwise_iou_is_iou_of_every_pair() -> None:
         for j, b in enumerate(second):
             assert abs(table[i, j] - iou(a, b)) < 1e-12
     assert pairwise_iou([], second).shape == (0, 4)
+
+
+def _sure_from(level: float):
+    """A ``marked`` for :func:`contested`: sure where the probability is at least ``level``."""
+    return lambda card: replace(card, sure=card.sure and card.conf >= level)
+
+
+def test_one_place_read_as_two_cards_is_one_card_no_longer_sure() -> None:
+    # a wild draw four's "+4" found whole and its "4" alone, read as a green 4: one place, one card
+    whole = Detection("wild-draw4", 0.983, (58.6, 65.3, 219.6, 179.0))
+    digit = Detection("green-4", 0.995, (119.2, 55.6, 232.8, 181.6), sure=True)
+    cards = contested([whole, digit], _sure_from(0.99))
+    assert [c.card for c in cards] == ["green-4"]
+    assert abs(cards[0].conf - 0.995 / (0.995 + 0.983)) < 1e-9 and not cards[0].sure
+
+
+def test_a_contested_reading_keeps_its_probability_where_the_two_add_to_under_one() -> None:
+    sure = Detection("red-5", 0.995, (0, 0, 40, 60), sure=True)
+    faint = Detection("red-6", 0.004, (1, 1, 41, 61))
+    assert contested([faint, sure], _sure_from(0.99)) == [sure]
+
+
+def test_cards_overlapping_less_or_read_alike_are_not_contested() -> None:
+    first = Detection("KS", 0.9, (0, 0, 40, 60))
+    beside = Detection("KC", 0.8, (25, 0, 65, 60))  # IoU 0.23: two cards of a fan
+    again = Detection("KS", 0.7, (1, 1, 41, 61))  # the same id: folded elsewhere (one_per_place)
+    assert contested([first, beside, again], _sure_from(0.99)) == [first, beside, again]

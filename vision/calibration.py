@@ -113,6 +113,12 @@ class Calibration:
         conf = family.probability(detection.conf, detection.colour_share, detection.agreed, detection.corners_agreed)
         return replace(detection, conf=conf, sure=conf >= family.sure_at)
 
+    def marked(self, detection: Detection) -> Detection:
+        """``detection``, already calibrated, with its ``sure`` mark set again for its probability as it now
+        is (lowered since :meth:`apply`: :func:`vision.card_merge.contested`): never surer than it was."""
+        family = self.families.get(parse_card(detection.card).family)
+        return replace(detection, sure=detection.sure and family is not None and detection.conf >= family.sure_at)
+
     def save(self, path: Path) -> None:
         """Write as JSON."""
         path.write_text(json.dumps({"fitted_on": self.fitted_on,

@@ -38,7 +38,7 @@ from referee.cards import ALL_CARD_IDS, is_card_id, parse_card
 from vision.calibration import Calibration, CalibrationError, default_calibration_path
 from vision.card_classifier import (NOT_A_CARD, CardClassifier, ClassifierError, HeadShift, classifier_label,
                                    default_classifier_path, family_classes)
-from vision.card_merge import Box, Detection, merge_card_parts, pairwise_iou
+from vision.card_merge import Box, Detection, contested, merge_card_parts, pairwise_iou
 from vision.card_reading import (READ_CONFIDENCE, View, card_reading, inner_parts, named, reader_views, recoloured,
                                  unread)
 from vision.deck_inks import InkLearner
@@ -350,7 +350,8 @@ class Detector:
             attach=None if self.classifier is None else lambda card, box: self._reads_as(image, card, box))
         if self.calibration is None:
             return cards
-        return [capped_apart(self.calibration.apply(card)) for card in cards]
+        # two readings of one place cannot both be right: one card, its probability shared (card_merge.contested)
+        return contested([capped_apart(self.calibration.apply(card)) for card in cards], self.calibration.marked)
 
     def network_boxes(self, bgr: np.ndarray, floor: float | None = None) -> list[Detection]:
         """The network's own boxes (corner indices and whole cards, each named by its top class) scoring at
