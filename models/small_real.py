@@ -29,7 +29,7 @@ import numpy as np
 
 from referee.cards import ALL_CARD_IDS
 from vision.card_merge import box_area, intersection_area
-from vision.small_on_table import moved_box
+from vision.small_on_table import TABLE_SIZE, as_webcam_jpeg, moved_box
 from vision.source_tree import load_source_package
 
 from .detector_data import CornerLabel, yolo_line
@@ -37,8 +37,6 @@ from .detector_data import CornerLabel, yolo_line
 load_source_package("datasets")  # the renderer's folder, not HuggingFace's package of that name
 from tableref_datasets.textures import table  # noqa: E402
 
-#: The frame written, (width, height): a 640 x 480 webcam frame.
-FRAME_SIZE = (640, 480)
 #: The median corner-index height a photo is scaled to, in frame pixels (a table camera's range; the
 #: runtime reads frames whose indices stand under 30 px of a 480 look at 640).
 INDEX_HEIGHTS = (9.0, 30.0)
@@ -105,7 +103,7 @@ def is_val(photo: LabelledPhoto) -> bool:
 def small_frame(photos: list[LabelledPhoto], rng: np.random.Generator) -> tuple[np.ndarray, list[CornerLabel]]:
     """One frame: a rendered table with ``photos`` laid on it small, where they fit without overlapping
     (a photo that finds no place is left out); returns the BGR frame and its labels in frame pixels."""
-    width, height = FRAME_SIZE
+    width, height = TABLE_SIZE  # a 640 x 480 webcam frame, as `eval --shrink` lays photos on
     _, frame = table(rng, height, width)
     frame = frame.astype(np.float32)
     placed: list[Box] = []
@@ -134,9 +132,7 @@ def small_frame(photos: list[LabelledPhoto], rng: np.random.Generator) -> tuple[
     frame = np.clip(frame, 0, 255).astype(np.uint8)
     if rng.random() < 0.3:
         frame = cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.4, 1.0)))
-    quality = int(rng.integers(*JPEG_QUALITIES))
-    ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return (cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else frame), labels
+    return as_webcam_jpeg(frame, int(rng.integers(*JPEG_QUALITIES))), labels
 
 
 def write_frames(photos: list[LabelledPhoto], out: Path, n: int, seed: int) -> Counter:
@@ -158,7 +154,7 @@ def write_frames(photos: list[LabelledPhoto], out: Path, n: int, seed: int) -> C
         name = f"small{seed}-{i:05d}"
         cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
         (out / "labels" / split / f"{name}.txt").write_text(
-            "".join(yolo_line(label, *FRAME_SIZE) + "\n" for label in labels))
+            "".join(yolo_line(label, *TABLE_SIZE) + "\n" for label in labels))
         counts[f"{split} frames"] += 1
         counts[f"{split} labels"] += len(labels)
     return counts

@@ -15,9 +15,10 @@ load_source_package("models")
 from referee.cards import ALL_CARD_IDS  # noqa: E402
 from tableref_models.detector_data import CornerLabel  # noqa: E402
 from tableref_models.small_real import (  # noqa: E402
-    FRAME_SIZE, INDEX_HEIGHTS, index_height, is_val, main, read_folder, small_frame, write_frames,
+    INDEX_HEIGHTS, index_height, is_val, main, read_folder, small_frame, write_frames,
 )
 from vision.card_merge import intersection_area  # noqa: E402
+from vision.small_on_table import TABLE_SIZE  # noqa: E402
 
 PHOTO_W, PHOTO_H = 400, 300
 #: Two corner indices (class, box in photo pixels) and a whole card around them.
@@ -53,13 +54,13 @@ def test_a_photo_lies_small_with_its_labels_moved_and_never_mirrored(tmp_path: P
     photo = read_folder(photo_folder(tmp_path, ["a"]))[0]
     for seed in range(6):
         frame, labels = small_frame([photo], np.random.default_rng(seed))
-        assert frame.shape == (FRAME_SIZE[1], FRAME_SIZE[0], 3)
+        assert frame.shape == (TABLE_SIZE[1], TABLE_SIZE[0], 3)
         assert sorted(label.card for label in labels) == sorted(ALL_CARD_IDS[cls] for cls, _ in LABELS)
         indices = [label.box for label in labels if label.card == ALL_CARD_IDS[5]]
         height = indices[0][3] - indices[0][1]
         assert INDEX_HEIGHTS[0] - 0.5 <= height <= INDEX_HEIGHTS[1] + 0.5
         card = next(label.box for label in labels if label.card == ALL_CARD_IDS[7])
-        assert all(0 <= v <= FRAME_SIZE[0] for v in card[::2]) and all(0 <= v <= FRAME_SIZE[1] for v in card[1::2])
+        assert all(0 <= v <= TABLE_SIZE[0] for v in card[::2]) and all(0 <= v <= TABLE_SIZE[1] for v in card[1::2])
         left, right = sorted(indices)  # the left index stays on the white (left) half: not mirrored
         x1, y1, x2, y2 = (round(v) for v in left)
         assert frame[y1 + 1:y2 - 1, x1 + 1:x2 - 1].mean() < 90

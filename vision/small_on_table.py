@@ -39,8 +39,14 @@ def small_on_table(bgr: np.ndarray, scale: float, name: str) -> tuple[np.ndarray
     x = int(rng.integers(0, table_width - new_width + 1))
     y = int(rng.integers(0, table_height - new_height + 1))
     frame[y:y + new_height, x:x + new_width] = cv2.resize(bgr, (new_width, new_height), interpolation=cv2.INTER_AREA)
-    ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-    return (cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else frame), (float(x), float(y))
+    return as_webcam_jpeg(frame), (float(x), float(y))
+
+
+def as_webcam_jpeg(frame: np.ndarray, quality: int = JPEG_QUALITY) -> np.ndarray:
+    """``frame`` as a webcam sends it: compressed as JPEG at ``quality`` and decoded again (unchanged where
+    OpenCV cannot encode it)."""
+    ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else frame
 
 
 def moved_labels(labels: Sequence, scale: float, place: tuple[float, float]) -> list:
