@@ -79,3 +79,10 @@ def test_a_card_overflowing_the_frame_is_found(card: str, design: str) -> None:
     detector = Detector.load(family="uno")
     found = detector.detect(close_up(card, design))
     assert found and found[0].card == card
+
+
+def test_the_model_option_s_help_names_the_runtime_s_default(monkeypatch) -> None:
+    from vision.commands import MODEL_HELP
+
+    monkeypatch.delenv("TABLEREF_MODEL", raising=False)
+    assert f"models/{default_model_path().name}" in MODEL_HELP

@@ -17,6 +17,8 @@ import statistics
 import sys
 import time
 
+from vision.commands import MODEL_HELP
+
 HELP = "time the card detector on a 640x480 frame (median ms, frames per second)"
 
 
@@ -26,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--warmup", type=int, default=5, help="untimed frames first (default 5)")
     parser.add_argument("--size", default="640x480", help="frame size WxH (default 640x480)")
     parser.add_argument("--image", default=None, help="an image to resize to --size instead of a rendered scene")
-    parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards_int8.onnx)")
+    parser.add_argument("--model", default=None, help=MODEL_HELP)
     parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads (default: all cores)")
     parser.add_argument("--scene", type=int, default=None, metavar="CARDS",
                         help="time a rendered busy table with at least CARDS cards in view")

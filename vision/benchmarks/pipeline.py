@@ -26,6 +26,7 @@ import sys
 import time
 from typing import Any
 
+from vision.commands import MODEL_HELP
 from vision.demo import DEMOS
 
 HELP = ("the whole camera pipeline on the bundled demos (uno, twist): processed frames/s, play-to-verdict latency "
@@ -41,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=(*MODES, "both"), default="both", help="which run(s) (default both)")
     parser.add_argument("--seconds", type=float, default=None,
                         help="only the first SECONDS of the recording (default: all of it)")
-    parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards_int8.onnx)")
+    parser.add_argument("--model", default=None, help=MODEL_HELP)
     parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads (default: all cores)")
 
 

@@ -16,6 +16,8 @@ import json
 import sys
 from pathlib import Path
 
+from vision.commands import MODEL_HELP
+
 HELP = "Detect the cards in image files and print them (one JSON line per image with --json)."
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
@@ -25,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of `tableref detect`."""
     parser.add_argument("paths", nargs="+", metavar="PATH", help="image files, or folders of images")
     parser.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
-    parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards_int8.onnx)")
+    parser.add_argument("--model", default=None, help=MODEL_HELP)
     parser.add_argument("--conf", type=float, default=None, help="confidence threshold (default 0.35)")
     parser.add_argument("--parts", action="store_true",
                         help="with --json, add to each card the boxes of its corner indices found (\"parts\")")

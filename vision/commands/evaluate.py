@@ -26,6 +26,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from vision.commands import MODEL_HELP
+
 HELP = "Measure the card recogniser on the real photo sets (tune and report parts) and on held-out renders."
 
 SETS = ("uno", "cards", "cards-rf", "synthetic", "table-uno", "table-standard", "crowd-uno", "crowd-standard")
@@ -71,7 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="without --synthetic: render this many held-out images (default 100)")
     parser.add_argument("--seed", type=int, default=HELD_OUT_SEED,
                         help=f"seed of the held-out renders (default {HELD_OUT_SEED}, unused in training)")
-    parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards_int8.onnx)")
+    parser.add_argument("--model", default=None, help=MODEL_HELP)
     parser.add_argument("--conf", type=float, default=None, help="confidence threshold (default 0.35)")
     parser.add_argument("--imgsz", type=int, default=None,
                         help="detector input size (default: the size the model was exported with)")

@@ -33,6 +33,7 @@ import os
 import sys
 from typing import IO, Any, Callable
 
+from vision.commands import MODEL_HELP
 from vision.demo import DEFAULT_DEMO
 
 HELP = "referee a table from a webcam, video, image folder or stream (or the bundled demo); JSON lines out"
@@ -53,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--options", default=None, metavar="JSON", help='option overrides, e.g. \'{"hand_size": 5}\'')
     parser.add_argument("--dealer", default=None, help="who deals the first round (default: the last player)")
     parser.add_argument("--zones", default=None, metavar="FILE", help="calibrated zones JSON (default: located automatically)")
-    parser.add_argument("--model", default=None, help="ONNX model (default: $TABLEREF_MODEL or models/cards_int8.onnx)")
+    parser.add_argument("--model", default=None, help=MODEL_HELP)
     parser.add_argument("--deck", default=None, metavar="NAME",
                         help="read with a deck profile taught with `tableref deck learn`")
     parser.add_argument("--printed-inks", action="store_true",
