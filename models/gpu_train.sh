@@ -6,13 +6,16 @@
 #   STAGE tables (default): from models/cards.pt (recipe_continue.yaml) on table and busy-table renders, mixed
 #     renders and the real photos; small: the same from models/cards.pt on renders of every kind (close-ups and a
 #     few cards too) and the real photos, as taken and laid small on rendered tables (models/small_real.py,
-#     SMALL_FRAMES frames, default 2400); closeups: from CARRIED/start.pt (the tables stage's best.pt; recipe_refine.yaml)
+#     SMALL_FRAMES frames, default 2400; CARRIED/cards-real-dev's photos too where carried, only laid small);
+#     closeups: from CARRIED/start.pt (the tables stage's best.pt; recipe_refine.yaml)
 #     on cards held up close and a few cards, some tables, and the real photos again, so that what the tables
 #     stage left out of its renders (a card filling a webcam frame) is not forgotten.
 #   CARRIED (default .gpu, ignored by git, never committed) holds
 #     whl/*.whl                    ultralytics, ultralytics-thop, ultralytics-platform (pip download --no-deps)
 #     datasets/cards-rf/           its labels.csv and the photos of its train part (vision/splits.py)
 #     uno-cards-rf/                python -m models.uno_cards_rf --out CARRIED/uno-cards-rf --share 0.15 --side 320
+#     cards-real-dev/ (optional)   python -m models.real_dev_data --out CARRIED/cards-real-dev (its train half's
+#                                  photos the shipped detector reads as labelled; eighteenth round, not kept)
 # Writes OUT_DIR/{best.pt,last.pt,results.csv,train.log}. Export on any machine afterwards:
 #   tableref train --export-from OUT_DIR/best.pt --export models/cards.onnx
 #   tableref train --quantize          # the 8-bit copies the product runs (models/quantize.py)
@@ -80,8 +83,10 @@ esac
 "$python" -m models.detector_data --datasets "$carried/datasets" --out "$data/cards-rf" --part train | tee -a "$log"
 if [ "$stage" = small ]; then  # the real photos lying small on rendered tables, 8 writers at once
   small_n=$("$python" -c "print(max(1, round(${SMALL_FRAMES:-2400} * $scale / 8)))")
+  sources=("$data/cards-rf" "$carried/uno-cards-rf")
+  if [ -d "$carried/cards-real-dev/images/train" ]; then sources+=("$carried/cards-real-dev"); fi
   for seed in 4031 4032 4033 4034 4035 4036 4037 4038; do
-    "$python" -m models.small_real --from "$data/cards-rf" "$carried/uno-cards-rf" --out "$data/small-real" \
+    "$python" -m models.small_real --from "${sources[@]}" --out "$data/small-real" \
       --n "$small_n" --seed "$seed" >>"$log" 2>&1 &
   done
   wait
