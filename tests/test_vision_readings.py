@@ -92,6 +92,28 @@ def test_the_answer_is_the_event_the_referee_judges() -> None:
     assert [f["kind"] for f in verdict["flags"]] == ["illegal_card"]
 
 
+def test_a_ruling_that_no_card_would_change_is_judged_without_asking() -> None:
+    ruler = dealt_ruler()
+    # cat plays out of turn (ann is to play): whichever card it was, the play is out of turn
+    event = {"type": "play", "player": "cat", "card": "yellow-8"}
+    verdict = ruler.referee.copy().handle(event)
+    assert "out_of_turn" in {f["kind"] for f in verdict["flags"]}
+    assert ruler.consider(event, reading("yellow-8", 0.6)) is None
+    # ann's unsure yellow-8 is illegal on red-4 only as read (a red card or an 8 would not be): asked
+    assert ruler.consider({"type": "play", "player": "ann", "card": "yellow-8"}, reading("yellow-8", 0.6)) is not None
+
+
+def test_a_ruling_no_card_would_change_still_asks_about_the_unsure_card_it_rests_on() -> None:
+    ruler = dealt_ruler()
+    # ann's red-3 is misread, unsure, as red-draw2: every card ben plays now would be a "must draw" offence
+    assert not ruler.judge({"type": "play", "player": "ann", "card": "red-draw2"}, reading("red-draw2", 0.8))["flags"]
+    waiting = {"type": "play", "player": "ben", "card": "red-9"}
+    assert ruler.referee.copy().handle(waiting)["flags"]
+    question = ruler.consider(waiting, reading("red-9", 0.7))
+    assert question is not None and question.waiting == waiting and question.event["card"] == "red-draw2"
+    assert question.options[0] == "red-draw2" and "red-draw2" not in question.options[1:]
+
+
 def test_never_asks_with_ask_never() -> None:
     ruler = dealt_ruler("never")
     assert ruler.consider({"type": "play", "player": "ann", "card": "yellow-8"}, reading("yellow-8", 0.5)) is None

@@ -7,6 +7,9 @@ does not hold), nothing is judged and the table is asked a :class:`Question`: "W
 with the likeliest other cards. The answer (:meth:`Question.answer`) is the event the referee
 judges, logged as a table correction. The rules only *order* the other cards (those the referee
 would accept come first); they never decide the question, and a sure reading is never asked about.
+Nor is a card asked about whose every alternative would get the same ruling (:func:`same_for_any_card`:
+a play out of turn is out of turn whichever card it put down): the answer could not change the ruling.
+The cards it rests on are still looked back on, as below.
 
 A flag also rests on the cards put down before it: a sure reading of a red 7 is flagged on a
 yellow 3 only if that yellow 3 was itself read sure (or confirmed by the table), and a draw of four
@@ -113,6 +116,21 @@ def _candidates(event: dict[str, Any], reading: Reading) -> list[str]:
     return list(dict.fromkeys(seen + confusables(read)))
 
 
+def ruling(verdict: dict[str, Any]) -> tuple[bool, frozenset[str]]:
+    """What a verdict rules, whatever card it names: accepted or not, and the kinds of its flags."""
+    return bool(verdict.get("accepted")), frozenset(f.get("kind") for f in verdict.get("flags") or [])
+
+
+def same_for_any_card(referee: Any, event: dict[str, Any], verdict: dict[str, Any]) -> bool:
+    """Whether ``event`` gets the ruling of ``verdict`` whichever card of its deck family it put down (a play
+    out of turn, say): then which card was read does not matter to the ruling, and nobody need be asked."""
+    field = CARD_FIELD[event["type"]]
+    family = parse_card(event[field]).family
+    expected = ruling(verdict)
+    return all(ruling(preview(referee, {**event, field: card})) == expected for card in ALL_CARD_IDS
+               if card != event[field] and not parse_card(card).is_back and parse_card(card).family == family)
+
+
 def ask_about(referee: Any, event: dict[str, Any], reading: Reading, verdict: dict[str, Any]) -> Question:
     """The question for an unsure reading whose event would get ``verdict``."""
     field = CARD_FIELD[event["type"]]
@@ -163,7 +181,7 @@ def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: s
     verdict = preview(referee, event)
     if not accuses(verdict):
         return None
-    if unsure:
+    if unsure and not same_for_any_card(referee, event, verdict):
         return ask_about(referee, event, reading, verdict)
     for card in reversed(earlier):
         clearing = card.clearing(event)
