@@ -171,7 +171,8 @@ def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: s
     """None: judge ``event`` as read; else the :class:`Question` to put to the table first.
 
     Nothing is asked with ``ask == "never"``, nor when the verdict would accuse nobody. When it would:
-    if the event's own reading is unsure, the table is asked about the event's card; else about the
+    if the event's own reading is unsure and another card would be ruled otherwise
+    (:func:`same_for_any_card`), the table is asked about the event's card; else about the
     latest of the ``earlier`` unsure cards (oldest first) that another card it may have been would
     clear the event with (those cards offered first); else the verdict rests on sure readings only
     and stands."""
