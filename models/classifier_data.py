@@ -137,13 +137,13 @@ def real_rank_crops(folder: Path, copies: int, rng: np.random.Generator, detecto
     rank labels, whole-card boxes): each labelled card box and every box the detector finds of a card (its
     box and its corner indices, ``Detection.parts``) whose centre lies in exactly one labelled card. Returns (crops, allowed classes per crop)."""
     from vision.detector import Detector, read_image
-    from vision.evaluation import NO_CARD, RANK_PREFIX, centre_in_box, read_labels_csv
+    from vision.evaluation import centre_in_box, labelled_ranks, read_labels_csv
     from vision.splits import part_of
 
     detector = Detector.load(detector_path, family="standard", second_stage=False)
     crops, targets = [], []
     for image_name, boxes in read_labels_csv(folder / "labels.csv").items():
-        cards = [(b.label.removeprefix(RANK_PREFIX), b.box) for b in boxes if b.label != NO_CARD and b.box]
+        cards = labelled_ranks(boxes)
         if part_of("cards-real-dev", image_name) != "train" or not cards:
             continue
         image = read_image(folder / "images" / image_name)

@@ -34,7 +34,8 @@ from pathlib import Path
 import cv2
 
 from vision.commands.evaluate import default_datasets_dir
-from vision.evaluation import NO_CARD, RANK_PREFIX, card_rank, centre_in_box, read_labels_csv
+from vision.card_merge import Box
+from vision.evaluation import card_rank, centre_in_box, labelled_ranks, read_labels_csv
 from vision.splits import part_of
 
 from .detector_data import CornerLabel, yolo_line
@@ -45,8 +46,6 @@ UNLABELLED_CONF = 0.5
 #: The longer side of a written photo, in pixels (the set's photos are 504 x 378 and 960 x 540).
 MAX_SIDE = 512
 JPEG_QUALITY = 70
-
-Box = tuple[float, float, float, float]
 
 
 def agreed_labels(cards: Sequence[tuple[str, Box]], detections: Sequence) -> tuple[list[CornerLabel] | None, str]:
@@ -83,7 +82,7 @@ def write_train_half(datasets_dir: Path, out: Path, model: Path | None = None) -
     label_dir.mkdir(parents=True, exist_ok=True)
     counts: Counter = Counter()
     for name, boxes in sorted(read_labels_csv(source / "labels.csv").items()):
-        cards = [(b.label.removeprefix(RANK_PREFIX), b.box) for b in boxes if b.label != NO_CARD and b.box]
+        cards = labelled_ranks(boxes)
         if part_of(DATASET, name) != "train" or not cards:
             continue
         image = read_image(source / "images" / name)

@@ -21,6 +21,8 @@ UNO_FACE_IDS: tuple[str, ...] = tuple(
     f"{color}-{value}" for color in UNO_COLORS for value in UNO_NUMBERS + UNO_ACTIONS
 ) + UNO_WILDS
 STANDARD_FACE_IDS: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in SUITS for rank in RANKS) + (JOKER,)
+#: Each deck family's face ids (backs left out), by the family name ``parse_card`` gives.
+FACE_IDS_BY_FAMILY: dict[str, tuple[str, ...]] = {"uno": UNO_FACE_IDS, "standard": STANDARD_FACE_IDS}
 
 #: Every id in a fixed order: UNO faces, UNO back, standard faces, Joker, standard back.
 #: This order is the detector's class order.

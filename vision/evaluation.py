@@ -222,11 +222,16 @@ def card_rank(card: str) -> str | None:
     return parsed.value if parsed.family == "standard" and parsed.color else None
 
 
+def labelled_ranks(boxes: Sequence[LabelBox]) -> list[tuple[str, Box]]:
+    """The cards of one photo of a rank-labelled set (``rank:R``, whole-card boxes): each card's rank and box."""
+    return [(b.label.removeprefix(RANK_PREFIX), b.box) for b in boxes if b.label != NO_CARD and b.box]
+
+
 def score_ranks(labels: Mapping[str, Sequence[LabelBox]], predictions: Predictions) -> MatchReport:
     """Rank recall and precision: labels ``rank:R`` with whole-card boxes (see the module docstring)."""
     report = MatchReport()
     for image, boxes in labels.items():
-        cards = [(b.label.removeprefix(RANK_PREFIX), b.box) for b in boxes if b.label != NO_CARD and b.box]
+        cards = labelled_ranks(boxes)
         detections = predictions.get(image, ())
         ranks = [card_rank(d.card) for d in detections]
         for rank, box in cards:

@@ -27,7 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.cards import ALL_CARD_IDS, JOKER, RANKS, SUITS, UNO_ACTIONS, UNO_COLORS, UNO_NUMBERS, parse_card
+from referee.cards import (ALL_CARD_IDS, FACE_IDS_BY_FAMILY, JOKER, RANKS, SUITS, UNO_ACTIONS, UNO_COLORS, UNO_NUMBERS,
+                           parse_card)
 from referee.engine import Referee
 from vision.reading import Reading
 
@@ -125,10 +126,9 @@ def same_for_any_card(referee: Any, event: dict[str, Any], verdict: dict[str, An
     """Whether ``event`` gets the ruling of ``verdict`` whichever card of its deck family it put down (a play
     out of turn, say): then which card was read does not matter to the ruling, and nobody need be asked."""
     field = CARD_FIELD[event["type"]]
-    family = parse_card(event[field]).family
     expected = ruling(verdict)
-    return all(ruling(preview(referee, {**event, field: card})) == expected for card in ALL_CARD_IDS
-               if card != event[field] and not parse_card(card).is_back and parse_card(card).family == family)
+    return all(ruling(preview(referee, {**event, field: card})) == expected
+               for card in FACE_IDS_BY_FAMILY[parse_card(event[field]).family] if card != event[field])
 
 
 def ask_about(referee: Any, event: dict[str, Any], reading: Reading, verdict: dict[str, Any]) -> Question:
