@@ -2,8 +2,9 @@
 
 Faces are painted at twice the asked width and scaled down (anti-aliasing), then cached, so a
 scene renderer can call ``render_face`` freely. Designs: ``uno-classic`` and ``uno-2023`` for
-UNO ids (faces and ``uno-back``); ``standard`` (public-domain card art, ``art/standard/``) and
-``standard-simple`` (procedural pips and court panels, a plainer deck) for standard cards.
+UNO ids (faces and ``uno-back``); ``standard`` (public-domain card art, ``art/standard/``) and the
+procedural prints of :data:`datasets.standard_faces.PRINTS` (pips and court panels: the plain
+``standard-simple``, black stock with gold foil or white and red print, jumbo indices) for standard cards.
 """
 from __future__ import annotations
 
@@ -15,12 +16,12 @@ from PIL import Image
 from referee.cards import ALL_CARD_IDS, parse_card
 
 from .drawing import Box, to_bgra
-from .standard_faces import STANDARD_ASPECT, paint_art_face, paint_standard_back, paint_standard_face
+from .standard_faces import PRINTS, STANDARD_ASPECT, paint_art_face, paint_standard_back, paint_standard_face
 from .uno_faces import UNO_ASPECT, paint_uno_back, paint_uno_face
 
-DESIGNS: tuple[str, ...] = ("uno-classic", "uno-2023", "standard", "standard-simple")
 UNO_DESIGNS: tuple[str, ...] = ("uno-classic", "uno-2023")
-STANDARD_DESIGNS: tuple[str, ...] = ("standard", "standard-simple")
+STANDARD_DESIGNS: tuple[str, ...] = ("standard", *PRINTS)
+DESIGNS: tuple[str, ...] = UNO_DESIGNS + STANDARD_DESIGNS
 FAMILY_DESIGNS: dict[str, tuple[str, ...]] = {"uno": UNO_DESIGNS, "standard": STANDARD_DESIGNS}
 SUPERSAMPLE = 2
 MIN_WIDTH, MAX_WIDTH = 16, 2000
@@ -52,8 +53,8 @@ def _paint(card_id: str, design: str, width: int) -> tuple[Image.Image, Box | No
     if design == "standard":
         return paint_art_face(card.id, width)
     if card.id == "card-back":
-        return paint_standard_back(width), None
-    return paint_standard_face(card.value, None if card.value == "joker" else card.color, width)
+        return paint_standard_back(width, PRINTS[design]), None
+    return paint_standard_face(card.value, None if card.value == "joker" else card.color, width, PRINTS[design])
 
 
 @lru_cache(maxsize=1024)

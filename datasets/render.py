@@ -3,8 +3,8 @@
 Image ``i`` is rendered from ``numpy.random.default_rng([seed, i])`` alone, so the result does not
 depend on how many worker processes share the work. The first ``round(n * val_fraction)``
 images form the validation split. ``kind`` and ``family`` fix the scene kind and deck family (random
-by default); ``frame="4:3"`` keeps the middle 4:3 band of each square render (640 x 480 for 640 px),
-as a table webcam frames it.
+by default), ``designs`` the designs a deck may be of (of that family); ``frame="4:3"`` keeps the middle
+4:3 band of each square render (640 x 480 for 640 px), as a table webcam frames it.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import numpy as np
 
 from referee.cards import ALL_CARD_IDS
 
-from .scene import FAMILY_WEIGHTS, SCENE_WEIGHTS, Label, render_scene
+from .scene import FAMILY_WEIGHTS, SCENE_WEIGHTS, Label, design_weights, render_scene
 
 BOX_CHOICES: dict[str, tuple[str, ...]] = {"corners": ("corner",), "cards": ("card",), "both": ("corner", "card")}
 #: The frames an image can be cut to: width / height.
@@ -40,6 +40,7 @@ class RenderJob:
     kind: str | None = None
     family: str | None = None
     frame: str = "square"
+    designs: tuple[str, ...] | None = None
 
     def validate(self) -> None:
         """Raise ``ValueError`` with a clear message for impossible settings."""
@@ -59,6 +60,13 @@ class RenderJob:
             raise ValueError(f"--family must be one of {', '.join(FAMILY_WEIGHTS)}")
         if self.frame not in FRAMES:
             raise ValueError(f"--frame must be one of {', '.join(FRAMES)}")
+        if self.designs is not None:
+            if self.family is None:
+                raise ValueError("--design needs --family (the designs are of one deck family)")
+            try:
+                design_weights(self.family, self.designs)
+            except ValueError as exc:
+                raise ValueError(f"--design: {exc}") from None
 
     @property
     def n_val(self) -> int:
@@ -103,7 +111,7 @@ def cut_to_frame(image: np.ndarray, labels: list[Label], aspect: float) -> tuple
 def render_one(job: RenderJob, i: int) -> dict:
     """Render and write image ``i`` with its label file; returns its ``meta.jsonl`` record."""
     rng = np.random.default_rng([job.seed, i])
-    image, labels, info = render_scene(rng, job.imgsz, job.kind, job.family)
+    image, labels, info = render_scene(rng, job.imgsz, job.kind, job.family, job.designs)
     if job.frame != "square":
         image, labels = cut_to_frame(image, labels, FRAMES[job.frame])
     split = job.split(i)

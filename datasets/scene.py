@@ -27,7 +27,7 @@ import numpy as np
 from referee.cards import ALL_CARD_IDS, CARD_BACK, STANDARD_FACE_IDS, UNO_BACK, UNO_FACE_IDS
 
 from . import distractors, textures
-from .cards import STANDARD_DESIGNS, UNO_DESIGNS, card_aspect, corner_boxes, render_face
+from .cards import card_aspect, corner_boxes, render_face
 from .effects import camera_pipeline
 from .hands import Hand, make_hand, paint_hand
 
@@ -36,6 +36,14 @@ SCENE_WEIGHTS: dict[str, float] = {"table": 0.37, "crowded": 0.08, "closeup": 0.
 FAMILY_WEIGHTS: dict[str, float] = {"uno": 0.55, "standard": 0.45}
 FAMILY_FACES: dict[str, tuple[str, ...]] = {"uno": UNO_FACE_IDS, "standard": STANDARD_FACE_IDS}
 FAMILY_BACK: dict[str, str] = {"uno": UNO_BACK, "standard": CARD_BACK}
+#: How often a scene's deck is of each design. Standard decks: the card art three in four, else the procedural
+#: prints (``datasets.standard_faces.PRINTS``), the plain one most (the other prints take their share from it, so
+#: that a seed's scenes of the art deck stay as they were).
+DESIGN_WEIGHTS: dict[str, dict[str, float]] = {
+    "uno": {"uno-classic": 0.5, "uno-2023": 0.5},
+    "standard": {"standard": 0.75, "standard-simple": 0.10, "standard-black-gold": 0.05,
+                 "standard-black-white": 0.05, "standard-jumbo": 0.05},
+}
 #: Sampling weights of the face-up cards: uniform, except the Joker (it has one box where others have three).
 FACE_WEIGHTS: dict[str, np.ndarray] = {
     family: (lambda w: w / w.sum())(np.array([2.5 if card == "joker" else 1.0 for card in faces]))
@@ -292,15 +300,29 @@ def table_tilt(rng: np.random.Generator, size: int, strength: float) -> np.ndarr
     return cv2.getPerspectiveTransform(src, dst.astype(np.float32))
 
 
-class Deck:
-    """Draws card ids for one scene: uniformly over the family's faces (balanced classes)."""
+def design_weights(family: str, designs: tuple[str, ...] | None = None) -> dict[str, float]:
+    """The chance of each design of ``family`` being a scene's deck (``DESIGN_WEIGHTS``), among ``designs`` only
+    when given (their weights renormalised); ``ValueError`` for a design that is not of ``family``."""
+    weights = DESIGN_WEIGHTS[family]
+    if designs is None:
+        return dict(weights)
+    unknown = [d for d in designs if d not in weights]
+    if unknown or not designs:
+        raise ValueError(f"designs of {family} cards: {', '.join(weights)}; got {', '.join(designs) or 'none'}")
+    total = sum(weights[d] for d in designs)
+    return {d: weights[d] / total for d in designs}
 
-    def __init__(self, rng: np.random.Generator, family: str):
+
+class Deck:
+    """Draws card ids for one scene: uniformly over the family's faces (balanced classes), in a design drawn
+    by ``DESIGN_WEIGHTS`` (among ``designs`` when given)."""
+
+    def __init__(self, rng: np.random.Generator, family: str, designs: tuple[str, ...] | None = None):
         self.rng, self.family = rng, family
-        self.designs = UNO_DESIGNS if family == "uno" else STANDARD_DESIGNS
+        weights = design_weights(family, designs)
+        self.designs = tuple(weights)
         self.mixed_designs = rng.random() < 0.1
-        weights = np.array([0.5, 0.5] if family == "uno" else [0.75, 0.25])
-        self.design = self.designs[rng.choice(len(self.designs), p=weights)]
+        self.design = self.designs[rng.choice(len(self.designs), p=list(weights.values()))]
 
     def face(self) -> tuple[str, str]:
         """A random face-up card and its design (the Joker, often without corner index, more often)."""
@@ -470,12 +492,14 @@ SCENES = {"table": _table_scene, "crowded": _crowded_scene, "closeup": _closeup_
 
 
 def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = None,
-                 family: str | None = None) -> tuple[np.ndarray, list[Label], dict]:
+                 family: str | None = None, designs: tuple[str, ...] | None = None
+                 ) -> tuple[np.ndarray, list[Label], dict]:
     """Render one synthetic photo: returns (BGR uint8 image ``size``x``size``, labels, info).
 
     ``kind`` picks a scene kind of ``SCENE_WEIGHTS`` and ``family`` ``"uno"`` or ``"standard"``
-    (random when None). ``info`` says what was drawn (kind, family, design). Card faces are never
-    mirrored: a mirrored 5 is a 2, and webcams send their frames unmirrored.
+    (random when None); ``designs`` (of ``family``) are the designs its deck may be of (default: all, as
+    ``DESIGN_WEIGHTS`` weighs them). ``info`` says what was drawn (kind, family, design). Card faces are
+    never mirrored: a mirrored 5 is a 2, and webcams send their frames unmirrored.
     """
     if kind is None:
         names = list(SCENE_WEIGHTS)
@@ -489,7 +513,7 @@ def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = N
         family = fams[rng.choice(len(fams), p=p / p.sum())]
     if family not in FAMILY_FACES:
         raise ValueError(f"unknown card family {family!r}; expected uno or standard")
-    deck = None if kind == "empty" else Deck(rng, family)
+    deck = None if kind == "empty" else Deck(rng, family, designs)
     empty_kind = ("table", "closeup")[int(rng.integers(2))] if kind == "empty" else kind
     builder = SCENES[empty_kind]
     frame, webcam = builder(rng, size, deck)

@@ -76,6 +76,7 @@ class DeckNoter:
         self.deck: str | None = None
         self.family: str | None = None
         self.hues: dict[str, float] = {}
+        self.negative = False
 
     def detect(self, _image: Any) -> list[Any]:
         """No detections."""
@@ -85,9 +86,9 @@ class DeckNoter:
         """Keep the family."""
         self.family = family
 
-    def use_deck(self, name: str | None, hues: Any = None, shift: Any = None) -> None:
-        """Keep the deck's name and hues."""
-        self.deck, self.hues = name, dict(hues or {})
+    def use_deck(self, name: str | None, hues: Any = None, shift: Any = None, negative: bool = False) -> None:
+        """Keep the deck's name, hues and whether it is read from the negative."""
+        self.deck, self.hues, self.negative = name, dict(hues or {}), negative
 
 
 def shown_card_camera(source: ShownCard, detector: DeckNoter) -> Any:

@@ -60,3 +60,20 @@ def test_returned_face_is_a_private_copy() -> None:
     face = render_face("blue-skip", "uno-2023", WIDTH)
     face[:] = 0
     assert render_face("blue-skip", "uno-2023", WIDTH).max() > 0
+
+
+def test_dark_prints_are_light_ink_on_dark_stock() -> None:
+    for design in ("standard-black-gold", "standard-black-white"):
+        face = render_face("7C", design, 200)[..., :3].astype(int)
+        x1, y1, x2, y2 = (int(v) for v in corner_boxes("7C", design, 200)[0])
+        index = face[y1:y2, x1:x2].max(axis=2)
+        assert np.median(face[face.shape[0] // 2, 10:40].max(axis=1)) < 60, design  # the stock beside the pips
+        assert index.max() > 150 and np.median(index) < 80, design  # light print on dark stock
+
+
+def test_jumbo_indices_are_larger_than_the_plain_ones() -> None:
+    def index_area(design: str) -> float:
+        x1, y1, x2, y2 = corner_boxes("QH", design, 200)[0]
+        return (x2 - x1) * (y2 - y1)
+
+    assert index_area("standard-jumbo") > 1.8 * index_area("standard-simple")

@@ -110,3 +110,33 @@ def test_cli_boxes_option_filters_kinds(tmp_path) -> None:
 def test_cli_rejects_bad_settings(tmp_path, argv, capsys) -> None:
     assert main(["datasets", "render", "--out", str(tmp_path / "x"), *argv]) == 2
     assert "tableref datasets render:" in capsys.readouterr().err
+
+
+def test_design_weights_cover_each_family_s_designs() -> None:
+    from tableref_datasets.cards import FAMILY_DESIGNS
+    from tableref_datasets.scene import DESIGN_WEIGHTS, design_weights
+
+    for family, designs in FAMILY_DESIGNS.items():
+        assert tuple(DESIGN_WEIGHTS[family]) == designs and abs(sum(DESIGN_WEIGHTS[family].values()) - 1) < 1e-9
+    chosen = design_weights("standard", ("standard-jumbo", "standard-black-gold"))
+    assert abs(sum(chosen.values()) - 1) < 1e-9 and set(chosen) == {"standard-jumbo", "standard-black-gold"}
+    with pytest.raises(ValueError):
+        design_weights("standard", ("uno-2023",))
+
+
+def test_scenes_keep_to_the_designs_asked_for() -> None:
+    designs = ("standard-black-gold", "standard-black-white")
+    for seed in range(6):
+        _, labels, info = _scene(seed, kind="table", family="standard", designs=designs)
+        assert info["design"] in designs and labels
+
+
+def test_cli_design_option(tmp_path, capsys) -> None:
+    out = tmp_path / "prints"
+    assert main(["datasets", "render", "--n", "3", "--out", str(out), "--imgsz", "256", "--family", "standard",
+                 "--kind", "table", "--design", "standard-jumbo"]) == 0
+    records = [json.loads(line) for line in (out / "meta.jsonl").read_text().splitlines()]
+    assert {r["design"] for r in records} == {"standard-jumbo"}
+    for argv in (["--design", "standard-jumbo"], ["--family", "uno", "--design", "standard-jumbo"]):
+        assert main(["datasets", "render", "--n", "1", "--out", str(tmp_path / "x"), *argv]) == 2
+        assert "--design" in capsys.readouterr().err

@@ -140,9 +140,15 @@ def test_sightings_look_at_a_card_where_it_was_read() -> None:
     assert grouped == one_by_one and grouped.parts == 2 and grouped.sure
 
 
+#: Designs whose corners pairing leaves out: jumbo indices lie 2.80-3.22 index sides apart; widening the span
+#: to them cost the standard render sets 0.2-0.5 points (seeds 11 and 13, models/EXPERIMENTS.md, nineteenth
+#: round) and saved no card counted twice.
+UNPAIRED_DESIGNS = ("standard-jumbo",)
+
+
 def test_the_corner_geometry_is_the_renderers() -> None:
-    """Every id and design the renderer paints lies within :data:`CENTRES_PER_INDEX`, and its index turned
-    within :data:`TURNED_GROWTH`."""
+    """Every id and design the renderer paints (but :data:`UNPAIRED_DESIGNS`) lies within
+    :data:`CENTRES_PER_INDEX`, and its index turned within :data:`TURNED_GROWTH`."""
     try:
         load_source_package("datasets")
     except SourceTreeMissing:
@@ -156,7 +162,7 @@ def test_the_corner_geometry_is_the_renderers() -> None:
         kind = index_kind(card)
         for design in designs_for(card):
             boxes = corner_boxes(card, design, 400)
-            if not boxes:
+            if not boxes or (design in UNPAIRED_DESIGNS and kind == "standard"):
                 continue
             (a, b), low_high = boxes, CENTRES_PER_INDEX[kind]
             side = max(a[2] - a[0], a[3] - a[1])

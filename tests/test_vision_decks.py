@@ -71,7 +71,52 @@ def test_a_deck_the_printed_colours_read_keeps_them(tmp_path: Path) -> None:
     assert decks.learnt_words(profile) == "nothing new (read as trained)"
 
 
+#: A standard deck printed gold on black, taught a card of each rank; the black suits are read right after it.
+DARK_TEACHING = ["AS", "2H", "3C", "4D", "5S", "6H", "7C", "8D", "9S", "10H", "JC", "QD", "KS"]
+
+
+def test_a_deck_printed_light_on_dark_is_read_from_its_negatives(tmp_path: Path, store, capsys) -> None:
+    (tmp_path / "teach" / "images").mkdir(parents=True)
+    rows = ["image,card"]
+    for i, card in enumerate(DARK_TEACHING):
+        cv2.imwrite(str(tmp_path / "teach" / "images" / f"shot{i:02d}.png"),
+                    face_on_table(card, "standard-black-gold", 170)[0])
+        rows.append(f"shot{i:02d}.png,{card}")
+    (tmp_path / "teach" / "labels.csv").write_text("\n".join(rows) + "\n")
+    assert main(["deck", "learn", str(tmp_path / "teach"), "--name", "gold"]) == 0
+    assert "read from each frame's negative" in capsys.readouterr().out
+    profile = store.load("gold")
+    assert profile.negative and profile.check.right_with > profile.check.right_without == 0
+
+    unseen, _ = face_on_table("8S", "standard-black-gold", 170)
+    detector = Detector.load(family="standard")
+    assert all(d.card != "8S" for d in detector.detect(unseen))  # the trained detector reads no such deck
+    decks.read_with_deck(detector, "gold")
+    read = detector.detect(unseen)
+    assert read[0].card == "8S" and not any(d.sure for d in read)  # read, never sure: the calibration is not theirs
+    decks.use_profile(detector, None)
+    assert not detector.negative
+
+
+def test_a_deck_printed_dark_on_light_is_not_read_as_negatives() -> None:
+    shots = [decks.Shot(face_on_table(card, "standard-simple", 170)[0], card) for card in DARK_TEACHING]
+    profile = decks.learn(Detector.load(family="standard"), shots, "plain", "standard")
+    assert not profile.negative and profile.check.right_with == profile.check.right_without
+
+
+def test_the_negative_turns_lightness_over_and_keeps_colours() -> None:
+    from vision.detector import negative_of
+
+    frame = np.zeros((4, 4, 3), np.uint8)
+    frame[0, 0] = (30, 30, 200)  # a red print
+    turned = negative_of(frame).astype(int)
+    assert turned[1, 1].min() > 240  # black stock turns white
+    assert turned[0, 0, 2] > turned[0, 0, 0] + 60 and turned[0, 0, 2] > turned[0, 0, 1] + 60  # red stays red
+
+
 @pytest.mark.parametrize("scores, without, kept", [
+    ({("negative",): 4, ("negative", "shift"): 4}, 0, ("negative",)),
+    ({("negative",): 3, ("negative", "shift"): 4}, 0, ("negative", "shift")),
     ({("colours",): 5}, 5, ()),  # a tie changes nothing
     ({("colours",): 6, ("shift",): 6, ("colours", "shift"): 6}, 5, ("colours",)),  # the simplest of the best
     ({("colours",): 5, ("shift",): 7, ("colours", "shift"): 6}, 5, ("shift",)),
@@ -134,6 +179,13 @@ def test_profiles_round_trip_and_damage_is_a_clear_error(store) -> None:
         store.load("a")
     store.path("a").write_text(json.dumps({"version": 1, "name": "a", "family": "poker", "shift": None}))
     with pytest.raises(decks.DeckError, match="unknown card family"):
+        store.load("a")
+    store.save(decks.DeckProfile(name="a", family="standard", negative=True))
+    assert store.load("a").negative and not decks.DeckProfile.from_dict(
+        {k: v for k, v in profile.to_dict().items() if k != "negative"}).negative  # profiles from before it
+    store.path("a").write_text(json.dumps({"version": 1, "name": "a", "family": "uno", "shift": None,
+                                           "negative": True}))
+    with pytest.raises(decks.DeckError, match="only a standard deck"):
         store.load("a")
     with pytest.raises(decks.DeckError, match="bad deck name"):
         store.path("../escape")

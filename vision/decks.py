@@ -1,14 +1,18 @@
 """Deck profiles: what tableref learns of one deck under one table's light, from a few shots of it.
 
 Every home has its own deck under its own lamp; the reader was trained on others. A profile holds
-two things learnt from shots of known cards:
+what was learnt from shots of known cards:
 
 - **the colours this deck shows** (UNO): the hue each colour's cards show here, which replaces the
   printed colour as the prototype the pixels vote for (:func:`vision.uno_colour.card_colour`);
 - **a light refit of the reader's last layer** (:class:`vision.card_classifier.HeadShift`): a shift
   of its weights, fitted on the reader's features of the shots' crops and held near zero by a ridge
   penalty, so that the classes shown move towards what this camera sees of them and the rest barely
-  move.
+  move;
+- **negative print** (standard decks): a deck printed light on dark card stock (gold foil on black) is
+  read from each frame's negative, where its cards look as the printed decks the detector learnt from
+  (dark print on light stock). Whether the deck is one is decided on the shots learnt from: their
+  negatives read more of them right than the shots as taken (:func:`reads_as_negative`).
 
 Learning checks itself: the shots of every third card are held back, the profile is learnt from the
 rest, and the held-back shots are read without and with it. A profile that reads them worse than no
@@ -39,7 +43,7 @@ from vision.card_classifier import (CLASSIFIER_CLASSES, ClassifierError, HeadShi
 from vision.card_merge import Box, Detection, iou, reading_boxes
 from vision.card_reading import reader_views
 from vision.corner_pairs import centre
-from vision.detector import Detector, InvalidImage, check_image, read_image
+from vision.detector import Detector, InvalidImage, check_image, negative_of, read_image
 from vision.uno_colour import HUE_PROTOTYPES, READING_INKS, Inks, as_inks, circular_mean_hue, shown_hue
 
 PROFILE_VERSION = 1
@@ -110,6 +114,8 @@ class DeckProfile:
     #: The fingerprint of the reader the shift was fitted on (:func:`vision.card_classifier.file_fingerprint`;
     #: empty in profiles learnt before it was kept): a shift means nothing to another reader.
     reader: str = ""
+    #: A standard deck printed light on dark stock: frames are read as their negatives.
+    negative: bool = False
 
     def colour_hues(self) -> Inks:
         """The inks to read with: the learnt hues, the default ones (printed and photographed) for colours
@@ -122,7 +128,7 @@ class DeckProfile:
                 "shift": None if self.shift is None else {"weight": self.shift.weight.round(6).tolist(),
                                                           "bias": self.shift.bias.round(6).tolist()},
                 "shots": self.shots, "check": None if self.check is None else self.check.to_dict(),
-                "ridge": self.ridge, "learnt_at": self.learnt_at, "reader": self.reader}
+                "ridge": self.ridge, "learnt_at": self.learnt_at, "reader": self.reader, "negative": self.negative}
 
     @classmethod
     def from_dict(cls, data: dict) -> DeckProfile:
@@ -137,12 +143,16 @@ class DeckProfile:
                                      or head.bias.shape != (len(CLASSIFIER_CLASSES),)):
                 raise DeckError("deck profile: its reader shift does not fit this reader's classes")
             check = data.get("check")
+            negative = data.get("negative", False)
+            if not isinstance(negative, bool) or (negative and data["family"] != "standard"):
+                raise DeckError("deck profile: only a standard deck is read as negatives (negative: true or false)")
             return cls(name=str(data["name"]), family=_family(data["family"]),
                        hues={str(k): float(v) for k, v in data.get("hues", {}).items() if k in HUE_PROTOTYPES},
                        shift=head, shots=int(data.get("shots", 0)),
                        check=None if check is None else HeldBackCheck(**{k: int(v) for k, v in check.items()}),
                        ridge=None if data.get("ridge") is None else float(data["ridge"]),
-                       learnt_at=str(data.get("learnt_at", "")), reader=str(data.get("reader", "")))
+                       learnt_at=str(data.get("learnt_at", "")), reader=str(data.get("reader", "")),
+                       negative=negative)
         except DeckError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
@@ -366,8 +376,9 @@ def profile_from(looks: Sequence[ShotLook], name: str, family: str, reader: str)
 
 
 def learnt_words(profile: DeckProfile) -> str:
-    """What ``profile`` reads with, in words: its colours, its reader refit, both, or nothing new."""
-    parts = [part for part, held in (("colours", bool(profile.hues)), ("reader refit", profile.shift is not None))
+    """What ``profile`` reads with, in words: its colours, its reader refit, negative print, or nothing new."""
+    parts = [part for part, held in (("negative print (light on dark card stock)", profile.negative),
+                                     ("colours", bool(profile.hues)), ("reader refit", profile.shift is not None))
              if held]
     return " and ".join(parts) if parts else "nothing new (read as trained)"
 
@@ -396,7 +407,7 @@ def use_profile(detector: Detector, profile: DeckProfile | None) -> None:
                         "has been retrained since): teach the deck again")
     detector.set_family(profile.family)
     try:
-        detector.use_deck(profile.name, profile.colour_hues(), profile.shift)
+        detector.use_deck(profile.name, profile.colour_hues(), profile.shift, profile.negative)
     except ClassifierError as exc:
         raise DeckError(f"the deck {profile.name!r} does not fit this reader: {exc}") from exc
 
@@ -416,6 +427,14 @@ def read_right(detector: Detector, shot: Shot, bgr: np.ndarray) -> bool:
     """Whether ``detector`` reads the shot's card as its card."""
     found = card_in_shot(detector, bgr, shot.box)
     return found is not None and found.card == shot.card
+
+
+def reads_as_negative(detector: Detector, shots: Sequence[Shot], images: Sequence[np.ndarray]) -> bool:
+    """Whether ``detector``, reading as trained, reads more of the ``shots`` (their ``images``) right from their
+    negatives than as taken: a standard deck printed light on dark card stock."""
+    as_taken = sum(read_right(detector, shot, image) for shot, image in zip(shots, images))
+    negatives = sum(read_right(detector, shot, negative_of(image)) for shot, image in zip(shots, images))
+    return negatives > as_taken
 
 
 def held_back_shots(shots: Sequence[Shot]) -> list[bool]:
@@ -445,21 +464,29 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
     a part is kept only where it reads more of them right than reading as trained, so that a profile
     never reads its own held-back shots worse, nor changes reading without a measured gain.
     :class:`ProfileRefused` is raised when every learnt part reads them worse than no profile. The
-    profile returned is learnt from every shot. :class:`DeckError` when a shot cannot be read."""
+    profile returned is learnt from every shot. A standard deck whose shots (those not held back) read better
+    as negatives (:func:`reads_as_negative`) is learnt from their negatives, and its every part reads them so.
+    :class:`DeckError` when a shot cannot be read."""
     check_name(name)
     detector.set_family(_family(family))
     use_profile(detector, None)
     reader = reader_fingerprint(detector)
     images = [_shot_image(shot) for shot in shots]
-    looks = [look_at(detector, shot, image) for shot, image in zip(shots, images)]
+    holding_back = hold_back and len({shot.card for shot in shots}) >= HOLD_BACK_EVERY
+    held_back = held_back_shots(shots) if holding_back else [False] * len(shots)
+    learnt_from = [index for index, back in enumerate(held_back) if not back]
+    negative = family == "standard" and reads_as_negative(detector, [shots[i] for i in learnt_from],
+                                                          [images[i] for i in learnt_from])
+    # the shots as the profile will read them: a negative print's negatives
+    seen = [negative_of(image) for image in images] if negative else images
+    looks = [look_at(detector, shot, image) for shot, image in zip(shots, seen)]
     readable = [look for look in looks if look.target is not None and len(look.logits)]
     agreeing = sum(reads_right(look, family, None) for look in readable)
     if readable and agreeing < AGREEING_SHARE * len(readable):
         raise ProfileRefused(f"the trained reader reads only {agreeing} of {len(readable)} shots as the value or "
                              "rank they are labelled with: the labels do not match the cards")
-    if not hold_back or len({shot.card for shot in shots}) < HOLD_BACK_EVERY:
-        return profile_from(looks, name, family, reader)
-    held_back = held_back_shots(shots)
+    if not holding_back:
+        return replace(profile_from(looks, name, family, reader), negative=negative)
     kept = [look for look, back in zip(looks, held_back) if not back]
     held = [(shot, image) for shot, image, back in zip(shots, images, held_back) if back]
 
@@ -469,31 +496,37 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
         use_profile(detector, None)
         return right
 
-    without = sum(look.read_right for look, back in zip(looks, held_back) if back)  # read as trained
-    scores = {parts: right_with(candidate)
-              for parts, candidate in profile_parts(profile_from(kept, name, family, reader)).items()}
+    # read as trained, from the shots as taken
+    without = (sum(read_right(detector, shot, image) for shot, image in held) if negative
+               else sum(look.read_right for look, back in zip(looks, held_back) if back))
+    learnt = replace(profile_from(kept, name, family, reader), negative=negative)
+    scores = {parts: right_with(candidate) for parts, candidate in profile_parts(learnt).items()}
     if scores and max(scores.values()) < without:
         raise ProfileRefused(f"the profile read {max(scores.values())}/{len(held)} held-back shots right, "
                              f"{without}/{len(held)} without it", HeldBackCheck(len(held), without, max(scores.values())))
     parts = kept_parts(scores, without)
     check = HeldBackCheck(len(held), without, scores.get(parts, without))
-    return only_parts(replace(profile_from(looks, name, family, reader), check=check), parts)
+    return only_parts(replace(profile_from(looks, name, family, reader), check=check, negative=negative), parts)
 
 
 #: The parts of a profile, simplest first: where two read as many held-back shots right, the simpler is kept.
-PARTS = (("colours",), ("shift",), ("colours", "shift"))
+#: Negative print is a standard deck's and colours an UNO deck's, so the two never meet.
+PARTS = (("negative",), ("colours",), ("shift",), ("negative", "shift"), ("colours", "shift"))
 
 
 def only_parts(profile: DeckProfile, parts: tuple[str, ...]) -> DeckProfile:
-    """``profile`` cut down to ``parts`` (``"colours"``: its learnt hues; ``"shift"``: its reader refit)."""
-    return replace(profile, hues=profile.hues if "colours" in parts else {},
+    """``profile`` cut down to ``parts`` (``"colours"``: its learnt hues; ``"shift"``: its reader refit;
+    ``"negative"``: its frames read as negatives)."""
+    return replace(profile, hues=profile.hues if "colours" in parts else {}, negative="negative" in parts,
                    **({} if "shift" in parts else {"shift": None, "ridge": None}))
 
 
 def profile_parts(profile: DeckProfile) -> dict[tuple[str, ...], DeckProfile]:
-    """``profile`` cut down to each of ``PARTS`` that it holds."""
-    holds = {"colours": bool(profile.hues), "shift": profile.shift is not None}
-    return {parts: only_parts(profile, parts) for parts in PARTS if all(holds[part] for part in parts)}
+    """``profile`` cut down to each of ``PARTS`` that it holds (a negative print's: those reading negatives,
+    its reader refit having been fitted on them)."""
+    holds = {"colours": bool(profile.hues), "shift": profile.shift is not None, "negative": profile.negative}
+    return {parts: only_parts(profile, parts) for parts in PARTS
+            if all(holds[part] for part in parts) and ("negative" in parts) == profile.negative}
 
 
 def kept_parts(scores: dict[tuple[str, ...], int], without: int) -> tuple[str, ...]:

@@ -123,6 +123,14 @@ def check_image(bgr: object) -> np.ndarray:
     return bgr
 
 
+def negative_of(bgr: np.ndarray) -> np.ndarray:
+    """``bgr`` with its lightness turned over and its colours kept (CIELAB: L to 255 - L, a and b as they were):
+    card stock printed light on dark becomes light stock printed dark, and a red print stays red."""
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
+    lab[..., 0] = 255 - lab[..., 0]
+    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+
+
 def letterbox(bgr: np.ndarray, size: int, stride: int,
               border: int = 0) -> tuple[np.ndarray, float, tuple[int, int]]:
     """Scale the longest side to ``size``, add ``border`` grey pixels on every side, pad (centred, grey)
@@ -197,6 +205,7 @@ class Detector:
         self._class_mask: np.ndarray | None = None
         self.hues: Inks = READING_INKS
         self.deck: str | None = None
+        self.negative = False  # a deck printed light on dark: frames are read as their negatives (use_deck)
         self.inks: InkLearner | None = None
         self._recorded: list[tuple[Detection, list[View]]] | None = None
         self.look_size = LookSize(imgsz)
@@ -223,12 +232,15 @@ class Detector:
             self._recorded = None
 
     def use_deck(self, name: str | None, hues: Mapping[str, float] | Inks | None = None,
-                 shift: HeadShift | None = None) -> None:
-        """Read with what a deck profile (:mod:`vision.decks`) learnt: its UNO colour ``hues`` and the
-        reader's ``shift``; ``name=None`` goes back to the trained reader and the default inks."""
+                 shift: HeadShift | None = None, negative: bool = False) -> None:
+        """Read with what a deck profile (:mod:`vision.decks`) learnt: its UNO colour ``hues``, the reader's
+        ``shift`` and, for a standard deck printed light on dark card stock, ``negative`` (every frame read
+        as its negative, where such a deck's cards look as the printed decks the detector learnt from do);
+        ``name=None`` goes back to the trained reader, the default inks and frames as they come."""
         if self.classifier is None and shift is not None:
             raise DetectorError("a deck profile needs the second stage (the reader), which is not loaded")
         self.deck = name
+        self.negative = negative and name is not None
         self.hues = as_inks(hues) if hues else READING_INKS
         if self.classifier is not None:
             self.classifier.set_shift(shift if name is not None else None)
@@ -323,6 +335,13 @@ class Detector:
         Raises :class:`InvalidImage` for None, empty, wrongly typed or shaped input.
         """
         image = check_image(bgr)
+        if self.negative:  # a deck printed light on dark, read from the negative: the calibration, fitted on
+            # cards printed dark on light, cannot vouch for these readings, so none is sure
+            return [replace(card, sure=False) for card in self._remembering_cards(negative_of(image))]
+        return self._remembering_cards(image)
+
+    def _remembering_cards(self, image: np.ndarray) -> list[Detection]:
+        """:meth:`_cards`, each crop run through the reader once (:meth:`CardClassifier.remembering`)."""
         if self.classifier is None:
             return self._cards(image)
         with self.classifier.remembering(image):

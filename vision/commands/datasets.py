@@ -33,6 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="one deck family only (default: both, mixed)")
     render.add_argument("--frame", choices=("square", "4:3"), default="square",
                         help="keep the square render or its middle 4:3 band (640 x 480 for 640 px)")
+    render.add_argument("--design", action="append", default=None, metavar="DESIGN",
+                        help="with --family: a design the decks may be of (repeat for several; default: all, "
+                             "weighed as usual), e.g. standard-black-gold")
     render.add_argument("--boxes", choices=("corners", "cards", "both"), default="both",
                         help="label corner indices, whole cards, or both (default)")
     render.set_defaults(_action=_render)
@@ -55,7 +58,7 @@ def _render(args: argparse.Namespace) -> int:
     workers = args.workers if args.workers > 0 else (os.cpu_count() or 1)
     job = RenderJob(out=args.out, n=args.n, seed=args.seed, imgsz=args.imgsz,
                     val_fraction=args.val_fraction, boxes=args.boxes, kind=args.kind, family=args.family,
-                    frame=args.frame)
+                    frame=args.frame, designs=tuple(args.design) if args.design else None)
     try:
         job.validate()
     except ValueError as exc:

@@ -100,6 +100,8 @@ def _learn(store, args: argparse.Namespace) -> int:
         print(f"colours as this deck shows them (hue 0-180): {hues}")
     elif family == "uno":
         print("colours: the printed ones (the colours learnt did not read the held-back shots better)")
+    if profile.negative:
+        print("print: light on dark card stock, read from each frame's negative (such readings are never sure)")
     refit = "refitted to the shots" if profile.shift is not None else "as trained (a refit did not earn its place)"
     print(f"reader: {refit}")
     print(f"learnt the deck {args.name!r} ({family}) from {len(shots)} shots in {seconds:.1f} s; saved to {path}")

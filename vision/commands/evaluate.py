@@ -1,6 +1,7 @@
 """`tableref eval`: measure the card recogniser on the real photo sets, part by part, and on held-out renders.
 
-`tableref eval [--datasets DIR] [--sets uno,cards,cards-rf,synthetic,table-uno,table-standard,crowd-uno,crowd-standard]
+`tableref eval [--datasets DIR] [--sets uno,cards,cards-rf,synthetic,table-uno,table-standard,crowd-uno,crowd-standard,
+table-prints]
 [--synthetic RENDERED_DIR | --render N]
 [--seed S] [--model M] [--conf C] [--limit N] [--calibrate] [--readings-out FILE] [--shrink F] [--json]`
 
@@ -30,7 +31,8 @@ from vision.commands import MODEL_HELP
 
 HELP = "Measure the card recogniser on the real photo sets (tune and report parts) and on held-out renders."
 
-SETS = ("uno", "cards", "cards-rf", "synthetic", "table-uno", "table-standard", "crowd-uno", "crowd-standard")
+SETS = ("uno", "cards", "cards-rf", "synthetic", "table-uno", "table-standard", "crowd-uno", "crowd-standard",
+        "table-prints")
 #: The real sets: name -> (folder under the datasets dir, deck family, scorer name in vision.evaluation).
 REAL_SETS: dict[str, tuple[str, str, str]] = {
     "uno": ("uno-real-dev", "uno", "score_uno"),
@@ -48,6 +50,12 @@ RENDERED_SETS: dict[str, tuple[str | None, str | None, str]] = {
     "table-standard": ("table", "standard", "4:3"),
     "crowd-uno": ("crowded", "uno", "4:3"),
     "crowd-standard": ("crowded", "standard", "4:3"),
+    "table-prints": ("table", "standard", "4:3"),
+}
+#: Sets whose decks are of some designs only: the standard prints that the plain and art decks do not show
+#: (black stock with gold foil or white and red print, jumbo indices; ``datasets.standard_faces.PRINTS``).
+RENDERED_DESIGNS: dict[str, tuple[str, ...]] = {
+    "table-prints": ("standard-black-gold", "standard-black-white", "standard-jumbo"),
 }
 DATASETS_ENV = "TABLEREF_DATASETS"
 HELD_OUT_SEED = 7  # the shipped models never learnt from renders of this seed
@@ -148,7 +156,7 @@ def _render_held_out(name: str, n: int, seed: int, out: Path) -> Path:
 
     kind, family, frame = RENDERED_SETS[name]
     render_dataset(RenderJob(out=out, n=n, seed=seed, imgsz=640, val_fraction=0.0, kind=kind, family=family,
-                             frame=frame), workers=min(2, os.cpu_count() or 1))
+                             frame=frame, designs=RENDERED_DESIGNS.get(name)), workers=min(2, os.cpu_count() or 1))
     return out
 
 

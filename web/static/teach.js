@@ -115,7 +115,9 @@
       el("span", { className: "swatch-name", textContent: words.colors[c.colour] || c.colour }))) :
       [el("p", { className: "muted", textContent: session.profile.family === "uno" ?
         "Colours as printed: what was learnt did not read the cards held back any better, so the printed colours stay." :
-        "No colours: a standard deck is read by its ranks and suits." })]));
+        session.profile.negative ?
+          "Printed light on dark: the camera reads this deck from its negative, and asks the table before any flag." :
+          "No colours: a standard deck is read by its ranks and suits." })]));
     $("teach-reads").replaceChildren(...Object.entries(session.learnt_reads).map(([card, read]) =>
       el("li", { className: read === card ? "done" : "wrong" }, tile(card), el("span", { textContent: read === card ? " ✓ read right" : " read as " }),
         ...(read === card ? [] : [tile(read)]))));
