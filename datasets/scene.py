@@ -300,24 +300,27 @@ def table_tilt(rng: np.random.Generator, size: int, strength: float) -> np.ndarr
     return cv2.getPerspectiveTransform(src, dst.astype(np.float32))
 
 
-def design_weights(family: str, designs: tuple[str, ...] | None = None) -> dict[str, float]:
-    """The chance of each design of ``family`` being a scene's deck (``DESIGN_WEIGHTS``), among ``designs`` only
-    when given (their weights renormalised); ``ValueError`` for a design that is not of ``family``."""
+def design_weights(family: str, designs: tuple[str, ...] | dict[str, float] | None = None) -> dict[str, float]:
+    """The chance of each design of ``family`` being a scene's deck: ``DESIGN_WEIGHTS``, among ``designs`` only
+    when given (their weights renormalised), or ``designs``' own weights when it maps designs to weights;
+    ``ValueError`` for a design that is not of ``family``."""
     weights = DESIGN_WEIGHTS[family]
     if designs is None:
         return dict(weights)
     unknown = [d for d in designs if d not in weights]
     if unknown or not designs:
         raise ValueError(f"designs of {family} cards: {', '.join(weights)}; got {', '.join(designs) or 'none'}")
-    total = sum(weights[d] for d in designs)
-    return {d: weights[d] / total for d in designs}
+    chosen = designs if isinstance(designs, dict) else {d: weights[d] for d in designs}
+    total = sum(chosen.values())
+    return {d: w / total for d, w in chosen.items()}
 
 
 class Deck:
     """Draws card ids for one scene: uniformly over the family's faces (balanced classes), in a design drawn
     by ``DESIGN_WEIGHTS`` (among ``designs`` when given)."""
 
-    def __init__(self, rng: np.random.Generator, family: str, designs: tuple[str, ...] | None = None):
+    def __init__(self, rng: np.random.Generator, family: str,
+                 designs: tuple[str, ...] | dict[str, float] | None = None):
         self.rng, self.family = rng, family
         weights = design_weights(family, designs)
         self.designs = tuple(weights)
@@ -492,13 +495,13 @@ SCENES = {"table": _table_scene, "crowded": _crowded_scene, "closeup": _closeup_
 
 
 def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = None,
-                 family: str | None = None, designs: tuple[str, ...] | None = None
+                 family: str | None = None, designs: tuple[str, ...] | dict[str, float] | None = None
                  ) -> tuple[np.ndarray, list[Label], dict]:
     """Render one synthetic photo: returns (BGR uint8 image ``size``x``size``, labels, info).
 
     ``kind`` picks a scene kind of ``SCENE_WEIGHTS`` and ``family`` ``"uno"`` or ``"standard"``
-    (random when None); ``designs`` (of ``family``) are the designs its deck may be of (default: all, as
-    ``DESIGN_WEIGHTS`` weighs them). ``info`` says what was drawn (kind, family, design). Card faces are
+    (random when None); ``designs`` (of ``family``) are the designs its deck may be of, or a mapping of them
+    to their weights (default: all, as ``DESIGN_WEIGHTS`` weighs them). ``info`` says what was drawn (kind, family, design). Card faces are
     never mirrored: a mirrored 5 is a 2, and webcams send their frames unmirrored.
     """
     if kind is None:

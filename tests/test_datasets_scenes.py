@@ -122,6 +122,10 @@ def test_design_weights_cover_each_family_s_designs() -> None:
     assert abs(sum(chosen.values()) - 1) < 1e-9 and set(chosen) == {"standard-jumbo", "standard-black-gold"}
     with pytest.raises(ValueError):
         design_weights("standard", ("uno-2023",))
+    assert design_weights("standard", {"standard": 3.0, "standard-simple": 1.0}) == {"standard": 0.75,
+                                                                                     "standard-simple": 0.25}
+    with pytest.raises(ValueError):
+        design_weights("uno", {"standard": 1.0})
 
 
 def test_scenes_keep_to_the_designs_asked_for() -> None:
