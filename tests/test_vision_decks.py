@@ -98,6 +98,15 @@ def test_a_deck_printed_light_on_dark_is_read_from_its_negatives(tmp_path: Path,
     assert not detector.negative
 
 
+def test_a_card_being_taught_is_found_in_the_negative_of_a_dark_deck_s_frame() -> None:
+    frame, _ = face_on_table("8S", "standard-black-gold", 170)
+    detector = Detector.load(family="standard")
+    assert decks.card_in_shot(detector, frame, None) is None
+    found = decks.card_in_frame(detector, frame, "standard")
+    assert found is not None and found.card == "8S"
+    assert decks.card_in_frame(Detector.load(family="uno"), frame, "uno") is None  # UNO frames as taken only
+
+
 def test_a_deck_printed_dark_on_light_is_not_read_as_negatives() -> None:
     shots = [decks.Shot(face_on_table(card, "standard-simple", 170)[0], card) for card in DARK_TEACHING]
     profile = decks.learn(Detector.load(family="standard"), shots, "plain", "standard")

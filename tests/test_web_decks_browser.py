@@ -67,9 +67,10 @@ def open_teaching(page: Any, url: str) -> None:
 
 
 def show_cards(page: Any, source: ShownCard, cards: list[str], shown: list[str],
-               picture: Callable[[str], Any] = yellowish_card) -> None:
+               picture: Callable[[str], Any] = yellowish_card, asked_for: int = 15) -> None:
     """Capture each of ``cards`` (skipping the cards the page asks for before it) with ``shown``'s card laid
-    under the camera (``picture``: the frame of a card; default the yellowish deck's)."""
+    under the camera (``picture``: the frame of a card; default the yellowish deck's; ``asked_for``: the cards
+    the page asks for in all)."""
     words = "(id) => window.tableref.cardWords(JSON.parse(document.getElementById('card-words').textContent), id)"
     for asked, image_of in zip(cards, shown):
         for _ in range(15):
@@ -80,7 +81,7 @@ def show_cards(page: Any, source: ShownCard, cards: list[str], shown: list[str],
         done = int(page.inner_text("#teach-count").split()[0])
         source.show(picture(image_of))
         page.click("#btn-capture")
-        page.wait_for_selector(f"#teach-count:text('{done + 1} of 15 cards shown')", timeout=30_000)
+        page.wait_for_selector(f"#teach-count:text('{done + 1} of {asked_for} cards shown')", timeout=30_000)
 
 
 def teach_uno(page: Any, table: tuple, cards: list[str], shown: list[str], name: str,
@@ -149,6 +150,30 @@ def test_a_deck_the_printed_colours_read_keeps_them_on_a_phone(table: tuple, pag
     assert "the printed colours stay" in page.inner_text("#teach-colours")
     page.locator("#teach-result").scroll_into_view_if_needed()
     screenshot(page, tmp_path, "teach-printed-colours-kept")
+
+
+def test_a_deck_printed_light_on_dark_is_read_from_its_negatives_on_a_phone(table: tuple, page: Any,
+                                                                          tmp_path: Path) -> None:
+    base, api, source, _ = table
+    asked = ["AS", "2H", "3D", "4C", "5S", "6H", "7D", "8C", "9S", "10H", "JD", "QC", "KS", "joker"]
+    open_teaching(page, f"{base}/games/{api.new_game()}")
+    page.click("#teach-start button[data-family=standard]")
+    show_cards(page, source, asked, asked, lambda card: face_on_table(card, "standard-black-gold", 170)[0],
+               asked_for=len(asked))
+    page.fill("#teach-name", "gold")
+    page.click("#btn-learn")
+    page.wait_for_selector("#teach-result:not([hidden])", timeout=240_000)
+    assert "Printed light on dark" in page.inner_text("#teach-colours")
+    page.evaluate("document.getElementById('teach-message').scrollIntoView()")
+    screenshot(page, tmp_path, "teach-negative-print")
+    source.show(face_on_table("8S", "standard-black-gold", 170)[0])
+    page.click("#btn-check")
+    page.wait_for_selector("#check-list li")
+    words = "(id) => window.tableref.cardWords(JSON.parse(document.getElementById('card-words').textContent), id)"
+    assert page.evaluate(words, "8S") in page.inner_text("#check-list")
+    page.locator("#teach-result").scroll_into_view_if_needed()
+    screenshot(page, tmp_path, "teach-negative-print-checked")
+    assert table[1].get("/api/decks").get_json()["decks"][0]["negative"] is True
 
 
 def test_a_refusal_is_said_in_plain_words_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> None:

@@ -249,6 +249,15 @@ def card_in_shot(detector: Detector, bgr: np.ndarray, box: Box | None) -> Detect
     return max(read_there or [d for d in found if at_box([d.box])], key=lambda d: d.conf, default=None)
 
 
+def card_in_frame(detector: Detector, bgr: np.ndarray, family: str) -> Detection | None:
+    """The surest card in a camera frame of a card being taught (no box labelled): as taken, else, for a
+    standard deck, in the frame's negative (a deck printed light on dark, which reads as no card as taken)."""
+    found = card_in_shot(detector, bgr, None)
+    if found is None and family == "standard":
+        found = card_in_shot(detector, negative_of(bgr), None)
+    return found
+
+
 def _contains(box: Box, point: tuple[float, float]) -> bool:
     return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 

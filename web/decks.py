@@ -368,8 +368,9 @@ class Teacher:
     def capture(self, card: Any) -> dict[str, Any]:
         """Take :data:`FRAMES_PER_CARD` frames of ``card`` (a card the session asks for) from the camera,
         replacing any taken of it before (after a refusal too); :class:`NothingSeen` when fewer than
-        :data:`MIN_FRAMES_WITH_CARD` of them show a card."""
-        from vision.decks import Shot, card_in_shot
+        :data:`MIN_FRAMES_WITH_CARD` of them show a card (as taken, or a standard deck's in the negative:
+        :func:`vision.decks.card_in_frame`)."""
+        from vision.decks import Shot, card_in_frame
 
         with self._step():
             session = self._session("showing", "refused", "failed")  # after a refusal, cards may be shown again
@@ -377,7 +378,7 @@ class Teacher:
                 raise InvalidInput(f"card: {card!r} is not one of the cards asked for")
             shots, reads = [], []
             for frame in self._frames(FRAMES_PER_CARD):
-                found = card_in_shot(self._detector, frame, None)
+                found = card_in_frame(self._detector, frame, session.family)
                 if found is not None:
                     shots.append(Shot(frame, card, found.box))
                     reads.append(found.card)
