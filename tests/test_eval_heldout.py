@@ -87,3 +87,25 @@ def test_train_classifier_refuses_a_real_folder_without_the_sets(tmp_path, capsy
     (tmp_path / "render" / "meta.jsonl").write_text("")
     assert main(["train", "--classifier", str(tmp_path / "render"), "--real", str(tmp_path)]) == 2
     assert "has no labels.csv" in capsys.readouterr().err
+
+
+def test_held_out_renders_of_one_design_read_with_a_taught_deck(tmp_path, capsys, detector_model, monkeypatch) -> None:
+    from web.cli import main
+
+    monkeypatch.setenv("TABLEREF_DECKS", str(tmp_path / "decks"))
+    teach = tmp_path / "teach"
+    cards = "AS,2H,3C,4D,5S,6H,7C,8D,9S"
+    assert main(["datasets", "shots", "--design", "standard-black-white", "--out", str(teach), "--cards", cards]) == 0
+    rows = list(csv.DictReader(open(teach / "labels.csv")))
+    assert [r["card"] for r in rows] == cards.split(",") and all((teach / "images" / r["image"]).is_file() for r in rows)
+    assert main(["deck", "learn", str(teach), "--name", "night"]) == 0
+    capsys.readouterr()
+    assert main(["eval", "--sets", "table-standard", "--design", "standard-black-white", "--render", "3", "--seed", "7",
+                 "--deck", "night", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["deck"] == "night" and "table-standard" in result
+    assert main(["eval", "--sets", "table-standard", "--design", "standard-tartan", "--render", "1"]) == 2
+    assert "unknown design" in capsys.readouterr().err
+    assert main(["eval", "--sets", "table-standard", "--deck", "nobody", "--render", "1"]) == 2
+    assert "no deck profile named 'nobody'" in capsys.readouterr().err
+    assert main(["datasets", "shots", "--design", "standard-tartan", "--out", str(tmp_path / "x")]) == 2

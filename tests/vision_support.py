@@ -21,24 +21,15 @@ ROOT = Path(__file__).resolve().parent.parent  # the checkout
 
 def face_on_table(card: str, design: str, width: int = 200, table: tuple[int, int, int] = GREEN_TABLE,
                   cast: tuple[float, float, float] = NO_CAST) -> tuple[np.ndarray, tuple[float, ...]]:
-    """A 640x480 table of colour ``table`` with one card face (the datasets card-face API) in the middle,
-    under a per-channel (B, G, R) colour ``cast``; returns the frame and the top-left corner-index box."""
+    """A 640x480 table of colour ``table`` with one card face in the middle, under a per-channel (B, G, R) colour
+    ``cast`` (``datasets.shots.face_on_table``); returns the frame and the top-left corner-index box."""
     try:
         load_source_package("datasets")
     except SourceTreeMissing:
         pytest.skip("datasets/ source folder absent")
-    from tableref_datasets.cards import corner_boxes, render_face
+    from tableref_datasets.shots import face_on_table as on_table
 
-    face = render_face(card, design, width)
-    frame = np.full((480, 640, 3), table, np.float32)
-    h, w = face.shape[:2]
-    y, x = (480 - h) // 2, (640 - w) // 2
-    alpha = face[..., 3:4] / 255.0
-    frame[y:y + h, x:x + w] = face[..., :3] * alpha + frame[y:y + h, x:x + w] * (1 - alpha)
-    frame = np.clip(frame * np.array(cast, np.float32), 0, 255).astype(np.uint8)
-    boxes = corner_boxes(card, design, width)
-    box = (x + boxes[0][0], y + boxes[0][1], x + boxes[0][2], y + boxes[0][3]) if boxes else ()
-    return frame, box
+    return on_table(card, design, width, table, cast)
 
 
 def close_up(card: str, design: str, width: int = 800) -> np.ndarray:

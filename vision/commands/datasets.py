@@ -3,6 +3,10 @@
 `tableref datasets render --n N --out DIR [--seed S] [--imgsz 640] [--workers K]
 [--val-fraction F] [--boxes corners|cards|both]` writes DIR/images/{train,val},
 DIR/labels/{train,val}, DIR/data.yaml (ultralytics) and DIR/meta.jsonl.
+
+`tableref datasets shots --design D --out DIR [--cards C1,C2,...]` writes a teaching folder for `tableref deck
+learn`: one 640 x 480 shot of each card (default: every face of D's family) lying on a plain table, and
+DIR/labels.csv (image,card and its top-left corner index).
 """
 from __future__ import annotations
 
@@ -39,19 +43,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     render.add_argument("--boxes", choices=("corners", "cards", "both"), default="both",
                         help="label corner indices, whole cards, or both (default)")
     render.set_defaults(_action=_render)
+    shots = sub.add_parser("shots", help="render a teaching folder of single cards for `tableref deck learn`",
+                           description="One 640 x 480 shot of each card lying on a plain table, and labels.csv.")
+    shots.add_argument("--design", required=True, help="the deck's design, e.g. standard-black-gold or uno-2023")
+    shots.add_argument("--out", type=Path, required=True, help="output folder (images/ and labels.csv)")
+    shots.add_argument("--cards", default=None, help="comma-separated card ids (default: every face of the family)")
+    shots.set_defaults(_action=_shots)
     fetch = sub.add_parser("fetch-art", help="re-create datasets/art/standard (needs npm, node, resvg-py)",
                            description="Fetch the public-domain standard card art from npm and rasterise it "
                                        "into datasets/art/standard (committed; rendering never needs this).")
     fetch.set_defaults(_action=_fetch_art)
 
 
-def _render(args: argparse.Namespace) -> int:
+def _datasets_loaded() -> bool:
+    """Load the ``datasets/`` source folder (as ``tableref_datasets``); False, having said why, where it is absent."""
     from vision.source_tree import SourceTreeMissing, load_source_package
 
     try:
         load_source_package("datasets")
     except SourceTreeMissing as exc:
         print(f"tableref datasets: {exc}", file=sys.stderr)
+        return False
+    return True
+
+
+def _render(args: argparse.Namespace) -> int:
+    if not _datasets_loaded():
         return 2
     from tableref_datasets.render import RenderJob, render_dataset
 
@@ -83,6 +100,34 @@ def _render(args: argparse.Namespace) -> int:
           f"({per_image:.0f} ms per image with {workers} worker(s))")
     print(f"boxes per class: min {summary['per_class_min']} ({summary['rarest']}), max {summary['per_class_max']}")
     print(f"train with: data={Path(args.out).resolve() / 'data.yaml'}")
+    return 0
+
+
+def _shots(args: argparse.Namespace) -> int:
+    from referee.cards import FACE_IDS_BY_FAMILY
+
+    if not _datasets_loaded():
+        return 2
+    from tableref_datasets.cards import FAMILY_DESIGNS, designs_for
+    from tableref_datasets.shots import write_shots
+
+    family = next((name for name, designs in FAMILY_DESIGNS.items() if args.design in designs), None)
+    if family is None:
+        known = ", ".join(d for designs in FAMILY_DESIGNS.values() for d in designs)
+        print(f"tableref datasets shots: unknown design {args.design!r}; choose one of {known}", file=sys.stderr)
+        return 2
+    cards = ([c.strip() for c in args.cards.split(",") if c.strip()] if args.cards else
+             [card for card in FACE_IDS_BY_FAMILY[family] if args.design in designs_for(card)])
+    try:
+        count = write_shots(args.out, cards, args.design)
+    except ValueError as exc:
+        print(f"tableref datasets shots: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"tableref datasets shots: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {count} shots of {args.design} cards to {args.out} (teach with `tableref deck learn {args.out} "
+          "--name NAME`)")
     return 0
 
 

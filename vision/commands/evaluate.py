@@ -105,6 +105,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--learn-inks", action="store_true",
                         help="read each set as one table's game: the UNO inks learnt, unlabelled, from the cards "
                              "of the photos read before (as `watch` and `serve` do)")
+    parser.add_argument("--design", default=None, metavar="D",
+                        help="render the held-out sets of D's deck family with decks of design D only, e.g. "
+                             "standard-black-gold")
+    parser.add_argument("--deck", default=None, metavar="NAME",
+                        help="read with the taught deck profile NAME (`tableref deck learn`)")
     parser.add_argument("--shrink", type=float, default=None, metavar="F",
                         help="read each real photo scaled by F (0 < F <= 1) onto a dark 640 x 480 table, as a table "
                              "camera sees cards lying small (vision/small_on_table.py)")
@@ -148,15 +153,23 @@ def _print_match(title: str, report) -> None:
         print("  most wrong readings: " + ", ".join(f"{k} x{n}" for k, n in report.wrong.most_common(8)))
 
 
-def _render_held_out(name: str, n: int, seed: int, out: Path) -> Path:
+def _render_held_out(name: str, n: int, seed: int, out: Path, design: str | None = None) -> Path:
+    """Render the held-out set ``name``; with ``design``, a set of that design's family has decks of it only.
+    ``ValueError`` for a design the renderer does not know."""
     from vision.source_tree import load_source_package
 
     load_source_package("datasets")
+    from tableref_datasets.cards import DESIGNS, FAMILY_DESIGNS
     from tableref_datasets.render import RenderJob, render_dataset
 
+    if design is not None and design not in DESIGNS:
+        raise ValueError(f"--design: unknown design {design!r}; choose one of {', '.join(DESIGNS)}")
     kind, family, frame = RENDERED_SETS[name]
+    designs = RENDERED_DESIGNS.get(name)
+    if design is not None and family is not None and design in FAMILY_DESIGNS[family]:
+        designs = (design,)
     render_dataset(RenderJob(out=out, n=n, seed=seed, imgsz=640, val_fraction=0.0, kind=kind, family=family,
-                             frame=frame, designs=RENDERED_DESIGNS.get(name)), workers=min(2, os.cpu_count() or 1))
+                             frame=frame, designs=designs), workers=min(2, os.cpu_count() or 1))
     return out
 
 
@@ -376,6 +389,7 @@ def run(args: argparse.Namespace) -> int:
     """Run `tableref eval`; exit status 2 on bad options or a missing model or data set."""
     from vision import evaluation
     from vision.calibration import default_calibration_path
+    from vision.decks import DeckError, read_with_deck
     from vision.detector import DEFAULT_CONF, Detector, DetectorError
     from vision.source_tree import SourceTreeMissing
     from vision.splits import REPORT_PART
@@ -424,10 +438,11 @@ def run(args: argparse.Namespace) -> int:
             result["calibration"] = calibrate(load(False), datasets, args.limit, note_error,
                                               default_calibration_path())
         detector = load(not args.uncalibrated)
-    except DetectorError as exc:
+        read_with_deck(detector, args.deck)
+    except (DetectorError, DeckError) as exc:
         print(f"tableref eval: {exc}", file=sys.stderr)
         return 2
-    result.update({"model": str(detector.path), "conf": detector.conf_threshold, "imgsz": detector.imgsz,
+    result.update({"model": str(detector.path), "deck": args.deck, "conf": detector.conf_threshold, "imgsz": detector.imgsz,
                    "second_stage": detector.classifier is not None,
                    "calibrated": detector.calibration is not None})
     reports: dict[str, object] = {}
@@ -441,8 +456,8 @@ def run(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="tableref-eval-") as scratch:
             given = args.synthetic if name == "synthetic" else None
             try:
-                folder = given or _render_held_out(name, args.render, args.seed, Path(scratch))
-            except SourceTreeMissing as exc:
+                folder = given or _render_held_out(name, args.render, args.seed, Path(scratch), args.design)
+            except (SourceTreeMissing, ValueError) as exc:
                 print(f"tableref eval: {exc}", file=sys.stderr)
                 return 2
             if not (folder / "meta.jsonl").is_file():
@@ -471,7 +486,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"calibration fitted: {result['calibration']}")
     print(f"model {result['model']} (confidence threshold {result['conf']}, input {result['imgsz']} px, "
           f"second-stage reader: {'on' if result['second_stage'] else 'off'}, "
-          f"calibrated: {'yes' if result['calibrated'] else 'no'})")
+          f"calibrated: {'yes' if result['calibrated'] else 'no'}"
+          + (f", deck profile: {result['deck']}" if result["deck"] else "") + ")")
     for key, report in reports.items():
         if key in RENDERED_SETS:
             _print_match(f"{key}: card ids ({result[key + '_source']})", report)
