@@ -5,7 +5,8 @@
 # Usage, from the repository root: bash models/gpu_train.sh OUT_DIR [BUDGET_SECONDS] [CARRIED] [STAGE]
 #   STAGE tables (default): from models/cards.pt (recipe_continue.yaml) on table and busy-table renders, mixed
 #     renders and the real photos; small: the same from models/cards.pt on renders of every kind (close-ups and a
-#     few cards too) and the real photos, as taken and laid small on rendered tables (models/small_real.py,
+#     few cards too; tables and busy tables of the standard prints the shipped detector never saw: black stock,
+#     jumbo indices) and the real photos, as taken and laid small on rendered tables (models/small_real.py,
 #     SMALL_FRAMES frames, default 2400; CARRIED/cards-real-dev's photos too where carried, only laid small);
 #     closeups: from CARRIED/start.pt (the tables stage's best.pt; recipe_refine.yaml)
 #     on cards held up close and a few cards, some tables, and the real photos again, so that what the tables
@@ -75,6 +76,9 @@ case "$stage" in
     render table-uno 1100 4022 --kind table --family uno --frame 4:3
     render crowded-standard 900 4023 --kind crowded --family standard --frame 4:3
     render crowded-uno 700 4024 --kind crowded --family uno --frame 4:3
+    prints=(--family standard --frame 4:3 --design standard-black-gold --design standard-black-white --design standard-jumbo)
+    render table-prints 500 4028 --kind table "${prints[@]}"
+    render crowded-prints 300 4029 --kind crowded "${prints[@]}"
     render closeup 900 4025 --kind closeup
     render few 600 4026 --kind few
     render mixed 500 4027 ;;
