@@ -109,6 +109,8 @@
   function renderResult() {
     $("teach-message").textContent = session.message + heldBackWords(session.held_back) + ".";
     const colours = session.profile.colours;
+    $("teach-colours-title").replaceChildren(...(session.profile.family === "uno" ?
+      ["Colours ", el("span", { className: "muted", textContent: "(printed · this deck)" })] : ["Print"]));
     $("teach-colours").replaceChildren(...(colours.length ? colours.map((c) => el("div", { className: "swatch-pair" },
       el("span", { className: "swatch", style: "background:" + c.printed, title: "printed " + c.colour }),
       el("span", { className: "swatch", style: "background:" + c.swatch, title: c.colour + " as this deck shows it" }),
