@@ -98,4 +98,12 @@ def designs_for(card_id: str) -> tuple[str, ...]:
     return FAMILY_DESIGNS[parse_card(card_id).family]
 
 
-__all__ = ["ALL_CARD_IDS", "DESIGNS", "card_aspect", "corner_boxes", "designs_for", "render_face"]
+def design_family(design: str) -> str:
+    """The deck family (``uno``, ``standard``) whose cards ``design`` paints; ``ValueError`` for an unknown one."""
+    family = next((name for name, designs in FAMILY_DESIGNS.items() if design in designs), None)
+    if family is None:
+        raise ValueError(f"unknown design {design!r}; choose one of {', '.join(DESIGNS)}")
+    return family
+
+
+__all__ = ["ALL_CARD_IDS", "DESIGNS", "card_aspect", "corner_boxes", "design_family", "designs_for", "render_face"]

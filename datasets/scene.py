@@ -501,8 +501,9 @@ def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = N
 
     ``kind`` picks a scene kind of ``SCENE_WEIGHTS`` and ``family`` ``"uno"`` or ``"standard"``
     (random when None); ``designs`` (of ``family``) are the designs its deck may be of, or a mapping of them
-    to their weights (default: all, as ``DESIGN_WEIGHTS`` weighs them). ``info`` says what was drawn (kind, family, design). Card faces are
-    never mirrored: a mirrored 5 is a 2, and webcams send their frames unmirrored.
+    to their weights (default: all, as ``DESIGN_WEIGHTS`` weighs them). ``info`` says what was drawn (kind,
+    family, design). Card faces are never mirrored: a mirrored 5 is a 2, and webcams send their frames
+    unmirrored.
     """
     if kind is None:
         names = list(SCENE_WEIGHTS)

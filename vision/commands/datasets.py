@@ -108,17 +108,13 @@ def _shots(args: argparse.Namespace) -> int:
 
     if not _datasets_loaded():
         return 2
-    from tableref_datasets.cards import FAMILY_DESIGNS, designs_for
+    from tableref_datasets.cards import design_family
     from tableref_datasets.shots import write_shots
 
-    family = next((name for name, designs in FAMILY_DESIGNS.items() if args.design in designs), None)
-    if family is None:
-        known = ", ".join(d for designs in FAMILY_DESIGNS.values() for d in designs)
-        print(f"tableref datasets shots: unknown design {args.design!r}; choose one of {known}", file=sys.stderr)
-        return 2
-    cards = ([c.strip() for c in args.cards.split(",") if c.strip()] if args.cards else
-             [card for card in FACE_IDS_BY_FAMILY[family] if args.design in designs_for(card)])
     try:
+        family = design_family(args.design)
+        cards = ([c.strip() for c in args.cards.split(",") if c.strip()] if args.cards
+                 else list(FACE_IDS_BY_FAMILY[family]))
         count = write_shots(args.out, cards, args.design)
     except ValueError as exc:
         print(f"tableref datasets shots: {exc}", file=sys.stderr)

@@ -159,14 +159,12 @@ def _render_held_out(name: str, n: int, seed: int, out: Path, design: str | None
     from vision.source_tree import load_source_package
 
     load_source_package("datasets")
-    from tableref_datasets.cards import DESIGNS, FAMILY_DESIGNS
+    from tableref_datasets.cards import design_family
     from tableref_datasets.render import RenderJob, render_dataset
 
-    if design is not None and design not in DESIGNS:
-        raise ValueError(f"--design: unknown design {design!r}; choose one of {', '.join(DESIGNS)}")
     kind, family, frame = RENDERED_SETS[name]
     designs = RENDERED_DESIGNS.get(name)
-    if design is not None and family is not None and design in FAMILY_DESIGNS[family]:
+    if design is not None and design_family(design) == family:
         designs = (design,)
     render_dataset(RenderJob(out=out, n=n, seed=seed, imgsz=640, val_fraction=0.0, kind=kind, family=family,
                              frame=frame, designs=designs), workers=min(2, os.cpu_count() or 1))
@@ -442,8 +440,8 @@ def run(args: argparse.Namespace) -> int:
     except (DetectorError, DeckError) as exc:
         print(f"tableref eval: {exc}", file=sys.stderr)
         return 2
-    result.update({"model": str(detector.path), "deck": args.deck, "conf": detector.conf_threshold, "imgsz": detector.imgsz,
-                   "second_stage": detector.classifier is not None,
+    result.update({"model": str(detector.path), "deck": args.deck, "conf": detector.conf_threshold,
+                   "imgsz": detector.imgsz, "second_stage": detector.classifier is not None,
                    "calibrated": detector.calibration is not None})
     reports: dict[str, object] = {}
     written = []
