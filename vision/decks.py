@@ -438,12 +438,11 @@ def read_right(detector: Detector, shot: Shot, bgr: np.ndarray) -> bool:
     return found is not None and found.card == shot.card
 
 
-def reads_as_negative(detector: Detector, shots: Sequence[Shot], images: Sequence[np.ndarray]) -> bool:
+def reads_as_negative(detector: Detector, shots: Sequence[Shot], images: Sequence[np.ndarray],
+                      right_as_taken: int) -> bool:
     """Whether ``detector``, reading as trained, reads more of the ``shots`` (their ``images``) right from their
-    negatives than as taken: a standard deck printed light on dark card stock."""
-    as_taken = sum(read_right(detector, shot, image) for shot, image in zip(shots, images))
-    negatives = sum(read_right(detector, shot, negative_of(image)) for shot, image in zip(shots, images))
-    return negatives > as_taken
+    negatives than the ``right_as_taken`` it reads right as taken: a standard deck printed light on dark card stock."""
+    return sum(read_right(detector, shot, negative_of(image)) for shot, image in zip(shots, images)) > right_as_taken
 
 
 def held_back_shots(shots: Sequence[Shot]) -> list[bool]:
@@ -483,12 +482,14 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
     images = [_shot_image(shot) for shot in shots]
     holding_back = hold_back and len({shot.card for shot in shots}) >= HOLD_BACK_EVERY
     held_back = held_back_shots(shots) if holding_back else [False] * len(shots)
+    as_taken = [look_at(detector, shot, image) for shot, image in zip(shots, images)]
     learnt_from = [index for index, back in enumerate(held_back) if not back]
-    negative = family == "standard" and reads_as_negative(detector, [shots[i] for i in learnt_from],
-                                                          [images[i] for i in learnt_from])
+    negative = family == "standard" and reads_as_negative(
+        detector, [shots[i] for i in learnt_from], [images[i] for i in learnt_from],
+        sum(as_taken[i].read_right for i in learnt_from))
     # the shots as the profile will read them: a negative print's negatives
-    seen = [negative_of(image) for image in images] if negative else images
-    looks = [look_at(detector, shot, image) for shot, image in zip(shots, seen)]
+    looks = ([look_at(detector, shot, negative_of(image)) for shot, image in zip(shots, images)] if negative
+             else as_taken)
     readable = [look for look in looks if look.target is not None and len(look.logits)]
     agreeing = sum(reads_right(look, family, None) for look in readable)
     if readable and agreeing < AGREEING_SHARE * len(readable):
@@ -505,9 +506,7 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
         use_profile(detector, None)
         return right
 
-    # read as trained, from the shots as taken
-    without = (sum(read_right(detector, shot, image) for shot, image in held) if negative
-               else sum(look.read_right for look, back in zip(looks, held_back) if back))
+    without = sum(look.read_right for look, back in zip(as_taken, held_back) if back)  # read as trained
     learnt = replace(profile_from(kept, name, family, reader), negative=negative)
     scores = {parts: right_with(candidate) for parts, candidate in profile_parts(learnt).items()}
     if scores and max(scores.values()) < without:
