@@ -11,6 +11,8 @@
 #     closeups: from CARRIED/start.pt (the tables stage's best.pt; recipe_refine.yaml)
 #     on cards held up close and a few cards, some tables, and the real photos again, so that what the tables
 #     stage left out of its renders (a card filling a webcam frame) is not forgotten.
+#   RECIPE replaces the stage's recipe (the twentieth round's lesson: RECIPE=models/recipe_refine.yaml, a lower
+#     learning rate, with fewer SMALL_FRAMES, so that the shipped weights' small UNO cards are not lost).
 #   CARRIED (default .gpu, ignored by git, never committed) holds
 #     whl/*.whl                    ultralytics, ultralytics-thop, ultralytics-platform (pip download --no-deps)
 #     datasets/cards-rf/           its labels.csv and the photos of its train part (vision/splits.py)
@@ -84,6 +86,7 @@ case "$stage" in
     render mixed 500 4027 ;;
   *) echo "unknown stage $stage (tables, closeups or small)" >&2; exit 2 ;;
 esac
+recipe=${RECIPE:-$recipe}
 "$python" -m models.detector_data --datasets "$carried/datasets" --out "$data/cards-rf" --part train | tee -a "$log"
 if [ "$stage" = small ]; then  # the real photos lying small on rendered tables, 8 writers at once
   small_n=$("$python" -c "print(max(1, round(${SMALL_FRAMES:-2400} * $scale / 8)))")
