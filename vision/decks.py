@@ -438,11 +438,11 @@ def read_right(detector: Detector, shot: Shot, bgr: np.ndarray) -> bool:
     return found is not None and found.card == shot.card
 
 
-def reads_as_negative(detector: Detector, shots: Sequence[Shot], images: Sequence[np.ndarray],
-                      right_as_taken: int) -> bool:
-    """Whether ``detector``, reading as trained, reads more of the ``shots`` (their ``images``) right from their
-    negatives than the ``right_as_taken`` it reads right as taken: a standard deck printed light on dark card stock."""
-    return sum(read_right(detector, shot, negative_of(image)) for shot, image in zip(shots, images)) > right_as_taken
+def reads_as_negative(as_taken: Sequence[ShotLook], as_negatives: Sequence[ShotLook]) -> bool:
+    """Whether the detector, reading as trained, reads more of some shots right from their negatives
+    (``as_negatives``, :func:`look_at` each shot's negative) than as taken (``as_taken``): a standard deck printed
+    light on dark card stock."""
+    return sum(look.read_right for look in as_negatives) > sum(look.read_right for look in as_taken)
 
 
 def held_back_shots(shots: Sequence[Shot]) -> list[bool]:
@@ -483,13 +483,13 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
     holding_back = hold_back and len({shot.card for shot in shots}) >= HOLD_BACK_EVERY
     held_back = held_back_shots(shots) if holding_back else [False] * len(shots)
     as_taken = [look_at(detector, shot, image) for shot, image in zip(shots, images)]
-    learnt_from = [index for index, back in enumerate(held_back) if not back]
-    negative = family == "standard" and reads_as_negative(
-        detector, [shots[i] for i in learnt_from], [images[i] for i in learnt_from],
-        sum(as_taken[i].read_right for i in learnt_from))
+    # a standard deck's shots learnt from (not held back) read from their negatives too, each once
+    negatives = {index: look_at(detector, shots[index], negative_of(images[index]))
+                 for index, back in enumerate(held_back) if not back and family == "standard"}
+    negative = reads_as_negative([as_taken[index] for index in negatives], list(negatives.values()))
     # the shots as the profile will read them: a negative print's negatives
-    looks = ([look_at(detector, shot, negative_of(image)) for shot, image in zip(shots, images)] if negative
-             else as_taken)
+    looks = ([negatives[index] if index in negatives else look_at(detector, shot, negative_of(image))
+              for index, (shot, image) in enumerate(zip(shots, images))] if negative else as_taken)
     readable = [look for look in looks if look.target is not None and len(look.logits)]
     agreeing = sum(reads_right(look, family, None) for look in readable)
     if readable and agreeing < AGREEING_SHARE * len(readable):
