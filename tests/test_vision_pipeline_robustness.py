@@ -269,6 +269,7 @@ def test_corrupt_frames_and_a_raising_source_lose_nothing() -> None:
     status = table.watcher.status()
     assert status["errors"] == len([i for i in range(source.frames) if faulty(i) == "raise"])
     assert "driver fell over" in status["last_error"]
+    assert status["negative_print"] is False  # a deck printed dark on light
 
 
 class Clock:

@@ -21,6 +21,10 @@ that the card is right and ``sure`` set where that is at least 0.99 (:mod:`visio
    colour comes from its own pixels referenced to the card's white (:mod:`vision.uno_colour`).
 3. **Calibrate** (:mod:`vision.calibration`): the fused probability mapped to the share of readings that
    were right at it on the tune photos.
+
+A taught standard deck printed light on dark stock is read from each frame's negative (:meth:`Detector.use_deck`);
+at a table with no deck taught, such a deck is noticed from its frames in play (:meth:`Detector.notice_negative_prints`,
+:mod:`vision.negative_prints`). Readings from a negative are never sure.
 """
 from __future__ import annotations
 
@@ -42,6 +46,8 @@ from vision.card_merge import Box, Detection, contested, merge_card_parts, pairw
 from vision.card_reading import (READ_CONFIDENCE, View, card_reading, inner_parts, named, reader_views, recoloured,
                                  unread)
 from vision.deck_inks import InkLearner
+from vision.negative_prints import FAMILY as NEGATIVE_PRINT_FAMILY
+from vision.negative_prints import NegativePrintLearner
 from vision.onnx_session import open_session
 from vision.small_cards import LookSize
 from vision.source_tree import repo_root
@@ -131,6 +137,11 @@ def negative_of(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
 
 
+def unsure(cards: Sequence[Detection]) -> list[Detection]:
+    """``cards`` none of which is sure: read from a frame's negative, which the calibration was not fitted on."""
+    return [replace(card, sure=False) for card in cards]
+
+
 def letterbox(bgr: np.ndarray, size: int, stride: int,
               border: int = 0) -> tuple[np.ndarray, float, tuple[int, int]]:
     """Scale the longest side to ``size``, add ``border`` grey pixels on every side, pad (centred, grey)
@@ -206,6 +217,7 @@ class Detector:
         self.hues: Inks = READING_INKS
         self.deck: str | None = None
         self.negative = False  # a deck printed light on dark: frames are read as their negatives (use_deck)
+        self.negatives: NegativePrintLearner | None = None  # an untaught deck printed light on dark, noticed
         self.inks: InkLearner | None = None
         self._recorded: list[tuple[Detection, list[View]]] | None = None
         self.look_size = LookSize(imgsz)
@@ -279,6 +291,13 @@ class Detector:
         if hues:
             self.inks.observe(hues)
 
+    def notice_negative_prints(self, learning: bool = True) -> None:
+        """Learn from the frames of this table's game whether its standard deck, untaught, is printed light on
+        dark card stock, and read its frames as negatives while it reads so (:mod:`vision.negative_prints`),
+        where no deck profile is used and a calibration is (its rule counts calibrated probabilities);
+        ``learning=False`` stops and forgets."""
+        self.negatives = NegativePrintLearner() if learning else None
+
     def colour_hues(self) -> Inks:
         """The inks UNO colours are read against: a deck profile's, else the inks learnt at this table
         (:meth:`learn_inks`) once clear, else the printed and photographed ones."""
@@ -337,8 +356,13 @@ class Detector:
         image = check_image(bgr)
         if self.negative:  # a deck printed light on dark, read from the negative: the calibration, fitted on
             # cards printed dark on light, cannot vouch for these readings, so none is sure
-            return [replace(card, sure=False) for card in self._remembering_cards(negative_of(image))]
-        return self._remembering_cards(image)
+            return unsure(self._remembering_cards(negative_of(image)))
+        if self.negatives is None or self.deck is not None or self.family != NEGATIVE_PRINT_FAMILY \
+                or self.calibration is None:
+            return self._remembering_cards(image)
+        cards, turned = self.negatives.read(lambda: self._remembering_cards(image),
+                                            lambda: self._remembering_cards(negative_of(image)))
+        return unsure(cards) if turned else cards
 
     def _remembering_cards(self, image: np.ndarray) -> list[Detection]:
         """:meth:`_cards`, each crop run through the reader once (:meth:`CardClassifier.remembering`)."""

@@ -205,10 +205,12 @@ class TableWatcher:
 
     def status(self) -> dict[str, Any]:
         """fps, frames read/skipped/dropped, camera state and reopens, last error, doubts, zones, the UNO inks
-        learnt at this table (``None`` until clear) and more."""
+        learnt at this table (``None`` until clear), whether its deck is read as printed light on dark
+        (``negative_print``: taught so, or noticed in play) and more."""
         stats = self.source.stats.to_dict()
         pipeline = self.pipeline
         learner = getattr(self.detector, "inks", None)
+        negatives = getattr(self.detector, "negatives", None)
         return {**self._summary(), "running": self.running, "source": self.source.name,
                 "frames_read": stats["frames_read"], "frames_skipped": stats["frames_skipped"],
                 "frames_dropped": stats["frames_dropped"], "reopens": stats["reopens"],
@@ -217,7 +219,10 @@ class TableWatcher:
                 "top": pipeline.pile.top.card if pipeline.pile.top else None,
                 "drawing": pipeline.maker.drawing, "doubts": list(pipeline.doubts),
                 "zones": pipeline.zones.to_dict() if pipeline.zones is not None else None,
-                "inks": learner.inks() if learner is not None else None, "frame_time": self._frame_t}
+                "inks": learner.inks() if learner is not None else None,
+                "negative_print": bool(getattr(self.detector, "negative", False)
+                                       or (negatives is not None and negatives.turned)),
+                "frame_time": self._frame_t}
 
     def _error(self, message: str) -> None:
         self._errors += 1

@@ -76,6 +76,7 @@ def watch_source(source: FrameSource, zones: Zones | None, on_event: EventCallba
     try:
         detector = Detector.load()
         detector.learn_inks()  # the inks of the deck on the table, learnt from the cards played
+        detector.notice_negative_prints()  # an untaught standard deck printed light on dark, noticed in play
         watcher = TableWatcher(source, detector, zones, on_event, before_frame=before_frame)
         watcher.start()
     except Exception:

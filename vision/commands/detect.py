@@ -35,9 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="report only this deck family's cards (default: both)")
     parser.add_argument("--deck", default=None, metavar="NAME",
                         help="read with a deck profile taught with `tableref deck learn` (sets its family)")
-    parser.add_argument("--learn-inks", action="store_true",
+    parser.add_argument("--one-game", "--learn-inks", dest="learn_inks", action="store_true",
                         help="the images are one table's game, in the order given: the UNO deck's inks are learnt, "
-                             "unlabelled, from the cards of the images read before (vision/deck_inks.py)")
+                             "unlabelled, from the cards of the images read before (vision/deck_inks.py), and a "
+                             "standard deck printed light on dark is noticed and read from the images' negatives "
+                             "(vision/negative_prints.py)")
 
 
 def expand_paths(paths: list[str]) -> list[str]:
@@ -72,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tableref detect: {exc}", file=sys.stderr)
         return 2
     detector.learn_inks(args.learn_inks)
+    detector.notice_negative_prints(args.learn_inks)
     detect = detector.detect_learning if args.learn_inks else detector.detect
     failures = 0
     for path in expand_paths(args.paths):

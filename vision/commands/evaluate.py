@@ -102,9 +102,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--adapt", type=int, default=None, metavar="K",
                         help="teach a deck profile from K shots of each card of each real set's tune part "
                              "(vision.decks) and score its report part without and with it")
-    parser.add_argument("--learn-inks", action="store_true",
-                        help="read each set as one table's game: the UNO inks learnt, unlabelled, from the cards "
-                             "of the photos read before (as `watch` and `serve` do)")
+    parser.add_argument("--one-game", "--learn-inks", dest="learn_inks", action="store_true",
+                        help="read each set as one table's game, as `watch` and `serve` do: the UNO inks learnt, "
+                             "unlabelled, from the cards of the photos read before, and a standard deck printed "
+                             "light on dark noticed and read from the photos' negatives")
     parser.add_argument("--design", default=None, metavar="D",
                         help="render the held-out sets of D's deck family with decks of design D only, e.g. "
                              "standard-black-gold")
@@ -206,13 +207,15 @@ def reading_files(detector, learn_inks: bool = False, shrink: float | None = Non
                   places: dict[Path, tuple[float, float]] | None = None) -> Callable:
     """A function that reads the photo at a path with ``detector``. With ``learn_inks`` the photos read are
     one table's game: the detector learns the deck's UNO inks from the cards of the photos read before
-    (:meth:`vision.detector.Detector.learn_inks`), starting afresh here. With ``shrink``, the photo is read
+    (:meth:`vision.detector.Detector.learn_inks`) and notices a standard deck printed light on dark
+    (:meth:`vision.detector.Detector.notice_negative_prints`), starting afresh here. With ``shrink``, the photo is read
     shrunk by it onto a dark table (:func:`vision.small_on_table.small_on_table`), and where it was laid is
     kept in ``places`` by path."""
     from vision.detector import read_image
     from vision.small_on_table import small_on_table
 
     detector.learn_inks(learn_inks)
+    detector.notice_negative_prints(learn_inks)
     detect = detector.detect_learning if learn_inks else detector.detect
     if shrink is None:
         return lambda path: detect(read_image(path))

@@ -60,6 +60,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--printed-inks", action="store_true",
                         help="read UNO colours against the printed inks (or --deck's) only; by default the inks of "
                              "the deck on the table are learnt from the cards played (vision/deck_inks.py)")
+    parser.add_argument("--frames-as-taken", action="store_true",
+                        help="read every frame as taken; by default a standard deck printed light on dark that was "
+                             "not taught is noticed in play and read from the frames' negatives "
+                             "(vision/negative_prints.py)")
     parser.add_argument("--fast", action="store_true",
                         help="video files: every frame as fast as possible, not at the recorded frame rate")
     parser.add_argument("--fps", type=float, default=None,
@@ -248,6 +252,7 @@ def run(args: argparse.Namespace) -> int:
         detector = Detector.load(args.model)
         read_with_deck(detector, args.deck)
         detector.learn_inks(not args.printed_inks)
+        detector.notice_negative_prints(not args.frames_as_taken)
     except (DetectorError, DeckError) as exc:
         source.close()
         print(f"{PROG}: {exc}", file=sys.stderr)

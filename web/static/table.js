@@ -554,8 +554,8 @@
     $("tray-count").textContent = revealTray.length ? " (draw uses these " + revealTray.length + " cards)" : "";
   }
 
-  // A short line a player can read: on/off, frame rate, events seen, the deck's colours once learnt in play, and the
-  // last problem (details on hover).
+  // A short line a player can read: on/off, frame rate, events seen, the deck's colours once learnt in play, a deck
+  // read from the negative, and the last problem (details on hover).
   function cameraSummary(status) {
     const w = status.watcher || {};
     const parts = [status.label];
@@ -563,6 +563,7 @@
     if (typeof w.fps === "number") parts.push(Math.round(w.fps) + " frames/s");
     if (typeof w.events_sent === "number") parts.push(w.events_sent + " events seen");
     if (w.inks) parts.push("colours learnt from this deck");
+    if (w.negative_print) parts.push("deck printed light on dark: read from its negative, asked before any flag");
     if (w.errors) parts.push(w.errors + " errors");
     if (w.last_error) parts.push("last problem: " + w.last_error);
     return parts.join(" · ");
