@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from vision import decks
@@ -14,6 +15,9 @@ from vision.card_merge import Detection
 from vision.detector import Detector, default_model_path
 from vision.negative_prints import (FRAMES_TO_TURN, NEGATIVE_BEST_CONF, NegativePrintLearner, negative_reads_better,
                                     reads_poorly)
+from vision.sources import Frame, FrameSource
+from vision.watcher import TableWatcher
+from vision.zones import Zones
 from vision_support import face_on_table
 from web.cli import main
 
@@ -103,3 +107,38 @@ def test_detect_reads_a_folder_of_a_dark_deck_as_one_game(tmp_path: Path, capsys
         lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         found = [d["card"] for d in lines[-1]["detections"]]
         assert (found[0] if found else None) == last if one_game else "8S" not in found
+
+
+class TurningDetector:
+    """Finds nothing; its table's frames are read as negatives from the third frame on."""
+
+    def __init__(self) -> None:
+        self.negatives = NegativePrintLearner()
+        self.frames = 0
+
+    def detect(self, image: np.ndarray) -> list:
+        self.frames += 1
+        self.negatives.turned = self.frames >= 3
+        return []
+
+
+class NoFrames(FrameSource):
+    def read(self) -> None:
+        return None
+
+
+@pytest.mark.parametrize("given", [False, True])
+def test_when_the_table_turns_the_pile_is_read_again_and_located_zones_located_again(given: bool) -> None:
+    detector = TurningDetector()
+    zones = Zones.default()
+    watcher = TableWatcher(NoFrames("none"), detector, zones if given else None, lambda event: None, live_view=False)
+    rereads: list[int] = []
+    watcher.pipeline.pile.reread = lambda: rereads.append(detector.frames)
+    watcher.pipeline.zones = zones  # as if located from the first card that settled (or given by hand)
+    for index in range(5):
+        watcher.handle(Frame(np.zeros((120, 160, 3), np.uint8), index, index / 10))
+        if index == 1:
+            assert watcher.pipeline.zones is zones
+    assert rereads == [3]  # once, when the detector turned
+    assert (watcher.pipeline.zones is zones) == given  # zones set by hand are kept
+    assert watcher.status()["negative_print"] is True

@@ -58,6 +58,8 @@ class TableWatcher:
         self.before_frame = before_frame
         self.live_view = live_view
         self.pipeline = TablePipeline(zones, dealer)
+        self._zones_located = zones is None  # located from the first card that settles, not set by hand
+        self._read_negatives = self._reads_negatives()
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -126,6 +128,7 @@ class TableWatcher:
         except Exception as exc:
             self._error(f"detector: {exc}")
             detections = []
+        self._note_negatives()
         result = self.pipeline.process(frame, detections)
         if result.new_card is not None and hasattr(self.detector, "note_card"):
             # one card played: one more hue of the deck's inks (vision.deck_inks); where the colours are read
@@ -183,7 +186,24 @@ class TableWatcher:
 
     def set_zones(self, zones: Zones | None) -> None:
         """Use these (hand-calibrated) zones from the next frame on; None: locate them again automatically."""
+        self._zones_located = zones is None
         self.pipeline.set_zones(zones)
+
+    def _reads_negatives(self) -> bool:
+        """Whether the detector reads this table's frames from their negatives, as noticed in play
+        (:mod:`vision.negative_prints`)."""
+        return bool(getattr(getattr(self.detector, "negatives", None), "turned", False))
+
+    def _note_negatives(self) -> None:
+        """Where the detector has just turned to reading the frames the other way, the cards then on the pile
+        are known under their new names, never new plays, and zones located from a card read the old way
+        (likely misread) are located again from the next card that settles."""
+        turned = self._reads_negatives()
+        if turned != self._read_negatives:
+            self._read_negatives = turned
+            self.pipeline.pile.reread()
+            if self._zones_located:
+                self.pipeline.set_zones(None)
 
     # -- what the page shows ------------------------------------------------------------------------
     def latest_jpeg(self) -> bytes | None:
