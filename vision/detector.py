@@ -298,6 +298,18 @@ class Detector:
         ``learning=False`` stops and forgets."""
         self.negatives = NegativePrintLearner() if learning else None
 
+    def _noticing_negatives(self) -> bool:
+        """Whether the learner of :meth:`notice_negative_prints` reads the frames: no deck profile is used, the
+        deck is standard and the readings are calibrated."""
+        return self.negatives is not None and self.deck is None and self.family == NEGATIVE_PRINT_FAMILY \
+            and self.calibration is not None
+
+    @property
+    def noticed_negative_print(self) -> bool:
+        """Whether frames are read as negatives now because the deck was noticed in play to be printed light on
+        dark (:meth:`notice_negative_prints`; a taught one is :attr:`negative`)."""
+        return self._noticing_negatives() and self.negatives.turned
+
     def colour_hues(self) -> Inks:
         """The inks UNO colours are read against: a deck profile's, else the inks learnt at this table
         (:meth:`learn_inks`) once clear, else the printed and photographed ones."""
@@ -357,8 +369,7 @@ class Detector:
         if self.negative:  # a deck printed light on dark, read from the negative: the calibration, fitted on
             # cards printed dark on light, cannot vouch for these readings, so none is sure
             return unsure(self._remembering_cards(negative_of(image)))
-        if self.negatives is None or self.deck is not None or self.family != NEGATIVE_PRINT_FAMILY \
-                or self.calibration is None:
+        if not self._noticing_negatives():
             return self._remembering_cards(image)
         cards, turned = self.negatives.read(lambda: self._remembering_cards(image),
                                             lambda: self._remembering_cards(negative_of(image)))

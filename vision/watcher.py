@@ -59,7 +59,7 @@ class TableWatcher:
         self.live_view = live_view
         self.pipeline = TablePipeline(zones, dealer)
         self._zones_located = zones is None  # located from the first card that settles, not set by hand
-        self._read_negatives = self._reads_negatives()
+        self._read_negatives = self._noticed_negatives()
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -189,16 +189,16 @@ class TableWatcher:
         self._zones_located = zones is None
         self.pipeline.set_zones(zones)
 
-    def _reads_negatives(self) -> bool:
+    def _noticed_negatives(self) -> bool:
         """Whether the detector reads this table's frames from their negatives, as noticed in play
-        (:mod:`vision.negative_prints`)."""
-        return bool(getattr(getattr(self.detector, "negatives", None), "turned", False))
+        (:attr:`vision.detector.Detector.noticed_negative_print`)."""
+        return bool(getattr(self.detector, "noticed_negative_print", False))
 
     def _note_negatives(self) -> None:
         """Where the detector has just turned to reading the frames the other way, the cards then on the pile
         are known under their new names, never new plays, and zones located from a card read the old way
         (likely misread) are located again from the next card that settles."""
-        turned = self._reads_negatives()
+        turned = self._noticed_negatives()
         if turned != self._read_negatives:
             self._read_negatives = turned
             self.pipeline.pile.reread()
@@ -230,7 +230,6 @@ class TableWatcher:
         stats = self.source.stats.to_dict()
         pipeline = self.pipeline
         learner = getattr(self.detector, "inks", None)
-        negatives = getattr(self.detector, "negatives", None)
         return {**self._summary(), "running": self.running, "source": self.source.name,
                 "frames_read": stats["frames_read"], "frames_skipped": stats["frames_skipped"],
                 "frames_dropped": stats["frames_dropped"], "reopens": stats["reopens"],
@@ -240,8 +239,7 @@ class TableWatcher:
                 "drawing": pipeline.maker.drawing, "doubts": list(pipeline.doubts),
                 "zones": pipeline.zones.to_dict() if pipeline.zones is not None else None,
                 "inks": learner.inks() if learner is not None else None,
-                "negative_print": bool(getattr(self.detector, "negative", False)
-                                       or (negatives is not None and negatives.turned)),
+                "negative_print": bool(getattr(self.detector, "negative", False)) or self._noticed_negatives(),
                 "frame_time": self._frame_t}
 
     def _error(self, message: str) -> None:
