@@ -36,3 +36,11 @@ def test_train_classifier_without_torch_says_how_to_install(tmp_path, capsys) ->
     (tmp_path / "meta.jsonl").write_text("")
     assert main(["train", "--classifier", str(tmp_path)]) == 2
     assert "needs torch" in capsys.readouterr().err
+
+
+def test_train_colour_reader_refuses_a_folder_that_is_no_render_or_no_real_cards(tmp_path, capsys) -> None:
+    assert main(["train", "--colour-reader", str(tmp_path)]) == 2
+    assert "is not a `tableref datasets render` output" in capsys.readouterr().err
+    (tmp_path / "meta.jsonl").write_text("")
+    assert main(["train", "--colour-reader", str(tmp_path), "--real", str(tmp_path)]) == 2
+    assert "uno-cards-rf/labels.csv" in capsys.readouterr().err

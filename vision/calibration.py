@@ -13,7 +13,8 @@ at least that share of the tune readings from its level up were right. Fitted by
 An UNO card's colour is read from its pixels, apart from the value the reader reads, and the tune photos
 hold too few colour errors to tell how far a colour vote can be trusted. The colour gets a probability of
 its own: a second Platt scaling, of the colour's share of its pixels' votes
-(:func:`vision.uno_colour.colour_vote`), fitted on held-out renders of cards lying on a table under
+(:func:`vision.uno_colour.colour_vote`) fused with the colour network's look (:func:`vision.uno_colour.fused_vote`),
+fitted on held-out renders of cards lying on a table under
 warm, cold and cast light (where colours do go wrong) together with the tune photos. A reading's
 probability is then the value's times the colour's, and ``sure`` is fitted on that product.
 """
@@ -226,10 +227,22 @@ def fit_family(raw: Sequence[float], right: Sequence[bool], colour_shares: Seque
     ``colour_votes`` (vote shares, whether the colour was right) when given; ``sure`` is fitted on the
     calibrated probabilities of the tune readings."""
     slope, offset, agreement, corners = fit_platt(raw, right, agreed, corners_agreed)
+    family = FamilyCalibration(slope, offset, 2.0, len(raw), agreement=agreement, corners=corners)
+    return with_colour_fitted(family, raw, right, colour_shares, colour_votes, agreed, corners_agreed)
+
+
+def with_colour_fitted(family: FamilyCalibration, raw: Sequence[float], right: Sequence[bool],
+                       colour_shares: Sequence[float | None] = (),
+                       colour_votes: tuple[Sequence[float], Sequence[bool]] | None = None,
+                       agreed: Sequence[bool] | None = None,
+                       corners_agreed: Sequence[bool] | None = None) -> FamilyCalibration:
+    """``family`` with its colour's scaling fitted again on ``colour_votes`` (none without them) and its sure
+    level fitted again on the calibrated probabilities of the tune readings (as :func:`fit_family` takes them),
+    its other weights kept: what changes when only the way a colour is read changed."""
     colour_slope, colour_offset = (fit_platt(*colour_votes) if colour_votes and len(colour_votes[0])
                                    else (None, 0.0))
-    family = FamilyCalibration(slope, offset, 2.0, len(raw), colour_slope, colour_offset,
-                               len(colour_votes[0]) if colour_votes else 0, agreement, corners)
+    family = replace(family, colour_slope=colour_slope, colour_offset=colour_offset,
+                     colour_readings=len(colour_votes[0]) if colour_votes else 0)
     shares = list(colour_shares) or [None] * len(raw)
     agreeing = list(agreed) if agreed is not None else [False] * len(raw)
     cornered = list(corners_agreed) if corners_agreed is not None else [False] * len(raw)

@@ -41,9 +41,9 @@ class Detection:
 
     ``conf`` is the calibrated probability that ``card`` is right; ``sure`` is True when it is at least
     0.99 and at least 99 % of the readings from its level up were right on the photos it was calibrated
-    on (``vision.calibration``). ``colour_share``: for an UNO card whose colour was read from its pixels,
-    the share of their votes for it (:func:`vision.uno_colour.colour_vote`), which the calibration
-    turns into the colour's own probability. ``parts``: the boxes of the card's corner indices where the
+    on (``vision.calibration``). ``colour_share``: for an UNO card whose colour was read from its pixels
+    and the colour network, the fused share for it (:func:`vision.uno_colour.fused_vote`; the pixels' vote alone
+    without the network), which the calibration turns into the colour's own probability. ``parts``: the boxes of the card's corner indices where the
     detector found them, each read as this card (:func:`reading_boxes`); ``box`` is then the whole card's
     box, or the box spanning its corners where no whole-card box was found. ``apart``: a corner index
     lying inside another card's box but read as a card of its own (a card under or beside that one,

@@ -11,7 +11,7 @@ colour is decided from its pixels referenced to the card's white (:func:`recolou
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -20,7 +20,10 @@ from referee.cards import ALL_CARD_IDS, parse_card
 from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, Reading
 from vision.card_merge import Box, Detection, pairwise_part_of
 from vision.card_outline import card_outline, upright_card
-from vision.uno_colour import READING_INKS, Inks, colour_vote
+from vision.uno_colour import READING_INKS, UNDECIDED, Inks, colour_vote, fused_vote
+
+#: Another look at an UNO card's colour: a probability for each colour of the card under a box of an image.
+ColourLook = Callable[[np.ndarray, Box], Mapping[str, float]]
 
 #: One look of the reader at a card: an image (the frame, or the card straightened upright) and boxes in it.
 View = tuple[np.ndarray, list[Box]]
@@ -186,14 +189,20 @@ def named(detection: Detection, reading: Reading) -> Detection:
     return replace(detection, card=label, conf=reading.prob)
 
 
-def recoloured(bgr: np.ndarray, detection: Detection, inks: Mapping[str, float] | Inks = READING_INKS) -> Detection:
+def recoloured(bgr: np.ndarray, detection: Detection, inks: Mapping[str, float] | Inks = READING_INKS,
+               colour_look: ColourLook | None = None) -> Detection:
     """``detection`` with its UNO colour re-decided from the pixels under its box against the ``inks`` (the
-    printed and photographed ones, a deck profile's or learnt ones; see :mod:`vision.uno_colour`), and that colour's
-    share of the vote; wilds, standard cards and backs, and undecidable crops, stay as they are."""
+    printed and photographed ones, a deck profile's or learnt ones; see :mod:`vision.uno_colour`), fused with
+    ``colour_look``'s probabilities for its box where given (the colour network, :mod:`vision.colour_reader`;
+    :func:`vision.uno_colour.fused_vote`; where the pixels cannot tell, the look alone), and that colour's share;
+    wilds, standard cards and backs stay as they are, and so do cards whose pixels cannot tell where no look is
+    given (the detector's colour, with no share: the value's probability alone)."""
     parsed = parse_card(detection.card)
     if parsed.family != "uno" or parsed.color is None:
         return detection
     vote = colour_vote(bgr, detection.box, inks)
+    if colour_look is not None:  # where the pixels cannot tell, the look alone decides
+        vote = fused_vote(vote or UNDECIDED, colour_look(bgr, detection.box))
     if vote is None:
         return detection
     return replace(detection, card=f"{vote.colour}-{parsed.value}", colour_share=vote.share)

@@ -18,7 +18,8 @@ that the card is right and ``sure`` set where that is at least 0.99 (:mod:`visio
    (its box, the corners found inside it, a standard card's index corners, also straightened upright from
    its outline) is read, each as cut and turned half a turn (``card_classifier.TURNS``), and the readings
    are fused into one; a face the reader sees no card in is left out where it can tell; an UNO card's
-   colour comes from its own pixels referenced to the card's white (:mod:`vision.uno_colour`).
+   colour comes from its own pixels referenced to the card's white (:mod:`vision.uno_colour`), fused with the
+   reader's colour network's look at it (:mod:`vision.colour_reader`).
 3. **Calibrate** (:mod:`vision.calibration`): the fused probability mapped to the share of readings that
    were right at it on the tune photos.
 
@@ -43,8 +44,9 @@ from vision.calibration import Calibration, CalibrationError, default_calibratio
 from vision.card_classifier import (NOT_A_CARD, CardClassifier, ClassifierError, HeadShift, classifier_label,
                                    default_classifier_path, family_classes)
 from vision.card_merge import Box, Detection, contested, merge_card_parts, pairwise_iou
-from vision.card_reading import (READ_CONFIDENCE, View, card_reading, inner_parts, named, reader_views, recoloured,
-                                 unread)
+from vision.card_reading import (READ_CONFIDENCE, ColourLook, View, card_reading, inner_parts, named, reader_views,
+                                 recoloured, unread)
+from vision.colour_reader import COLOURS, ColourReader, ColourReaderError, default_colour_reader_path
 from vision.deck_inks import InkLearner
 from vision.negative_prints import FAMILY as NEGATIVE_PRINT_FAMILY
 from vision.negative_prints import NegativePrintLearner
@@ -201,9 +203,10 @@ class Detector:
     def __init__(self, session, class_names: tuple[str, ...], imgsz: int, stride: int,
                  conf_threshold: float = DEFAULT_CONF, iou_threshold: float = DEFAULT_IOU,
                  family: str | None = None, classifier: CardClassifier | None = None,
-                 calibration: Calibration | None = None) -> None:
+                 calibration: Calibration | None = None, colour_reader: ColourReader | None = None) -> None:
         self.session = session
         self.classifier = classifier
+        self.colour_reader = colour_reader  # a second look at an UNO card's colour (vision.colour_reader)
         self.calibration = calibration
         self.class_names = class_names
         self.imgsz = imgsz
@@ -321,7 +324,8 @@ class Detector:
              iou_threshold: float = DEFAULT_IOU, threads: int | None = None,
              family: str | None = None, imgsz: int | None = None,
              classifier: str | Path | None = None, second_stage: bool = True,
-             calibration: str | Path | None = None, calibrated: bool = True) -> Detector:
+             calibration: str | Path | None = None, calibrated: bool = True,
+             colour_reader: str | Path | None = None) -> Detector:
         """Open the ONNX model at ``path`` (default: :func:`default_model_path`).
 
         ``family`` restricts the classes to one deck family; ``imgsz`` replaces the input size the
@@ -330,6 +334,8 @@ class Detector:
         the file exists; a path given must exist); ``second_stage=False`` runs the detector alone.
         ``calibration``: the confidence calibration (default :func:`default_calibration_path`, used with
         the second stage when the file exists); ``calibrated=False`` reports raw confidences, never sure.
+        ``colour_reader``: the reader's colour network (default :func:`default_colour_reader_path`, used with
+        the second stage when the file exists; a path given must exist).
 
         Raises :class:`DetectorError` when the file is missing, not a model, or its classes are not
         ``referee.cards.ALL_CARD_IDS`` in that order.
@@ -355,7 +361,14 @@ class Detector:
                 calibrating = Calibration.load(Path(calibration) if calibration else default_calibration_path())
             except CalibrationError as exc:
                 raise DetectorError(str(exc)) from exc
-        detector = cls(session, names, imgsz, stride, conf_threshold, iou_threshold, family, second, calibrating)
+        colours = None
+        if second is not None and (colour_reader is not None or default_colour_reader_path().is_file()):
+            try:
+                colours = ColourReader.load(colour_reader, threads=threads)
+            except ColourReaderError as exc:
+                raise DetectorError(str(exc)) from exc
+        detector = cls(session, names, imgsz, stride, conf_threshold, iou_threshold, family, second, calibrating,
+                       colours)
         detector.path = model_path
         return detector
 
@@ -442,7 +455,7 @@ class Detector:
         detector named."""
         card = parse_card(detection.card)
         if self.classifier is None or card.is_back:
-            return recoloured(image, detection, self.colour_hues())
+            return recoloured(image, detection, self.colour_hues(), self._colour_look())
         views = reader_views(image, detection, parts)
         if self._recorded is not None:
             self._recorded.append((detection, views))
@@ -453,8 +466,16 @@ class Detector:
         agreed = reading.label == classifier_label(detection.card)
         if reading.prob < READ_CONFIDENCE or (not agreed and reading.prob < detection.conf):
             # the reader is unsure, or less sure of another card than the detector of its own: the naming stands
-            return recoloured(image, detection, self.colour_hues())
-        return recoloured(image, replace(named(detection, reading), agreed=agreed), self.colour_hues())
+            return recoloured(image, detection, self.colour_hues(), self._colour_look())
+        return recoloured(image, replace(named(detection, reading), agreed=agreed), self.colour_hues(),
+                          self._colour_look())
+
+    def _colour_look(self) -> ColourLook | None:
+        """The colour network's look at the card under a box (:mod:`vision.colour_reader`), where it is loaded."""
+        if self.colour_reader is None:
+            return None
+        reader = self.colour_reader
+        return lambda image, box: dict(zip(COLOURS, reader.probabilities(image, [box])[0].tolist()))
 
     def _reads_as(self, image: np.ndarray, card: Detection, box: Box) -> bool:
         """Whether the crop under ``box``, read on its own, shows ``card`` (its reader class,

@@ -3,13 +3,14 @@
 `tableref eval [--datasets DIR] [--sets uno,cards,cards-rf,synthetic,table-uno,table-standard,crowd-uno,crowd-standard,
 table-prints]
 [--synthetic RENDERED_DIR | --render N]
-[--seed S] [--model M] [--conf C] [--limit N] [--calibrate] [--readings-out FILE] [--shrink F] [--json]`
+[--seed S] [--model M] [--conf C] [--limit N] [--calibrate | --calibrate-colour] [--readings-out FILE] [--shrink F] [--json]`
 
 Every real set is scored part by part (:mod:`vision.splits`): the *tune* parts are where choices are
 made, the *report* parts (``report``, and ``heldout`` for cards-real-dev) are the figures to quote.
 Parts the reader was trained on (``train``) are not scored. ``--calibrate`` first fits the confidence
 calibration on the tune parts of uno-real-dev and cards-rf (:mod:`vision.calibration`), writes it
-(``models/calibration.json`` or ``$TABLEREF_CALIBRATION``), then scores with it. ``--readings-out``
+(``models/calibration.json`` or ``$TABLEREF_CALIBRATION``), then scores with it; ``--calibrate-colour`` fits
+again only the UNO colour's scaling and the UNO sure level, keeping the saved file's other weights. ``--readings-out``
 writes the report parts' readings as ``card,read,conf,sure`` (one row per reading or missed card); with
 ``--part tune``, the tune parts' (for choosing a referee's policy with ``tableref bench table --readings``).
 ``--shrink F`` reads the real photos scaled by F onto a dark table, as a table camera sees cards lying
@@ -90,6 +91,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--uncalibrated", action="store_true", help="report the raw confidences (never sure)")
     parser.add_argument("--calibrate", action="store_true",
                         help="fit the confidence calibration on the tune parts first and save it")
+    parser.add_argument("--calibrate-colour", action="store_true",
+                        help="fit again only the UNO colour's scaling and the UNO sure level on the tune parts "
+                             "(and the colour renders), keeping the saved calibration's other weights")
     parser.add_argument("--readings-out", type=Path, default=None, metavar="CSV",
                         help="write the report parts' readings (card,read,conf,sure) to this file; with "
                              "--part tune, the tune parts'")
@@ -275,10 +279,13 @@ def colour_votes_on_renders(detector, n: int, seed: int, note_error) -> tuple[li
         return evaluation.colour_votes_synthetic(cards, predictions)
 
 
-def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path) -> str:
+def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path,
+              keeping: Calibration | None = None) -> str:
     """Fit the calibration on the tune parts with ``detector`` (raw confidences), the UNO colour vote's
-    also on held-out renders, and save it to ``out``; returns a line describing it."""
-    from vision.calibration import Calibration, fit_family
+    also on held-out renders, and save it to ``out``; returns a line describing it. ``keeping``: a calibration
+    whose weights are kept, only the UNO colour's scaling and the UNO sure level fitted again
+    (:func:`vision.calibration.with_colour_fitted`: after a change to how colours are read)."""
+    from vision.calibration import Calibration, FamilyCalibration, fit_family, with_colour_fitted
 
     by_family: dict[str, list] = {}
     sources = []
@@ -291,12 +298,20 @@ def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path
     tune_colours = [(r.colour_share, r.colour_right) for r in by_family.get("uno", []) if r.colour_right is not None]
     colour_votes = (shares + [s for s, _ in tune_colours], right + [c for _, c in tune_colours])
     sources.append(f"UNO colour votes also on {COLOUR_RENDERS} table renders of seed {COLOUR_SEED}")
-    families = {family: fit_family([r.conf for r in readings], [r.right for r in readings],
-                                   [r.colour_share for r in readings],
-                                   colour_votes if family == "uno" else None, [r.agreed for r in readings],
-                                   [r.corners_agreed for r in readings])
-                for family, readings in by_family.items()}
-    calibration = Calibration(families, ", ".join(sources))
+    def fitted(family: str, readings: list) -> FamilyCalibration:
+        columns = ([r.conf for r in readings], [r.right for r in readings], [r.colour_share for r in readings],
+                   colour_votes if family == "uno" else None, [r.agreed for r in readings],
+                   [r.corners_agreed for r in readings])
+        if keeping is None or family not in keeping.families:
+            return fit_family(*columns)
+        if family != "uno":  # no colour read: nothing to fit again
+            return keeping.families[family]
+        return with_colour_fitted(keeping.families[family], *columns)
+
+    families = {family: fitted(family, readings) for family, readings in by_family.items()}
+    if keeping is not None:
+        sources = [keeping.fitted_on.split("; ")[0], "the UNO colour and sure level fitted again on " + ", ".join(sources)]
+    calibration = Calibration(families, "; ".join(sources))
     out.parent.mkdir(parents=True, exist_ok=True)
     calibration.save(out)
     return "; ".join(f"{family}: slope {c.slope:.3f}, offset {c.offset:.3f}, agreement {c.agreement:.3f}, "
@@ -389,7 +404,7 @@ def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit:
 def run(args: argparse.Namespace) -> int:
     """Run `tableref eval`; exit status 2 on bad options or a missing model or data set."""
     from vision import evaluation
-    from vision.calibration import default_calibration_path
+    from vision.calibration import Calibration, default_calibration_path
     from vision.decks import DeckError, read_with_deck
     from vision.detector import DEFAULT_CONF, Detector, DetectorError
     from vision.source_tree import SourceTreeMissing
@@ -403,7 +418,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     datasets = args.datasets or default_datasets_dir()
     needed = [REAL_SETS[s][0] for s in chosen if s in REAL_SETS]
-    if args.calibrate:
+    if args.calibrate or args.calibrate_colour:
         needed += [REAL_SETS[s][0] for s in CARD_ID_SETS]
     for folder_name in dict.fromkeys(needed):
         if not (datasets / folder_name / "labels.csv").is_file():
@@ -435,9 +450,10 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     result: dict = {}
     try:
-        if args.calibrate:
-            result["calibration"] = calibrate(load(False), datasets, args.limit, note_error,
-                                              default_calibration_path())
+        if args.calibrate or args.calibrate_colour:
+            path = default_calibration_path()
+            result["calibration"] = calibrate(load(False), datasets, args.limit, note_error, path,
+                                              Calibration.load(path) if args.calibrate_colour else None)
         detector = load(not args.uncalibrated)
         read_with_deck(detector, args.deck)
     except (DetectorError, DeckError) as exc:

@@ -6,6 +6,8 @@
 `tableref train --classifier RENDER_DIR... [--real ../shared/datasets] [--epochs N] [--crop-size S]
 [--export models/card_classifier.onnx]` trains the card reader (``models/classifier.py``) on the CPU instead,
 with the trainable parts of the real photo sets when ``--real`` is given.
+`tableref train --colour-reader RENDER_DIR... --real ../shared/datasets [--epochs N] [--export
+models/colour_reader.onnx]` trains the reader's colour network (``models/colour_reader.py``) on the CPU.
 `tableref train --quantize [--real ../shared/datasets] [--export-from cards.onnx] [--classifier-from
 card_classifier.onnx]` writes the 8-bit copies the product runs (``models/quantize.py``); run it after either export.
 Needs the optional `train` extra (ultralytics, torch, onnx): `pip install -e '.[train]'`.
@@ -42,8 +44,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--classifier", nargs="+", type=Path, default=None, metavar="RENDER_DIR",
                         help="train the second-stage card classifier from these `tableref datasets render` folders "
                              "instead of the detector (needs torch only)")
+    parser.add_argument("--colour-reader", nargs="+", type=Path, default=None, metavar="RENDER_DIR",
+                        help="train the reader's UNO colour network from these `tableref datasets render --family uno` "
+                             "folders and uno-cards-rf under --real instead of the detector (needs torch only)")
     parser.add_argument("--real", type=Path, default=None, metavar="DATASETS",
-                        help="with --classifier: also learn from the real photos of this folder (../shared/datasets: "
+                        help="with --classifier or --colour-reader: also learn from the real photos of this folder (../shared/datasets: "
                              "uno-cards-rf, cards-rf's train part, cards-real-dev's train half; read in place)")
     parser.add_argument("--crop-size", type=int, default=None, metavar="PIXELS",
                         help="with --classifier: the side of its square input crops (default: the recipe's, "
@@ -79,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
         return _quantize(args)
     if args.classifier:
         return _train_classifier(args)
+    if args.colour_reader:
+        return _train_colour_reader(args)
     try:
         import ultralytics  # noqa: F401
     except ImportError:
@@ -161,4 +168,29 @@ def _train_classifier(args: argparse.Namespace) -> int:
                                real=args.real, size=args.crop_size or CROP_SIZE)
     print(f"held-out accuracy after the last epoch: {history[-1]:.3f}")
     print(QUANTIZE_NEXT)
+    return 0
+
+
+def _train_colour_reader(args: argparse.Namespace) -> int:
+    """`tableref train --colour-reader RENDER_DIR... --real DATASETS`: train and export the reader's colour network."""
+    missing = [folder for folder in args.colour_reader if not (folder / "meta.jsonl").is_file()]
+    if missing:
+        print(f"tableref train: {missing[0]} is not a `tableref datasets render` output (no meta.jsonl)",
+              file=sys.stderr)
+        return 2
+    if args.real is None or not (args.real / "uno-cards-rf" / "labels.csv").is_file():
+        print("tableref train: --colour-reader learns from real cards too: --real must name the folder holding "
+              "uno-cards-rf/labels.csv (../shared/datasets)", file=sys.stderr)
+        return 2
+    try:
+        from tableref_models.colour_reader import train_and_export
+    except ImportError as exc:
+        print(f"tableref train: the colour reader needs torch and onnx ({exc}); install the training extra: "
+              "pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    from vision.colour_reader import default_colour_reader_path
+
+    history = train_and_export(args.colour_reader, args.real, args.export or default_colour_reader_path(),
+                               epochs=args.epochs or 6)
+    print(f"held-out accuracy after the last epoch: {history[-1]:.4f}")
     return 0
