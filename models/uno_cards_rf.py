@@ -179,8 +179,9 @@ def colour_check(datasets_dir: Path, photos_wanted: int, share: float, readings_
     ``readings_out``: also write the photo-by-photo readings of every labelled corner (wilds too) as
     ``card,read,conf,sure`` rows, for `tableref bench table --readings`. ``shrink``: each photo is read
     shrunk by it onto a dark 640 x 480 table (:mod:`vision.small_on_table`), as a webcam over a table sees
-    the cards lying there. Also counts the corners whose card (colour and value) is read right."""
-    from vision.evaluation import ScoredReading, centre_in_box, uno_colour_and_value, write_readings
+    the cards lying there. Also counts the corners whose card (colour and value) is read right. A corner is read
+    by the first card whose box holds it, less the cards that read another corner they hold (:func:`corner_hits`)."""
+    from vision.evaluation import ScoredReading, uno_colour_and_value, write_readings
     from vision.small_on_table import moved_box, small_on_table
 
     source = datasets_dir / DATASET
@@ -203,12 +204,12 @@ def colour_check(datasets_dir: Path, photos_wanted: int, share: float, readings_
                 raise OSError(f"cannot read {source / 'images' / name}")
             frame, place = (bgr, (0.0, 0.0)) if shrink is None else small_on_table(bgr, shrink, name)
             found = read(frame)
-            for value, box in chosen[name]:
-                card = corner_card(bgr, value, box, centres)
+            labelled = [(corner_card(bgr, value, box, centres), value, moved_box(box, shrink or 1.0, place))
+                        for value, box in chosen[name]]
+            for card, value, box in labelled:
                 if card is None:
                     continue
-                box = moved_box(box, shrink or 1.0, place)
-                hits = [d for d in found if centre_in_box(box, d.box) or centre_in_box(d.box, box)]
+                hits = corner_hits(box, card, found, labelled)
                 read_right = bool(hits) and hits[0].card == card
                 corners += 1
                 cards_right += read_right
@@ -229,6 +230,17 @@ def colour_check(datasets_dir: Path, photos_wanted: int, share: float, readings_
         write_readings(readings_out, readings)
         lines.append(f"{len(readings)} readings written to {readings_out}")
     return "\n".join(lines)
+
+
+def corner_hits(box: Box, card: str, found: list[Detection], corners: list[tuple[str | None, str, Box]]) -> list[Detection]:
+    """The cards of ``found`` that read the labelled corner ``box`` of ``card``, first the one that counts: those
+    whose box and the corner's hold each other's centre, less each that reads *another* corner it covers. On a fan
+    of three a card's box holds the corners of the cards beneath it; a card read as one of the corners it covers is
+    that corner's reading, not a misreading of the others (one card, one reading)."""
+    covering = [d for d in found if centre_in_box(box, d.box) or centre_in_box(d.box, box)]
+    return [d for d in covering if d.card == card or not any(
+        other == d.card and other_box != box and (centre_in_box(other_box, d.box) or centre_in_box(d.box, other_box))
+        for other, _, other_box in corners)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,7 +18,7 @@ from vision_support import face_on_table
 
 load_source_package("models")
 from tableref_models.uno_cards_rf import (  # noqa: E402
-    corner_card, hue_centres, main, photo_labels, write_share,
+    corner_card, corner_hits, hue_centres, main, photo_labels, write_share,
 )
 
 #: Where a real classic deck's corners cluster (uno-cards-rf): its greens nearer the printed yellow.
@@ -151,3 +151,16 @@ def test_colour_check_reads_the_photos_shrunk_onto_a_table_where_asked(tmp_path,
     rows = [line.split(",") for line in readings.read_text().splitlines()[1:]]
     assert sorted(row[0] for row in rows) == sorted(cards)  # each labelled corner, where the photo was laid
     assert sum(row[0] == row[1] for row in rows) >= 6
+
+
+def test_a_fans_top_card_read_right_is_no_misreading_of_the_corners_it_covers() -> None:
+    # a fan of three: the red 0 on top, its box holding its own corner and those of the red 9 and green 6 beneath
+    corners = [("green-6", "6", (100.0, 100.0, 110.0, 115.0)), ("red-9", "9", (112.0, 100.0, 122.0, 115.0)),
+               ("red-0", "0", (124.0, 100.0, 134.0, 115.0))]
+    top = Detection("red-0", 0.99, (98.0, 98.0, 170.0, 200.0), sure=True)
+    green = Detection("green-6", 0.9, (100.0, 100.0, 110.0, 115.0))
+    assert corner_hits(corners[2][2], "red-0", [top, green], corners) == [top]
+    assert corner_hits(corners[1][2], "red-9", [top, green], corners) == []  # the red 9 was not read: no reading
+    assert corner_hits(corners[0][2], "green-6", [top, green], corners) == [green]
+    misread = Detection("red-5", 0.99, top.box, sure=True)  # names no card of the photo: a misreading of each
+    assert corner_hits(corners[1][2], "red-9", [misread], corners) == [misread]
