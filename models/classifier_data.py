@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -61,16 +62,21 @@ def background_boxes(image_shape: tuple[int, ...], outlines: list[np.ndarray], c
     return boxes
 
 
+def rendered_images(render_dir: Path) -> Iterator[tuple[np.ndarray, dict]]:
+    """Each readable image of a render folder (``tableref datasets render``) with its ``meta.jsonl`` entry."""
+    for line in (render_dir / "meta.jsonl").read_text().splitlines():
+        meta = json.loads(line)
+        image = cv2.imread(str(render_dir / meta["image"]))
+        if image is not None:
+            yield image, meta
+
+
 def extract_crops(render_dir: Path, copies: int, rng: np.random.Generator,
                   size: int = CROP_SIZE) -> tuple[np.ndarray, np.ndarray]:
     """``copies`` jittered crops (``size`` pixels square) of every visible object of a render folder, and
     ``NOT_A_CARD`` crops of the scene around the cards: (crops, class indices)."""
     crops, labels = [], []
-    for line in (render_dir / "meta.jsonl").read_text().splitlines():
-        meta = json.loads(line)
-        image = cv2.imread(str(render_dir / meta["image"]))
-        if image is None:
-            continue
+    for image, meta in rendered_images(render_dir):
         outlines = [np.asarray(obj["polygon"], np.float32).reshape(-1, 1, 2) for obj in meta["objects"]]
         for box in background_boxes(image.shape, outlines, BACKGROUND_PER_IMAGE, rng):
             crops.append(crop_for_classifier(image, box, size))

@@ -21,7 +21,6 @@ blurred and turned half a turn (never mirrored). Deterministic from the seed.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 
@@ -31,7 +30,7 @@ import torch
 from torch import nn
 
 from .classifier import conv_block, to_tensor
-from .classifier_data import MIN_SIDE, MIN_VISIBLE, half_turns, jittered_crops
+from .classifier_data import MIN_SIDE, MIN_VISIBLE, half_turns, jittered_crops, rendered_images
 from .uno_cards_rf import COLOURLESS, DATASET, corner_card, corner_hues, hue_centres, in_share, read_values
 from referee.cards import parse_card
 from vision.colour_reader import COLOURS, CROP_SIZE
@@ -59,11 +58,7 @@ def build_network() -> nn.Module:
 def render_colour_crops(folder: Path, rng: np.random.Generator, size: int = CROP_SIZE) -> tuple[np.ndarray, np.ndarray]:
     """One jittered crop of every visible coloured UNO corner and face of a render folder, and its colour's index."""
     crops, labels = [], []
-    for line in (folder / "meta.jsonl").read_text().splitlines():
-        meta = json.loads(line)
-        image = cv2.imread(str(folder / meta["image"]))
-        if image is None:
-            continue
+    for image, meta in rendered_images(folder):
         for obj in meta["objects"]:
             card = parse_card(obj["card"])
             x1, y1, x2, y2 = obj["box"]

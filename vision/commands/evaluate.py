@@ -27,8 +27,12 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vision.commands import MODEL_HELP
+
+if TYPE_CHECKING:  # the command imports its dependencies when it runs
+    from vision.calibration import Calibration
 
 HELP = "Measure the card recogniser on the real photo sets (tune and report parts) and on held-out renders."
 

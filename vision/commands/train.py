@@ -141,12 +141,18 @@ def _quantize(args: argparse.Namespace) -> int:
     return 0
 
 
-def _train_classifier(args: argparse.Namespace) -> int:
-    """`tableref train --classifier RENDER_DIR...`: train and export the second-stage classifier."""
-    missing = [folder for folder in args.classifier if not (folder / "meta.jsonl").is_file()]
+def _all_renders(folders: list[Path]) -> bool:
+    """Whether every one of ``folders`` is a `tableref datasets render` output; says which is not."""
+    missing = [folder for folder in folders if not (folder / "meta.jsonl").is_file()]
     if missing:
         print(f"tableref train: {missing[0]} is not a `tableref datasets render` output (no meta.jsonl)",
               file=sys.stderr)
+    return not missing
+
+
+def _train_classifier(args: argparse.Namespace) -> int:
+    """`tableref train --classifier RENDER_DIR...`: train and export the second-stage classifier."""
+    if not _all_renders(args.classifier):
         return 2
     if args.real is not None:
         from tableref_models.classifier_data import REAL_SHARES
@@ -173,10 +179,7 @@ def _train_classifier(args: argparse.Namespace) -> int:
 
 def _train_colour_reader(args: argparse.Namespace) -> int:
     """`tableref train --colour-reader RENDER_DIR... --real DATASETS`: train and export the reader's colour network."""
-    missing = [folder for folder in args.colour_reader if not (folder / "meta.jsonl").is_file()]
-    if missing:
-        print(f"tableref train: {missing[0]} is not a `tableref datasets render` output (no meta.jsonl)",
-              file=sys.stderr)
+    if not _all_renders(args.colour_reader):
         return 2
     if args.real is None or not (args.real / "uno-cards-rf" / "labels.csv").is_file():
         print("tableref train: --colour-reader learns from real cards too: --real must name the folder holding "
