@@ -31,7 +31,7 @@ from torch import nn
 
 from .classifier import conv_block, to_tensor
 from .classifier_data import MIN_SIDE, MIN_VISIBLE, half_turns, jittered_crops, rendered_images
-from .uno_cards_rf import COLOURLESS, DATASET, corner_card, corner_hues, hue_centres, in_share, read_values
+from .uno_cards_rf import COLOURLESS, DATASET, check_names, corner_card, corner_hues, hue_centres, read_values
 from referee.cards import parse_card
 from vision.colour_reader import COLOURS, CROP_SIZE
 
@@ -70,18 +70,14 @@ def render_colour_crops(folder: Path, rng: np.random.Generator, size: int = CROP
     return np.stack(crops), np.array(labels, np.int64)
 
 
-def check_photos(photos: dict) -> set[str]:
-    """The ``uno-cards-rf`` photos ``--colour-check CHECK_PHOTOS --share DETECTOR_SHARE`` reads."""
-    return set([name for name in sorted(photos) if not in_share(name, DETECTOR_SHARE)][:CHECK_PHOTOS])
-
-
 def real_colour_crops(datasets: Path, rng: np.random.Generator, size: int = CROP_SIZE,
                       copies: int = REAL_COPIES) -> tuple[np.ndarray, np.ndarray]:
-    """``copies`` jittered crops of each coloured corner of the ``uno-cards-rf`` photos outside :func:`check_photos`
+    """``copies`` jittered crops of each coloured corner of the ``uno-cards-rf`` photos outside those that
+    ``--colour-check CHECK_PHOTOS --share DETECTOR_SHARE`` reads (:func:`check_names`)
     and its colour's index (the corner's hue nearest the four these photos' corners cluster at)."""
     source = datasets / DATASET
     photos = read_values(source / "labels.csv")
-    held_out = check_photos(photos)
+    held_out = set(check_names(photos, CHECK_PHOTOS, DETECTOR_SHARE))
     chosen = {name: corners for name, corners in photos.items() if name not in held_out}
     centres = hue_centres(corner_hues(source, chosen))
     crops, labels = [], []

@@ -44,7 +44,7 @@ from vision.card_classifier import classifier_label
 from vision.card_merge import Box, Detection, box_area, iou
 from vision.commands.evaluate import default_datasets_dir
 from vision.detector import Detector
-from vision.evaluation import centre_in_box
+from vision.evaluation import centre_in_box, covers
 from vision.deck_inks import hue_peaks, named_inks
 from vision.uno_colour import hue_distance, shown_hue
 
@@ -186,7 +186,7 @@ def colour_check(datasets_dir: Path, photos_wanted: int, share: float, readings_
 
     source = datasets_dir / DATASET
     photos = read_values(source / "labels.csv")
-    names = [name for name in sorted(photos) if not in_share(name, share)][:photos_wanted]
+    names = check_names(photos, photos_wanted, share)
     chosen = {name: photos[name] for name in names}
     centres = hue_centres(corner_hues(source, chosen))
     detector = Detector.load(family="uno")
@@ -232,15 +232,20 @@ def colour_check(datasets_dir: Path, photos_wanted: int, share: float, readings_
     return "\n".join(lines)
 
 
+def check_names(photos: dict[str, list[tuple[str, Box]]], photos_wanted: int, share: float) -> list[str]:
+    """The photos :func:`colour_check` reads: the first ``photos_wanted`` by name outside the detector's training
+    ``share`` (what learns colours from this set, ``models/colour_reader.py``, leaves them out)."""
+    return [name for name in sorted(photos) if not in_share(name, share)][:photos_wanted]
+
+
 def corner_hits(box: Box, card: str, found: list[Detection], corners: list[tuple[str | None, str, Box]]) -> list[Detection]:
     """The cards of ``found`` that read the labelled corner ``box`` of ``card``, first the one that counts: those
     whose box and the corner's hold each other's centre, less each that reads *another* corner it covers. On a fan
     of three a card's box holds the corners of the cards beneath it; a card read as one of the corners it covers is
     that corner's reading, not a misreading of the others (one card, one reading)."""
-    covering = [d for d in found if centre_in_box(box, d.box) or centre_in_box(d.box, box)]
+    covering = [d for d in found if covers(d.box, box)]
     return [d for d in covering if d.card == card or not any(
-        other == d.card and other_box != box and (centre_in_box(other_box, d.box) or centre_in_box(d.box, other_box))
-        for other, _, other_box in corners)]
+        other == d.card and other_box != box and covers(d.box, other_box) for other, _, other_box in corners)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,12 +15,13 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.card_classifier import crop_for_classifier, crops_to_blob
+from referee.cards import UNO_COLORS
+from vision.card_classifier import crop_for_classifier, crops_to_blob, softmax_within
 from vision.onnx_session import open_session
 from vision.source_tree import repo_root
 
 #: The colours, in the order of the network's outputs.
-COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue")
+COLOURS: tuple[str, ...] = UNO_COLORS
 #: Pixels of the square crop the recipe trains on (a colour needs less than a digit).
 CROP_SIZE = 32
 MODEL_ENV = "TABLEREF_COLOUR_READER"
@@ -65,7 +66,4 @@ class ColourReader:
         if not boxes:
             return np.zeros((0, len(COLOURS)), np.float32)
         blob = crops_to_blob([crop_for_classifier(bgr, box, self.crop_size) for box in boxes])
-        logits = self.session.run(None, {self.input_name: blob})[0]
-        logits = logits - logits.max(axis=1, keepdims=True)
-        probs = np.exp(logits)
-        return probs / probs.sum(axis=1, keepdims=True)
+        return softmax_within(self.session.run(None, {self.input_name: blob})[0], None)
