@@ -166,6 +166,21 @@ def test_a_flag_resting_on_an_unsure_card_under_a_sure_one_asks_about_that_card(
     assert [e.get("card") for e in ruler.events[-3:-1]] == ["2H", "2H"] and ruler.unsure_cards() == ()
 
 
+def test_a_card_read_as_a_joker_is_looked_back_on() -> None:
+    ruler = Ruler()
+    ruler.judge({"type": "new_game", "rules": "twist", "players": ["ann", "ben", "cat"]})
+    ruler.judge({"type": "start_round", "dealer": "cat", "starter": "7H"})  # ben plays first
+    # ben's ace of hearts (a reverse) is read unsure as a Joker: as read, cat is next and owes the Joker's draw
+    assert ruler.judge({"type": "play", "player": "ben", "card": "joker"}, reading("joker", 0.62))["accepted"]
+    waiting = {"type": "play", "player": "ann", "card": "5H"}  # ann is next after the reverse
+    question = ruler.consider(waiting, reading("5H", 0.999, True))
+    assert question is not None and question.waiting == waiting and question.event["card"] == "joker"
+    assert "AH" in question.options
+    ruler.correct(question, "AH")
+    verdict = ruler.judge(waiting, reading("5H", 0.999, True))
+    assert verdict["accepted"] and not verdict["flags"]
+
+
 def test_only_the_last_cards_put_down_are_looked_back_on() -> None:
     ruler = dealt_ruler()
     ruler.judge({"type": "play", "player": "ann", "card": "red-2"}, reading("red-2", 0.8))
@@ -194,4 +209,4 @@ def test_accuses_and_confusables() -> None:
     assert confusables("wild") == ["wild-draw4"]
     assert confusables("10H")[:3] == ["10S", "10D", "10C"] and "AH" in confusables("10H")
     assert confusables("KC")[-1] == "joker"  # Jokers of many designs are read as court cards
-    assert confusables("joker") == []
+    assert confusables("joker")[:4] == ["AS", "AH", "AD", "AC"] and len(confusables("joker")) == 52
