@@ -129,6 +129,15 @@ def softmax_within(logits: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
     return probs / probs.sum(axis=1, keepdims=True)
 
 
+def fused_looks(probs: np.ndarray) -> np.ndarray:
+    """Independent looks at one thing fused into one distribution: the rows' probabilities (one row a look,
+    clipped at 1e-6) multiplied, their log-probabilities summed, and normalised. A look that shows little is
+    nearly flat and sways the product little."""
+    log = np.log(np.clip(probs, 1e-6, 1.0)).sum(axis=0)
+    fused = np.exp(log - log.max())
+    return fused / fused.sum()
+
+
 @dataclass(frozen=True)
 class HeadShift:
     """A light refit of the reader's last layer for one deck (:mod:`vision.decks`): logits become

@@ -17,7 +17,7 @@ from dataclasses import replace
 import numpy as np
 
 from referee.cards import ALL_CARD_IDS, parse_card
-from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, Reading
+from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, Reading, fused_looks
 from vision.card_merge import Box, Detection, pairwise_part_of
 from vision.card_outline import card_outline, upright_card
 from vision.uno_colour import READING_INKS, UNDECIDED, Inks, colour_vote, fused_vote
@@ -130,9 +130,7 @@ def fused_reading(probs: np.ndarray, allowed: np.ndarray) -> Reading:
     ``allowed`` classes: the crops taken as independent looks at one card, their log-probabilities summed
     (a crop that shows little is nearly flat and sways the sum little); the likeliest class and its share
     of the fused probability. The calibration (:mod:`vision.calibration`) says what that share means."""
-    log = np.log(np.clip(probs[:, allowed], 1e-6, 1.0)).sum(axis=0)
-    fused = np.exp(log - log.max())
-    fused = fused / fused.sum()
+    fused = fused_looks(probs[:, allowed])
     labels = [label for label, keep in zip(CLASSIFIER_CLASSES, allowed) if keep]
     best = int(fused.argmax())
     return Reading(labels[best], float(fused[best]))

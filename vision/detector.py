@@ -455,7 +455,7 @@ class Detector:
         detector named."""
         card = parse_card(detection.card)
         if self.classifier is None or card.is_back:
-            return recoloured(image, detection, self.colour_hues(), self._colour_look())
+            return self._recoloured(image, detection)
         views = reader_views(image, detection, parts)
         if self._recorded is not None:
             self._recorded.append((detection, views))
@@ -466,9 +466,13 @@ class Detector:
         agreed = reading.label == classifier_label(detection.card)
         if reading.prob < READ_CONFIDENCE or (not agreed and reading.prob < detection.conf):
             # the reader is unsure, or less sure of another card than the detector of its own: the naming stands
-            return recoloured(image, detection, self.colour_hues(), self._colour_look())
-        return recoloured(image, replace(named(detection, reading), agreed=agreed), self.colour_hues(),
-                          self._colour_look())
+            return self._recoloured(image, detection)
+        return self._recoloured(image, replace(named(detection, reading), agreed=agreed))
+
+    def _recoloured(self, image: np.ndarray, detection: Detection) -> Detection:
+        """``detection`` with its UNO colour read (:func:`recoloured`) against :meth:`colour_hues`, fused with the
+        colour network's look at its box (:mod:`vision.colour_reader`) where that is loaded."""
+        return recoloured(image, detection, self.colour_hues(), self._colour_look())
 
     def _colour_look(self) -> ColourLook | None:
         """The colour network's look at the card under a box (:mod:`vision.colour_reader`), where it is loaded."""

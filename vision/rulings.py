@@ -67,7 +67,8 @@ JOKER_LOOKALIKE_RANKS: tuple[str, ...] = ("A", "K", "Q", "J")
 def confusables(card: str) -> list[str]:
     """Cards a reader plausibly takes for ``card``: the same value in another colour, then another value in
     the same colour (UNO; for standard cards: the same rank in another suit, then another rank of the
-    suit, then the Joker, whose many designs are read as court cards), the other wild for a wild."""
+    suit, then the Joker, whose many designs are read as court cards), the other wild for a wild; a Joker
+    read may have been any standard face (``JOKER_LOOKALIKE_RANKS`` first)."""
     parsed = parse_card(card)
     if card == JOKER:
         ranks = JOKER_LOOKALIKE_RANKS + tuple(r for r in RANKS if r not in JOKER_LOOKALIKE_RANKS)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.card_classifier import fused_looks
+
 #: The printed card colours (RGB) of the classic UNO face: the hue prototypes.
 PRINTED_RGB: dict[str, tuple[int, int, int]] = {
     "red": (214, 32, 38), "yellow": (248, 206, 16), "green": (46, 160, 72), "blue": (0, 104, 178),
@@ -150,17 +152,14 @@ UNDECIDED = ColourVote("red", 0.25, {name: 0.25 for name in PRINTED_RGB})
 def fused_vote(vote: ColourVote, looked: Mapping[str, float]) -> ColourVote:
     """``vote`` (the pixels') fused with another look at the colour (``looked``: a probability for each colour,
     the colour network's, :mod:`vision.colour_reader`): the two taken as independent looks at one card, their
-    log-probabilities summed as the reader sums its crops' (:func:`vision.card_reading.fused_reading`); the
+    log-probabilities summed as the reader sums its crops' (:func:`vision.card_classifier.fused_looks`); the
     likeliest colour and its share of the fused probability. On the labelled boxes of held-out renders (seed 11) a
     table's UNO colours went wrong 12 times in 896 by the pixels alone, 3 by the network alone, 3 fused; a busy
     table's 39, 5 and 3 in 1,308 (``models/EXPERIMENTS.md``, twenty-second round)."""
     if vote.shares is None:
         raise ValueError("the pixels' vote keeps no share per colour to fuse")
     names = list(vote.shares)
-    log = np.log(np.clip([vote.shares[name] for name in names], 1e-6, 1.0)) \
-        + np.log(np.clip([looked.get(name, 0.0) for name in names], 1e-6, 1.0))
-    fused = np.exp(log - log.max())
-    fused = fused / fused.sum()
+    fused = fused_looks(np.array([[vote.shares[name] for name in names], [looked.get(name, 0.0) for name in names]]))
     best = int(fused.argmax())
     return ColourVote(names[best], float(fused[best]), dict(zip(names, fused.tolist())))
 
