@@ -59,20 +59,14 @@ def preview(referee: Any, event: dict[str, Any]) -> dict[str, Any]:
     return referee.copy().handle(event)
 
 
-#: The standard ranks a Joker reading is taken for first: Jokers of many designs are read as court cards and
-#: aces, then every other rank.
-JOKER_LOOKALIKE_RANKS: tuple[str, ...] = ("A", "K", "Q", "J")
-
-
 def confusables(card: str) -> list[str]:
     """Cards a reader plausibly takes for ``card``: the same value in another colour, then another value in
     the same colour (UNO; for standard cards: the same rank in another suit, then another rank of the
     suit, then the Joker, whose many designs are read as court cards), the other wild for a wild; a Joker
-    read may have been any standard face (``JOKER_LOOKALIKE_RANKS`` first)."""
+    read may have been any standard face (with none, a card read as a Joker could never be looked back on)."""
     parsed = parse_card(card)
     if card == JOKER:
-        ranks = JOKER_LOOKALIKE_RANKS + tuple(r for r in RANKS if r not in JOKER_LOOKALIKE_RANKS)
-        return [f"{rank}{suit}" for rank in ranks for suit in SUITS]
+        return [face for face in FACE_IDS_BY_FAMILY["standard"] if face != JOKER]
     if parsed.color is None:
         return [c for c in ("wild", "wild-draw4") if c != card] if parsed.family == "uno" else []
     if parsed.family == "uno":
