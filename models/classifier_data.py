@@ -142,8 +142,9 @@ def real_rank_crops(folder: Path, copies: int, rng: np.random.Generator, detecto
     """Crops (``size`` pixels square) of the ``train`` half of a ``cards-real-dev`` folder (``labels.csv``:
     rank labels, whole-card boxes): each labelled card box and every box the detector finds of a card (its
     box and its corner indices, ``Detection.parts``) whose centre lies in exactly one labelled card. Returns (crops, allowed classes per crop)."""
-    from vision.detector import Detector, read_image
+    from vision.detector import Detector
     from vision.evaluation import centre_in_box, labelled_ranks, read_labels_csv
+    from vision.images import read_image
     from vision.splits import part_of
 
     detector = Detector.load(detector_path, family="standard", second_stage=False)

@@ -73,7 +73,8 @@ def agreed_labels(cards: Sequence[tuple[str, Box]], detections: Sequence) -> tup
 def write_train_half(datasets_dir: Path, out: Path, model: Path | None = None) -> Counter:
     """Write the agreed photos of ``cards-real-dev``'s train half as ``out/images/train`` and
     ``out/labels/train``; returns how many photos were kept and left out, by reason."""
-    from vision.detector import Detector, read_image
+    from vision.detector import Detector
+    from vision.images import read_image
 
     source = datasets_dir / DATASET
     detector = Detector.load(model, family="standard")

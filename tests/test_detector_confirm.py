@@ -1,5 +1,5 @@
 """The reader's check of the boxes the detector network is unsure of (``vision.unsure_boxes.confirmed``), and
-the boxes it finds as "some card" (``vision.detector.decode``'s ``any_card``)."""
+the boxes it finds as "some card" (``vision.yolo.decode``'s ``any_card``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,10 +9,11 @@ from detector_support import ScriptedClassifier, StubSession, raw_output, script
 from referee.cards import ALL_CARD_IDS, parse_card
 from vision.card_classifier import NOT_A_CARD, Reading
 from vision.card_merge import Detection
-from vision.detector import DEFAULT_CONF, decode
+from vision.detector import DEFAULT_CONF
 from vision.small_cards import LARGER_LOOK
 from vision.unsure_boxes import (APART_CONF, APART_READING, CONFIRM_FLOOR, INDEX_CHECK_TURNS, capped_apart,
                                  confirmed)
+from vision.yolo import decode
 
 IMAGE = np.zeros((200, 200, 3), np.uint8)
 

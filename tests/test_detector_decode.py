@@ -1,10 +1,10 @@
-"""Decoding the network's output (``vision.detector.decode``): each anchor's top class among those of the
+"""Decoding the network's output (``vision.yolo.decode``): each anchor's top class among those of the
 table's family, the "some card" evidence of a spread score, and boxes as corners, surest first."""
 from __future__ import annotations
 
 import numpy as np
 
-from vision.detector import decode
+from vision.yolo import decode
 
 
 def network_output(rng: np.random.Generator, classes: int, anchors: int) -> np.ndarray:

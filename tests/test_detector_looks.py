@@ -1,5 +1,5 @@
 """Every frame is looked at twice, as the detector was trained and zoomed out inside a grey border, and
-the surer look's box stands wherever both found a card (``vision.detector.surest_of_looks``,
+the surer look's box stands wherever both found a card (``vision.close_cards.surest_of_looks``,
 ``Detector.detect``): a card held so close to the camera that it fills the frame is found."""
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import pytest
 
 from referee.cards import ALL_CARD_IDS
 from vision.card_merge import Detection
-from vision.detector import (ZOOM_BORDER, ZOOM_OUT, Detector, default_model_path, letterbox, may_hold_a_close_card,
-                             surest_of_looks)
+from vision.close_cards import ZOOM_BORDER, ZOOM_OUT, may_hold_a_close_card, surest_of_looks
+from vision.detector import Detector, default_model_path
+from vision.yolo import letterbox
 from detector_support import StubSession
 from vision_support import close_up
 

@@ -114,7 +114,7 @@ def test_a_deck_printed_dark_on_light_is_not_read_as_negatives() -> None:
 
 
 def test_the_negative_turns_lightness_over_and_keeps_colours() -> None:
-    from vision.detector import negative_of
+    from vision.images import negative_of
 
     frame = np.zeros((4, 4, 3), np.uint8)
     frame[0, 0] = (30, 30, 200)  # a red print

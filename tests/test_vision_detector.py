@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from referee.cards import parse_card
-from vision.detector import Detector, DetectorError, InvalidImage, check_image, default_model_path, letterbox
+from vision.detector import Detector, DetectorError, default_model_path
+from vision.images import InvalidImage, check_image
+from vision.yolo import letterbox
 from vision_support import face_on_table
 from web.cli import main
 

@@ -43,7 +43,8 @@ from vision.card_classifier import (CLASSIFIER_CLASSES, ClassifierError, HeadShi
 from vision.card_merge import Box, Detection, iou, reading_boxes
 from vision.card_reading import reader_views
 from vision.corner_pairs import centre
-from vision.detector import Detector, InvalidImage, check_image, negative_of, read_image
+from vision.detector import Detector
+from vision.images import InvalidImage, check_image, negative_of, read_image
 from vision.uno_colour import HUE_PROTOTYPES, READING_INKS, Inks, as_inks, circular_mean_hue, shown_hue
 
 PROFILE_VERSION = 1

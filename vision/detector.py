@@ -6,9 +6,9 @@
 returns :class:`Detection` objects in pixels of the given image, their ``conf`` the calibrated probability
 that the card is right and ``sure`` set where that is at least 0.99 (:mod:`vision.calibration`).
 
-1. **Find** (the YOLO network, ONNX Runtime): card faces, corner indices and backs, looked for as trained,
-   or larger where the cards lie small in the frame (:mod:`vision.small_cards`), and zoomed out inside a
-   grey border (``ZOOM_OUT``) where a card may be held close;
+1. **Find** (the YOLO network, ONNX Runtime, :mod:`vision.yolo`): card faces, corner indices and backs, looked
+   for as trained, or larger where the cards lie small in the frame (:mod:`vision.small_cards`), and zoomed out
+   inside a grey border where a card may be held close (:mod:`vision.close_cards`);
    ``family`` keeps one deck family's classes; faces the network is unsure of are kept where the reader
    sees a card, and a corner index inside a sure card that the reader surely reads as another card is a
    card of its own, lying under that one, never sure (:mod:`vision.unsure_boxes`); a card's corner boxes
@@ -23,9 +23,10 @@ that the card is right and ``sure`` set where that is at least 0.99 (:mod:`visio
 3. **Calibrate** (:mod:`vision.calibration`): the fused probability mapped to the share of readings that
    were right at it on the tune photos.
 
-A taught standard deck printed light on dark stock is read from each frame's negative (:meth:`Detector.use_deck`);
-at a table with no deck taught, such a deck is noticed from its frames in play (:meth:`Detector.notice_negative_prints`,
-:mod:`vision.negative_prints`). Readings from a negative are never sure.
+What the detector knows of the deck on its table is its base :class:`vision.table_deck.TableDeck`'s: a taught
+deck (:meth:`Detector.use_deck`), or the UNO inks learnt in play (:meth:`Detector.learn_inks`) and a standard
+deck printed light on dark noticed in play (:meth:`Detector.notice_negative_prints`), read from each frame's
+negative and never sure.
 """
 from __future__ import annotations
 
@@ -39,53 +40,36 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee.cards import ALL_CARD_IDS, is_card_id, parse_card
+from referee.cards import parse_card
 from vision.calibration import Calibration, CalibrationError, default_calibration_path
 from vision.card_classifier import (NOT_A_CARD, CardClassifier, ClassifierError, HeadShift, classifier_label,
                                    default_classifier_path, family_classes)
-from vision.card_merge import Box, Detection, contested, merge_card_parts, pairwise_iou
+from vision.card_merge import Box, Detection, contested, merge_card_parts
 from vision.card_reading import (READ_CONFIDENCE, ColourLook, View, card_reading, inner_parts, named, reader_views,
                                  recoloured, unread)
 from vision.colour_reader import COLOURS, ColourReader, ColourReaderError, default_colour_reader_path
-from vision.deck_inks import InkLearner
-from vision.negative_prints import FAMILY as NEGATIVE_PRINT_FAMILY
-from vision.negative_prints import NegativePrintLearner
+from vision.close_cards import may_hold_a_close_card, surest_of_looks, zoomed_out_look
+from vision.images import check_image
 from vision.onnx_session import open_session
 from vision.small_cards import LookSize
 from vision.source_tree import repo_root
+from vision.table_deck import TableDeck
 from vision.unsure_boxes import CONFIRM_FLOOR, capped_apart, confirmed
-from vision.uno_colour import READING_INKS, Inks, as_inks, shown_hue
+from vision.uno_colour import READING_INKS, Inks, as_inks
+from vision.yolo import decode, letterbox, model_class_names
 
-__all__ = ["Detection", "Detector", "DetectorError", "FAMILIES", "InvalidImage", "default_model_path", "read_image"]
+__all__ = ["Detection", "Detector", "DetectorError", "FAMILIES", "default_model_path"]
 
 
 MODEL_ENV = "TABLEREF_MODEL"
 DEFAULT_CONF = 0.35
 DEFAULT_IOU = 0.5
-PAD_VALUE = 114  # the letterbox grey the model was trained with
-MAX_DETECTIONS = 100
-#: Every frame is looked at twice: as the model was trained (its longest side at the model's input size)
-#: and zoomed out, at this share of that size inside a grey border of ``ZOOM_BORDER`` of the zoomed side.
-#: A card held close to the camera, larger than any the detector learnt from, is found in the second
-#: look; where both looks find a card, the surer stands (``surest_of_looks``).
-ZOOM_OUT = 0.55
-ZOOM_BORDER = 0.125
-#: The zoomed-out look is taken only where the first found no sure box, or a box at least this share of
-#: the frame's shorter side: a card that close may be closer still. A table seen from above shows none,
-#: and there the zoomed-out look found more that was not there than that was (held-out renders of seeds
-#: 11, 13, 17 and 19: precision 1.4 points higher on average without it, recall as before, -1.1 to +1.0;
-#: the tune photos, cards held up to the camera, unchanged; ``models/EXPERIMENTS.md``).
-CLOSE_UP = 0.5
 #: The deck families a detector can be restricted to (``referee.cards.Card.family``).
 FAMILIES: tuple[str, ...] = ("uno", "standard")
 
 
 class DetectorError(RuntimeError):
     """The model cannot be found or loaded, or it does not match the project's card classes."""
-
-
-class InvalidImage(ValueError):
-    """The image given to the detector is not a usable BGR picture."""
 
 
 def default_model_path() -> Path:
@@ -95,110 +79,9 @@ def default_model_path() -> Path:
     return Path(override) if override else repo_root() / "models" / "cards_int8.onnx"
 
 
-def read_image(path: str | Path) -> np.ndarray:
-    """Read an image file as BGR; :class:`InvalidImage` when missing, unreadable or corrupt."""
-    path = Path(path)
-    if not path.is_file():
-        raise InvalidImage(f"{path}: no such file")
-    data = np.fromfile(str(path), dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise InvalidImage(f"{path}: not a readable image (corrupt or unsupported format)")
-    return image
-
-
-def check_image(bgr: object) -> np.ndarray:
-    """Return ``bgr`` as a 3-channel uint8 image, or raise :class:`InvalidImage` saying what is wrong.
-
-    Grey (H x W or H x W x 1) and BGRA images are converted; anything else is refused.
-    """
-    if bgr is None:
-        raise InvalidImage("no image (got None)")
-    if not isinstance(bgr, np.ndarray):
-        raise InvalidImage(f"expected a numpy array, got {type(bgr).__name__}")
-    if bgr.dtype != np.uint8:
-        raise InvalidImage(f"expected a uint8 image, got dtype {bgr.dtype}")
-    if bgr.ndim == 3 and bgr.shape[2] == 1:
-        bgr = bgr[:, :, 0]
-    if bgr.ndim == 2:
-        bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
-    elif bgr.ndim == 3 and bgr.shape[2] == 4:
-        bgr = cv2.cvtColor(bgr, cv2.COLOR_BGRA2BGR)
-    elif bgr.ndim != 3 or bgr.shape[2] != 3:
-        raise InvalidImage(f"expected an H x W x 3 BGR image, got shape {bgr.shape}")
-    if bgr.shape[0] < 8 or bgr.shape[1] < 8:
-        raise InvalidImage(f"image too small: {bgr.shape[1]}x{bgr.shape[0]} pixels")
-    return bgr
-
-
-def negative_of(bgr: np.ndarray) -> np.ndarray:
-    """``bgr`` with its lightness turned over and its colours kept (CIELAB: L to 255 - L, a and b as they were):
-    card stock printed light on dark becomes light stock printed dark, and a red print stays red."""
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
-    lab[..., 0] = 255 - lab[..., 0]
-    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
-
-
-def unsure(cards: Sequence[Detection]) -> list[Detection]:
-    """``cards`` none of which is sure: read from a frame's negative, which the calibration was not fitted on."""
-    return [replace(card, sure=False) for card in cards]
-
-
-def letterbox(bgr: np.ndarray, size: int, stride: int,
-              border: int = 0) -> tuple[np.ndarray, float, tuple[int, int]]:
-    """Scale the longest side to ``size``, add ``border`` grey pixels on every side, pad (centred, grey)
-    to multiples of ``stride``.
-
-    Returns the padded image, the scale factor and the (left, top) padding.
-    """
-    height, width = bgr.shape[:2]
-    scale = size / max(height, width)
-    new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
-    resized = cv2.resize(bgr, (new_w, new_h), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    padded_w = -(-(new_w + 2 * border) // stride) * stride
-    padded_h = -(-(new_h + 2 * border) // stride) * stride
-    left, top = (padded_w - new_w) // 2, (padded_h - new_h) // 2
-    padded = cv2.copyMakeBorder(resized, top, padded_h - new_h - top, left, padded_w - new_w - left,
-                                cv2.BORDER_CONSTANT, value=(PAD_VALUE, PAD_VALUE, PAD_VALUE))
-    return padded, scale, (left, top)
-
-
-def decode(output: np.ndarray, conf_threshold: float, iou_threshold: float,
-           max_detections: int = MAX_DETECTIONS, class_mask: np.ndarray | None = None,
-           any_card: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Decode a YOLO output ``(4 + classes, anchors)`` into boxes (x1, y1, x2, y2), scores and class
-    indices, after a per-class non-maximum suppression. ``class_mask`` (one bool per class): consider
-    only the classes marked True. The score is the top class's.
-
-    ``any_card``: keep a box where the sum of its class scores (at most 1) reaches ``conf_threshold``
-    even when no one class does, and rank boxes by that sum in the suppression: the network's evidence
-    that *a* card lies there, whichever it is. A small corner index is often found with its score
-    spread over a few look-alike cards (a 10 and a 9 of hearts), each under the floor; the reader
-    names it (``Detector.detect``)."""
-    # the classes considered (rows) of every anchor (columns); anchors are kept before their top class is
-    # looked for, so the arg-max runs over the few kept (a masked-out class scores as if zero)
-    considered = np.arange(len(output) - 4) if class_mask is None else np.flatnonzero(class_mask)
-    class_scores = output[4 + considered]
-    evidence = np.minimum(class_scores.sum(axis=0), 1.0) if any_card else class_scores.max(axis=0)
-    keep = np.flatnonzero(evidence >= conf_threshold)
-    if not len(keep):
-        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
-    kept_scores = class_scores[:, keep]
-    best = kept_scores.argmax(axis=0)
-    scores, classes, evidence = kept_scores[best, np.arange(len(keep))], considered[best], evidence[keep]
-    centre_boxes = output[:4, keep].T
-    boxes = np.concatenate([centre_boxes[:, :2] - centre_boxes[:, 2:] / 2,
-                            centre_boxes[:, :2] + centre_boxes[:, 2:] / 2], axis=1)
-    xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], axis=1)
-    chosen = cv2.dnn.NMSBoxesBatched(xywh.tolist(), evidence.tolist(), classes.tolist(),
-                                     conf_threshold, iou_threshold)
-    chosen = np.asarray(chosen, dtype=np.int64).reshape(-1)
-    chosen = chosen[np.argsort(-evidence[chosen])][:max_detections]
-    return boxes[chosen], scores[chosen], classes[chosen]
-
-
-class Detector:
-    """A loaded card detector; use :meth:`Detector.load`. ``detect`` is safe to call from one thread."""
+class Detector(TableDeck):
+    """A loaded card detector; use :meth:`Detector.load`. ``detect`` is safe to call from one thread. What it
+    knows of the deck on its table, taught or learnt in play, is kept by its base :class:`TableDeck`."""
 
     def __init__(self, session, class_names: tuple[str, ...], imgsz: int, stride: int,
                  conf_threshold: float = DEFAULT_CONF, iou_threshold: float = DEFAULT_IOU,
@@ -217,11 +100,7 @@ class Detector:
         self.path: Path | None = None
         self.family: str | None = None
         self._class_mask: np.ndarray | None = None
-        self.hues: Inks = READING_INKS
-        self.deck: str | None = None
-        self.negative = False  # a deck printed light on dark: frames are read as their negatives (use_deck)
-        self.negatives: NegativePrintLearner | None = None  # an untaught deck printed light on dark, noticed
-        self.inks: InkLearner | None = None
+        super().__init__()
         self._recorded: list[tuple[Detection, list[View]]] | None = None
         self.look_size = LookSize(imgsz)
         self.set_family(family)
@@ -260,65 +139,6 @@ class Detector:
         if self.classifier is not None:
             self.classifier.set_shift(shift if name is not None else None)
 
-    def learn_inks(self, learning: bool = True) -> None:
-        """Learn the UNO inks of the deck on the table from the cards :meth:`note_card` is told of, and read
-        the colours against them once they are clear (:mod:`vision.deck_inks`), where no deck profile is used;
-        ``learning=False`` stops and forgets."""
-        self.inks = InkLearner() if learning else None
-
-    def note_card(self, bgr: np.ndarray, card: str, box: Box) -> None:
-        """Tell the ink learner (:meth:`learn_inks`) of one card seen in ``bgr`` at ``box``, read as ``card``:
-        the hue an UNO card of a colour shows there is one more hue of the deck's inks."""
-        self._note_cards(bgr, [(card, box)])
-
-    def detect_learning(self, bgr: np.ndarray) -> list[Detection]:
-        """:meth:`detect`, then :meth:`note_card` of every card found: ``bgr`` is one more picture of this
-        table's game (a folder of one game's photos, read in order)."""
-        found = self.detect(bgr)
-        self._note_cards(bgr, [(detection.card, detection.box) for detection in found])
-        return found
-
-    def _note_cards(self, bgr: np.ndarray, cards: Sequence[tuple[str, Box]]) -> None:
-        """The hues the UNO cards of a colour among ``cards`` (id, box) show in ``bgr``, told to the ink
-        learner at once."""
-        if self.inks is None:
-            return
-        hues = []
-        for card, box in cards:
-            parsed = parse_card(card) if is_card_id(card) else None
-            if parsed is None or parsed.family != "uno" or not parsed.color:
-                continue
-            hue = shown_hue(bgr, box)
-            if hue is not None:
-                hues.append(hue)
-        if hues:
-            self.inks.observe(hues)
-
-    def notice_negative_prints(self, learning: bool = True) -> None:
-        """Learn from the frames of this table's game whether its standard deck, untaught, is printed light on
-        dark card stock, and read its frames as negatives while it reads so (:mod:`vision.negative_prints`),
-        where no deck profile is used and a calibration is (its rule counts calibrated probabilities);
-        ``learning=False`` stops and forgets."""
-        self.negatives = NegativePrintLearner() if learning else None
-
-    def _noticing_negatives(self) -> bool:
-        """Whether the learner of :meth:`notice_negative_prints` reads the frames: no deck profile is used, the
-        deck is standard and the readings are calibrated."""
-        return self.negatives is not None and self.deck is None and self.family == NEGATIVE_PRINT_FAMILY \
-            and self.calibration is not None
-
-    @property
-    def noticed_negative_print(self) -> bool:
-        """Whether frames are read as negatives now because the deck was noticed in play to be printed light on
-        dark (:meth:`notice_negative_prints`; a taught one is :attr:`negative`)."""
-        return self._noticing_negatives() and self.negatives.turned
-
-    def colour_hues(self) -> Inks:
-        """The inks UNO colours are read against: a deck profile's, else the inks learnt at this table
-        (:meth:`learn_inks`) once clear, else the printed and photographed ones."""
-        learnt = None if self.deck is not None or self.inks is None else self.inks.inks()
-        return as_inks(learnt) if learnt else self.hues
-
     @classmethod
     def load(cls, path: str | Path | None = None, conf_threshold: float = DEFAULT_CONF,
              iou_threshold: float = DEFAULT_IOU, threads: int | None = None,
@@ -343,7 +163,7 @@ class Detector:
         model_path = Path(path) if path is not None else default_model_path()
         session = open_session(model_path, threads, DetectorError, "detector model", MODEL_ENV)
         metadata = session.get_modelmeta().custom_metadata_map
-        names = _class_names(metadata, model_path)
+        names = model_class_names(metadata, model_path, DetectorError)
         stride = int(metadata.get("stride", "32"))
         if imgsz is None:
             imgsz = int(max(ast.literal_eval(metadata.get("imgsz", "[480, 480]"))))
@@ -376,17 +196,10 @@ class Detector:
         """Find the cards in a BGR image; boxes are in pixels of ``bgr``, most confident first; with a
         calibration, each confidence is the calibrated probability that the card is right and ``sure`` is set.
 
-        Raises :class:`InvalidImage` for None, empty, wrongly typed or shaped input.
+        Raises :class:`vision.images.InvalidImage` for None, empty, wrongly typed or shaped input.
         """
-        image = check_image(bgr)
-        if self.negative:  # a deck printed light on dark, read from the negative: the calibration, fitted on
-            # cards printed dark on light, cannot vouch for these readings, so none is sure
-            return unsure(self._remembering_cards(negative_of(image)))
-        if not self._noticing_negatives():
-            return self._remembering_cards(image)
-        cards, turned = self.negatives.read(lambda: self._remembering_cards(image),
-                                            lambda: self._remembering_cards(negative_of(image)))
-        return unsure(cards) if turned else cards
+        # a deck printed light on dark is read from each frame's negative, none of its cards sure (TableDeck)
+        return self._as_printed(check_image(bgr), self._remembering_cards)
 
     def _remembering_cards(self, image: np.ndarray) -> list[Detection]:
         """:meth:`_cards`, each crop run through the reader once (:meth:`CardClassifier.remembering`)."""
@@ -405,8 +218,7 @@ class Detector:
             native = self._look(image, wanted, 0, floor)
         zoomed: list[Detection] = []
         if may_hold_a_close_card(native, image.shape, self.conf_threshold):
-            side = max(self.stride, round(self.imgsz * ZOOM_OUT))
-            zoomed = self._look(image, side, round(side * ZOOM_BORDER), floor)
+            zoomed = self._look(image, *zoomed_out_look(self.imgsz, self.stride), floor)
         detections = surest_of_looks(native, zoomed, self.iou_threshold)
         if self.classifier is not None:
             detections = confirmed(image, detections, self.classifier, self.conf_threshold)
@@ -487,41 +299,3 @@ class Detector:
         reading = self.classifier.read(image, [box])[0]
         return reading.label == classifier_label(card.card) and reading.prob >= READ_CONFIDENCE
 
-
-def may_hold_a_close_card(native: Sequence[Detection], shape: tuple[int, ...], conf_threshold: float) -> bool:
-    """Whether a frame of ``shape`` whose first look found ``native`` is looked at zoomed out too: where
-    no box is sure (at least ``conf_threshold``), or one is at least ``CLOSE_UP`` of its shorter side."""
-    close = CLOSE_UP * min(shape[:2])
-    return (not any(d.conf >= conf_threshold for d in native)
-            or any(max(d.box[2] - d.box[0], d.box[3] - d.box[1]) >= close for d in native))
-
-
-def surest_of_looks(native: Sequence[Detection], zoomed: Sequence[Detection],
-                    iou_threshold: float) -> list[Detection]:
-    """The detections of two looks at one frame, surest first, without those that overlap a surer one of
-    the other look (IoU at least ``iou_threshold``), whatever card either names: where both looks saw a
-    card, the surer look's reading of it stands. Each look's own boxes are left as it found them."""
-    overlapping = pairwise_iou([d.box for d in native], [d.box for d in zoomed]) >= iou_threshold
-    against_other = (overlapping, overlapping.T)  # each look's boxes (rows) against the other look's (columns)
-    kept_of = (np.zeros(len(native), bool), np.zeros(len(zoomed), bool))
-    looks = sorted([(d, 0, i) for i, d in enumerate(native)] + [(d, 1, i) for i, d in enumerate(zoomed)],
-                   key=lambda entry: -entry[0].conf)
-    kept: list[Detection] = []
-    for detection, look, i in looks:
-        if not (against_other[look][i] & kept_of[1 - look]).any():
-            kept_of[look][i] = True
-            kept.append(detection)
-    return kept
-
-
-def _class_names(metadata: dict[str, str], model_path: Path) -> tuple[str, ...]:
-    """The model's class names from its ONNX metadata, checked against ``ALL_CARD_IDS``."""
-    try:
-        names = ast.literal_eval(metadata["names"])
-    except (KeyError, ValueError, SyntaxError) as exc:
-        raise DetectorError(f"{model_path}: no class names in the model's metadata") from exc
-    ordered = tuple(names[i] for i in sorted(names)) if isinstance(names, dict) else tuple(names)
-    if ordered != tuple(ALL_CARD_IDS):
-        raise DetectorError(f"{model_path}: its {len(ordered)} classes are not the project's card ids "
-                            f"(referee.cards.ALL_CARD_IDS, {len(ALL_CARD_IDS)} ids)")
-    return ordered

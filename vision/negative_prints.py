@@ -1,7 +1,7 @@
 """Noticing in play a standard deck printed light on dark card stock that nobody taught.
 
 A deck printed in gold foil or white on black stock reads as almost no card as taken: the detector
-learnt cards printed dark on light. In the frame's negative (:func:`vision.detector.negative_of`, the
+learnt cards printed dark on light. In the frame's negative (:func:`vision.images.negative_of`, the
 lightness turned over, the colours kept) its cards look as the decks it learnt from. A taught deck says
 once whether it is such a print (:mod:`vision.decks`). Where no deck is taught, a table plays one deck, so
 :class:`NegativePrintLearner` learns it from the table's frames, as the UNO inks are learnt in play

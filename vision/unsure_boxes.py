@@ -2,7 +2,7 @@
 corner indices of cards lying under a sure one.
 
 The network scores some faces under the confidence threshold (small, blurred, fanned or covered corner
-indices; found as "some card", ``vision.detector.decode``'s ``any_card``). :func:`confirmed` keeps such a box
+indices; found as "some card", ``vision.yolo.decode``'s ``any_card``). :func:`confirmed` keeps such a box
 where the reader reads a card face there and it does not lie on a box kept before it; a corner index inside
 a sure card's box is that card's own unless the reader surely reads it as another card, a card of its own
 lying under that one (``apart``), whose probability is capped so that it is never sure (:func:`capped_apart`).

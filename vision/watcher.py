@@ -191,7 +191,7 @@ class TableWatcher:
 
     def _noticed_negatives(self) -> bool:
         """Whether the detector reads this table's frames from their negatives, as noticed in play
-        (:attr:`vision.detector.Detector.noticed_negative_print`)."""
+        (:attr:`vision.table_deck.TableDeck.noticed_negative_print`)."""
         return bool(getattr(self.detector, "noticed_negative_print", False))
 
     def _note_negatives(self) -> None:

@@ -56,7 +56,7 @@ def _frame(args: argparse.Namespace, width: int, height: int) -> tuple[object, s
     import numpy as np
 
     if args.image:
-        from vision.detector import read_image
+        from vision.images import read_image
 
         return cv2.resize(read_image(args.image), (width, height)), args.image
     from vision.source_tree import SourceTreeMissing, load_source_package
@@ -90,7 +90,8 @@ def _frame(args: argparse.Namespace, width: int, height: int) -> tuple[object, s
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print its figures."""
-    from vision.detector import Detector, DetectorError, InvalidImage
+    from vision.detector import Detector, DetectorError
+    from vision.images import InvalidImage
     from vision.source_tree import SourceTreeMissing
 
     try:

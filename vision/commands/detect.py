@@ -58,7 +58,8 @@ def expand_paths(paths: list[str]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Run `tableref detect`; exit status 1 when some image could not be read, 2 when no model."""
     from vision.decks import DeckError, read_with_deck
-    from vision.detector import DEFAULT_CONF, Detector, DetectorError, InvalidImage, read_image
+    from vision.detector import DEFAULT_CONF, Detector, DetectorError
+    from vision.images import InvalidImage, read_image
 
     conf = DEFAULT_CONF if args.conf is None else args.conf
     if not 0.0 < conf <= 1.0:

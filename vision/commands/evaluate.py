@@ -215,11 +215,11 @@ def reading_files(detector, learn_inks: bool = False, shrink: float | None = Non
                   places: dict[Path, tuple[float, float]] | None = None) -> Callable:
     """A function that reads the photo at a path with ``detector``. With ``learn_inks`` the photos read are
     one table's game: the detector learns the deck's UNO inks from the cards of the photos read before
-    (:meth:`vision.detector.Detector.learn_inks`) and notices a standard deck printed light on dark
-    (:meth:`vision.detector.Detector.notice_negative_prints`), starting afresh here. With ``shrink``, the photo is read
-    shrunk by it onto a dark table (:func:`vision.small_on_table.small_on_table`), and where it was laid is
-    kept in ``places`` by path."""
-    from vision.detector import read_image
+    (:meth:`vision.table_deck.TableDeck.learn_inks`) and notices a standard deck printed light on dark
+    (:meth:`vision.table_deck.TableDeck.notice_negative_prints`), starting afresh here. With ``shrink``, the
+    photo is read shrunk by it onto a dark table (:func:`vision.small_on_table.small_on_table`), and where it
+    was laid is kept in ``places`` by path."""
+    from vision.images import read_image
     from vision.small_on_table import small_on_table
 
     detector.learn_inks(learn_inks)
@@ -272,7 +272,7 @@ def colour_votes_on_renders(detector, n: int, seed: int, note_error) -> tuple[li
     """Vote shares of colours read on ``n`` rendered table scenes of UNO cards (``seed``) and whether
     each was right (:func:`vision.evaluation.colour_votes_synthetic`)."""
     from vision import evaluation
-    from vision.detector import read_image
+    from vision.images import read_image
 
     with tempfile.TemporaryDirectory(prefix="tableref-calibrate-") as scratch:
         folder = _render_held_out("table-uno", n, seed, Path(scratch))
@@ -351,7 +351,7 @@ def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit:
     """`tableref eval --adapt K`: per real set, a deck profile learnt from K shots per card of its tune
     part, and its report part scored without and with it."""
     from vision import decks, evaluation, splits
-    from vision.detector import read_image
+    from vision.images import read_image
 
     results = {}
     errors: list[str] = []

@@ -1,0 +1,55 @@
+"""The images the card recogniser takes: read from a file or checked as given, and a frame's negative."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+
+class InvalidImage(ValueError):
+    """The image given to the detector is not a usable BGR picture."""
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    """Read an image file as BGR; :class:`InvalidImage` when missing, unreadable or corrupt."""
+    path = Path(path)
+    if not path.is_file():
+        raise InvalidImage(f"{path}: no such file")
+    data = np.fromfile(str(path), dtype=np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise InvalidImage(f"{path}: not a readable image (corrupt or unsupported format)")
+    return image
+
+
+def check_image(bgr: object) -> np.ndarray:
+    """Return ``bgr`` as a 3-channel uint8 image, or raise :class:`InvalidImage` saying what is wrong.
+
+    Grey (H x W or H x W x 1) and BGRA images are converted; anything else is refused.
+    """
+    if bgr is None:
+        raise InvalidImage("no image (got None)")
+    if not isinstance(bgr, np.ndarray):
+        raise InvalidImage(f"expected a numpy array, got {type(bgr).__name__}")
+    if bgr.dtype != np.uint8:
+        raise InvalidImage(f"expected a uint8 image, got dtype {bgr.dtype}")
+    if bgr.ndim == 3 and bgr.shape[2] == 1:
+        bgr = bgr[:, :, 0]
+    if bgr.ndim == 2:
+        bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
+    elif bgr.ndim == 3 and bgr.shape[2] == 4:
+        bgr = cv2.cvtColor(bgr, cv2.COLOR_BGRA2BGR)
+    elif bgr.ndim != 3 or bgr.shape[2] != 3:
+        raise InvalidImage(f"expected an H x W x 3 BGR image, got shape {bgr.shape}")
+    if bgr.shape[0] < 8 or bgr.shape[1] < 8:
+        raise InvalidImage(f"image too small: {bgr.shape[1]}x{bgr.shape[0]} pixels")
+    return bgr
+
+
+def negative_of(bgr: np.ndarray) -> np.ndarray:
+    """``bgr`` with its lightness turned over and its colours kept (CIELAB: L to 255 - L, a and b as they were):
+    card stock printed light on dark becomes light stock printed dark, and a red print stays red."""
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
+    lab[..., 0] = 255 - lab[..., 0]
+    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
