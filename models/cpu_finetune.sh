@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fine-tune the shipped card detector (models/cards.pt) on the CPU: table-camera renders of both deck
 # families (tables and busy tables, 640 x 480), mixed renders, and cards-rf's train part (twice), then
-# export it to ONNX. The recipe of the 2026-11-25 fine-tune (models/MODEL_CARD.md, "Fine-tune").
+# export it to ONNX. The recipe of the 2026-11-25 fine-tune (models/EXPERIMENTS.md, "Detector fine-tune on the CPU").
 # Usage, from the repository root with the training extra installed:
 #   bash models/cpu_finetune.sh OUT_DIR HOURS [DATASETS]
 # Writes OUT_DIR/{table-uno,...}/ (renders), OUT_DIR/cards-rf/ (links to the photos), OUT_DIR/data.yaml,
