@@ -11,6 +11,7 @@ from vision.calibration import (
     Calibration,
     CalibrationError,
     FamilyCalibration,
+    colour_refit_line,
     expected_calibration_error,
     fit_family,
     fit_platt,
@@ -170,3 +171,11 @@ def test_marked_takes_a_lowered_probability_s_sure_mark_away_and_never_gives_one
     assert not calibration.marked(replace(sure, conf=0.6)).sure
     assert not calibration.marked(replace(sure, sure=False)).sure
     assert not calibration.marked(replace(sure, card="KS")).sure  # no standard calibration here
+
+
+def test_a_colour_refit_keeps_every_source_of_the_weights_and_only_its_own_refit() -> None:
+    weights = "uno-real-dev tune; cards-rf tune; UNO colour votes also on 150 table renders of seed 23"
+    once = colour_refit_line(weights, "uno-real-dev tune; cards-rf tune")
+    assert once.startswith(weights + "; the UNO colour and sure level fitted again on ")
+    twice = colour_refit_line(once, "uno-real-dev tune")
+    assert twice == weights + "; the UNO colour and sure level fitted again on uno-real-dev tune"

@@ -144,6 +144,16 @@ class Calibration:
         return cls(families, str(data.get("fitted_on", "")))
 
 
+COLOUR_REFIT = "; the UNO colour and sure level fitted again on "
+
+
+def colour_refit_line(kept: str, sources: str) -> str:
+    """The ``fitted_on`` line of a calibration whose weights are those of one fitted on ``kept`` (its line) and whose
+    UNO colour and sure level were fitted again on ``sources``: the weights' own sources, then this refit's (an
+    earlier refit's sources are dropped, so the line does not grow with each refit)."""
+    return kept.split(COLOUR_REFIT)[0] + COLOUR_REFIT + sources
+
+
 def fit_platt(raw: Sequence[float], right: Sequence[bool], *evidence: Sequence[bool] | None,
               iterations: int = 100) -> tuple[float, ...]:
     """Slope, offset and one weight per ``evidence`` term of the logistic fit of ``right`` on the log-odds of

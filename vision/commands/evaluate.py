@@ -289,7 +289,8 @@ def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path
     also on held-out renders, and save it to ``out``; returns a line describing it. ``keeping``: a calibration
     whose weights are kept, only the UNO colour's scaling and the UNO sure level fitted again
     (:func:`vision.calibration.with_colour_fitted`: after a change to how colours are read)."""
-    from vision.calibration import Calibration, FamilyCalibration, fit_family, with_colour_fitted
+    from vision.calibration import (Calibration, FamilyCalibration, colour_refit_line, fit_family,
+                                    with_colour_fitted)
 
     by_family: dict[str, list] = {}
     sources = []
@@ -313,9 +314,10 @@ def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path
         return with_colour_fitted(keeping.families[family], *columns)
 
     families = {family: fitted(family, readings) for family, readings in by_family.items()}
+    fitted_on = "; ".join(sources)
     if keeping is not None:
-        sources = [keeping.fitted_on.split("; ")[0], "the UNO colour and sure level fitted again on " + ", ".join(sources)]
-    calibration = Calibration(families, "; ".join(sources))
+        fitted_on = colour_refit_line(keeping.fitted_on, fitted_on)
+    calibration = Calibration(families, fitted_on)
     out.parent.mkdir(parents=True, exist_ok=True)
     calibration.save(out)
     return "; ".join(f"{family}: slope {c.slope:.3f}, offset {c.offset:.3f}, agreement {c.agreement:.3f}, "
