@@ -5,6 +5,8 @@ scene renderer can call ``render_face`` freely. Designs: ``uno-classic`` and ``u
 UNO ids (faces and ``uno-back``); ``standard`` (public-domain card art, ``art/standard/``) and the
 procedural prints of :data:`datasets.standard_faces.PRINTS` (pips and court panels: the plain
 ``standard-simple``, black stock with gold foil or white and red print, jumbo indices) for standard cards.
+A design may name the typeface its indices and digits are printed in after a ``+`` (``uno-2023+lato-black``,
+:data:`datasets.drawing.TYPEFACES`; :func:`printed_design`); without one they are drawn in DejaVu Sans.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from PIL import Image
 
 from referee.cards import ALL_CARD_IDS, parse_card
 
-from .drawing import Box, to_bgra
+from .drawing import DEFAULT_TYPEFACE, TYPEFACES, Box, painted_in, to_bgra
 from .standard_faces import PRINTS, STANDARD_ASPECT, paint_art_face, paint_standard_back, paint_standard_face
 from .uno_faces import UNO_ASPECT, paint_uno_back, paint_uno_face
 
@@ -29,6 +31,20 @@ MIN_WIDTH, MAX_WIDTH = 16, 2000
 CORNER_MARGIN = 0.025
 
 
+TYPEFACE_MARK = "+"
+
+
+def printed_design(design: str, typeface: str) -> str:
+    """``design`` with its indices printed in ``typeface`` (``design`` itself for the default typeface)."""
+    return design if typeface == DEFAULT_TYPEFACE else f"{design}{TYPEFACE_MARK}{typeface}"
+
+
+def split_design(design: str) -> tuple[str, str]:
+    """The design and the typeface that ``design`` (perhaps ``design+typeface``) names."""
+    base, _, typeface = design.partition(TYPEFACE_MARK)
+    return base, typeface or DEFAULT_TYPEFACE
+
+
 def card_aspect(card_id: str) -> float:
     """Height / width of the physical card: 87/56 for UNO, 88/63 for standard cards."""
     return UNO_ASPECT if parse_card(card_id).family == "uno" else STANDARD_ASPECT
@@ -36,6 +52,9 @@ def card_aspect(card_id: str) -> float:
 
 def _check(card_id: str, design: str, width: int) -> None:
     card = parse_card(card_id)  # ValueError for an unknown id
+    design, typeface = split_design(design)
+    if typeface not in TYPEFACES:
+        raise ValueError(f"unknown typeface {typeface!r}; expected one of {', '.join(TYPEFACES)}")
     if design not in DESIGNS:
         raise ValueError(f"unknown design {design!r}; expected one of {', '.join(DESIGNS)}")
     if design not in FAMILY_DESIGNS[card.family]:
@@ -45,6 +64,12 @@ def _check(card_id: str, design: str, width: int) -> None:
 
 
 def _paint(card_id: str, design: str, width: int) -> tuple[Image.Image, Box | None]:
+    design, typeface = split_design(design)
+    with painted_in(typeface):
+        return _paint_design(card_id, design, width)
+
+
+def _paint_design(card_id: str, design: str, width: int) -> tuple[Image.Image, Box | None]:
     card = parse_card(card_id)
     if card.id == "uno-back":
         return paint_uno_back(width), None
@@ -100,10 +125,11 @@ def designs_for(card_id: str) -> tuple[str, ...]:
 
 def design_family(design: str) -> str:
     """The deck family (``uno``, ``standard``) whose cards ``design`` paints; ``ValueError`` for an unknown one."""
-    family = next((name for name, designs in FAMILY_DESIGNS.items() if design in designs), None)
+    family = next((name for name, designs in FAMILY_DESIGNS.items() if split_design(design)[0] in designs), None)
     if family is None:
         raise ValueError(f"unknown design {design!r}; choose one of {', '.join(DESIGNS)}")
     return family
 
 
-__all__ = ["ALL_CARD_IDS", "DESIGNS", "card_aspect", "corner_boxes", "design_family", "designs_for", "render_face"]
+__all__ = ["ALL_CARD_IDS", "DESIGNS", "card_aspect", "corner_boxes", "design_family", "designs_for", "printed_design",
+           "render_face", "split_design"]

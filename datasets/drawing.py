@@ -6,6 +6,9 @@ geometry. Boxes are ``(x1, y1, x2, y2)`` floats.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,18 +19,49 @@ Box = tuple[float, float, float, float]
 RGB = tuple[int, int, int]
 
 FONT_DIR = Path(__file__).resolve().parent / "art" / "fonts"
-FONT_FILES = {"bold": "DejaVuSans-Bold.ttf", "bold-italic": "DejaVuSans-BoldOblique.ttf"}
-#: Height of a digit in DejaVu Sans Bold as a fraction of the font size.
+TYPEFACE_DIR = Path(__file__).resolve().parent / "art" / "typefaces"
+#: The typefaces a deck's printed indices can be drawn in: each style's file (in ``FONT_DIR`` for the default,
+#: ``TYPEFACE_DIR`` for the others). Printed decks use many faces; a reader that saw one learns its glyphs.
+TYPEFACES: dict[str, dict[str, Path]] = {
+    "dejavu": {"bold": FONT_DIR / "DejaVuSans-Bold.ttf", "bold-italic": FONT_DIR / "DejaVuSans-BoldOblique.ttf"},
+    "roboto-black": {"bold": TYPEFACE_DIR / "Roboto-Black.ttf", "bold-italic": TYPEFACE_DIR / "Roboto-BlackItalic.ttf"},
+    "roboto-condensed": {"bold": TYPEFACE_DIR / "RobotoCondensed-Bold.ttf",
+                         "bold-italic": TYPEFACE_DIR / "RobotoCondensed-BoldItalic.ttf"},
+    "lato-black": {"bold": TYPEFACE_DIR / "Lato-Black.ttf", "bold-italic": TYPEFACE_DIR / "Lato-BlackItalic.ttf"},
+    "dejavu-serif": {"bold": TYPEFACE_DIR / "DejaVuSerif-Bold.ttf", "bold-italic": TYPEFACE_DIR / "DejaVuSerif-BoldItalic.ttf"},
+}
+DEFAULT_TYPEFACE = "dejavu"
+#: Height of a digit in DejaVu Sans Bold as a fraction of the font size (other typefaces are scaled to match).
 DIGIT_HEIGHT_PER_EM = 0.729
+_typeface: ContextVar[str] = ContextVar("typeface", default=DEFAULT_TYPEFACE)
+
+
+@contextmanager
+def painted_in(typeface: str) -> Iterator[None]:
+    """Within the block, text is drawn in ``typeface`` (one of ``TYPEFACES``; ``ValueError`` otherwise)."""
+    if typeface not in TYPEFACES:
+        raise ValueError(f"unknown typeface {typeface!r}; expected one of {', '.join(TYPEFACES)}")
+    token = _typeface.set(typeface)
+    try:
+        yield
+    finally:
+        _typeface.reset(token)
 
 
 @lru_cache(maxsize=256)
-def font(style: str, size: int) -> ImageFont.FreeTypeFont:
-    """A bundled font (``"bold"`` or ``"bold-italic"``) at ``size`` pixels."""
-    path = FONT_DIR / FONT_FILES[style]
+def font(style: str, size: int, typeface: str = DEFAULT_TYPEFACE) -> ImageFont.FreeTypeFont:
+    """A bundled font (``"bold"`` or ``"bold-italic"`` of ``typeface``) at ``size`` pixels."""
+    path = TYPEFACES[typeface][style]
     if not path.is_file():
         raise FileNotFoundError(f"bundled font {path} is missing from the source checkout")
     return ImageFont.truetype(str(path), max(1, int(size)))
+
+
+@lru_cache(maxsize=32)
+def digit_height_per_em(style: str, typeface: str) -> float:
+    """How tall the digits of ``typeface``'s ``style`` stand, as a fraction of the font size."""
+    top, bottom = font(style, 1000, typeface).getbbox("0123456789")[1::2]
+    return (bottom - top) / 1000
 
 
 def rounded_rect(draw: ImageDraw.ImageDraw, box: Box, radius: float, fill) -> None:
@@ -57,8 +91,9 @@ def text_layer(text: str, style: str, height: float, fill, stroke: float = 0.0, 
     ``shadow`` is an ``(dx, dy)`` offset for a dark copy drawn underneath; ``underline`` adds
     the bar under UNO 6 and 9.
     """
-    size = height / DIGIT_HEIGHT_PER_EM
-    f = font(style, round(size))
+    typeface = _typeface.get()
+    size = height / DIGIT_HEIGHT_PER_EM * digit_height_per_em(style, DEFAULT_TYPEFACE) / digit_height_per_em(style, typeface)
+    f = font(style, round(size), typeface)
     pad = int(size * 0.5 + stroke * 2 + (abs(shadow[0]) + abs(shadow[1]) if shadow else 0)) + 2
     left, top, right, bottom = f.getbbox(text, stroke_width=round(stroke))
     w, h = right - left + 2 * pad, bottom - top + 2 * pad

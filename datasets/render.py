@@ -3,7 +3,8 @@
 Image ``i`` is rendered from ``numpy.random.default_rng([seed, i])`` alone, so the result does not
 depend on how many worker processes share the work. The first ``round(n * val_fraction)``
 images form the validation split. ``kind`` and ``family`` fix the scene kind and deck family (random
-by default), ``designs`` the designs a deck may be of (of that family); ``frame="4:3"`` keeps the middle
+by default), ``designs`` the designs a deck may be of (of that family), ``typefaces`` those its indices may
+be printed in (default DejaVu Sans); ``frame="4:3"`` keeps the middle
 4:3 band of each square render (640 x 480 for 640 px), as a table webcam frames it.
 """
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 
 from referee.cards import ALL_CARD_IDS
 
+from .drawing import TYPEFACES
 from .scene import FAMILY_WEIGHTS, SCENE_WEIGHTS, Label, design_weights, render_scene
 
 BOX_CHOICES: dict[str, tuple[str, ...]] = {"corners": ("corner",), "cards": ("card",), "both": ("corner", "card")}
@@ -41,6 +43,7 @@ class RenderJob:
     family: str | None = None
     frame: str = "square"
     designs: tuple[str, ...] | None = None
+    typefaces: tuple[str, ...] | None = None
 
     def validate(self) -> None:
         """Raise ``ValueError`` with a clear message for impossible settings."""
@@ -67,6 +70,9 @@ class RenderJob:
                 design_weights(self.family, self.designs)
             except ValueError as exc:
                 raise ValueError(f"--design: {exc}") from None
+        unknown = [t for t in self.typefaces or () if t not in TYPEFACES]
+        if unknown:
+            raise ValueError(f"--typeface must be one of {', '.join(TYPEFACES)}, not {unknown[0]!r}")
 
     @property
     def n_val(self) -> int:
@@ -111,7 +117,7 @@ def cut_to_frame(image: np.ndarray, labels: list[Label], aspect: float) -> tuple
 def render_one(job: RenderJob, i: int) -> dict:
     """Render and write image ``i`` with its label file; returns its ``meta.jsonl`` record."""
     rng = np.random.default_rng([job.seed, i])
-    image, labels, info = render_scene(rng, job.imgsz, job.kind, job.family, job.designs)
+    image, labels, info = render_scene(rng, job.imgsz, job.kind, job.family, job.designs, job.typefaces)
     if job.frame != "square":
         image, labels = cut_to_frame(image, labels, FRAMES[job.frame])
     split = job.split(i)

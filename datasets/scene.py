@@ -18,6 +18,7 @@ pixel) decides which corner indices and cards are visible. Labels carry the clas
 """
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass, field
 
@@ -27,7 +28,8 @@ import numpy as np
 from referee.cards import ALL_CARD_IDS, CARD_BACK, STANDARD_FACE_IDS, UNO_BACK, UNO_FACE_IDS
 
 from . import distractors, textures
-from .cards import card_aspect, corner_boxes, render_face
+from .cards import card_aspect, corner_boxes, printed_design, render_face
+from .drawing import DEFAULT_TYPEFACE, TYPEFACES
 from .effects import camera_pipeline
 from .hands import Hand, make_hand, paint_hand
 
@@ -44,6 +46,8 @@ DESIGN_WEIGHTS: dict[str, dict[str, float]] = {
     "standard": {"standard": 0.75, "standard-simple": 0.10, "standard-black-gold": 0.05,
                  "standard-black-white": 0.05, "standard-jumbo": 0.05},
 }
+#: The designs whose faces are card art, printed in their own typeface whatever the deck's.
+ART_DESIGNS: tuple[str, ...] = ("standard",)
 #: Sampling weights of the face-up cards: uniform, except the Joker (it has one box where others have three).
 FACE_WEIGHTS: dict[str, np.ndarray] = {
     family: (lambda w: w / w.sum())(np.array([2.5 if card == "joker" else 1.0 for card in faces]))
@@ -317,15 +321,16 @@ def design_weights(family: str, designs: tuple[str, ...] | dict[str, float] | No
 
 class Deck:
     """Draws card ids for one scene: uniformly over the family's faces (balanced classes), in a design drawn
-    by ``DESIGN_WEIGHTS`` (among ``designs`` when given)."""
+    by ``DESIGN_WEIGHTS`` (among ``designs`` when given), printed in one of ``typefaces`` (:func:`deck_typeface`)."""
 
     def __init__(self, rng: np.random.Generator, family: str,
-                 designs: tuple[str, ...] | dict[str, float] | None = None):
+                 designs: tuple[str, ...] | dict[str, float] | None = None, typefaces: tuple[str, ...] | None = None):
         self.rng, self.family = rng, family
         weights = design_weights(family, designs)
         self.designs = tuple(weights)
         self.mixed_designs = rng.random() < 0.1
         self.design = self.designs[rng.choice(len(self.designs), p=list(weights.values()))]
+        self.typeface = deck_typeface(rng, typefaces)
 
     def face(self) -> tuple[str, str]:
         """A random face-up card and its design (the Joker, often without corner index, more often)."""
@@ -338,10 +343,22 @@ class Deck:
         return FAMILY_BACK[self.family], self.pick_design()
 
     def pick_design(self) -> str:
-        """The scene's design (or a random UNO design in a mixed-deck scene)."""
-        if self.mixed_designs:
-            return self.designs[self.rng.integers(len(self.designs))]
-        return self.design
+        """The scene's design (or a random UNO design in a mixed-deck scene), printed in the deck's typeface."""
+        design = self.designs[self.rng.integers(len(self.designs))] if self.mixed_designs else self.design
+        return design if design in ART_DESIGNS else printed_design(design, self.typeface)
+
+
+def deck_typeface(rng: np.random.Generator, typefaces: tuple[str, ...] | None) -> str:
+    """The typeface a deck is printed in: one of ``typefaces`` (``datasets.drawing.TYPEFACES``), drawn from ``rng``'s
+    state without advancing it, so that a seed's scenes are the same but for the glyphs; DejaVu Sans when ``None``.
+    ``ValueError`` for an unknown typeface."""
+    if not typefaces:
+        return DEFAULT_TYPEFACE
+    unknown = [t for t in typefaces if t not in TYPEFACES]
+    if unknown:
+        raise ValueError(f"unknown typeface {unknown[0]!r}; expected one of {', '.join(TYPEFACES)}")
+    digest = hashlib.sha256(repr(rng.bit_generator.state).encode("utf-8")).digest()
+    return typefaces[int.from_bytes(digest[:8], "little") % len(typefaces)]
 
 
 # ------------------------------------------------------------------------------------------ scenes
@@ -495,13 +512,14 @@ SCENES = {"table": _table_scene, "crowded": _crowded_scene, "closeup": _closeup_
 
 
 def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = None,
-                 family: str | None = None, designs: tuple[str, ...] | dict[str, float] | None = None
-                 ) -> tuple[np.ndarray, list[Label], dict]:
+                 family: str | None = None, designs: tuple[str, ...] | dict[str, float] | None = None,
+                 typefaces: tuple[str, ...] | None = None) -> tuple[np.ndarray, list[Label], dict]:
     """Render one synthetic photo: returns (BGR uint8 image ``size``x``size``, labels, info).
 
     ``kind`` picks a scene kind of ``SCENE_WEIGHTS`` and ``family`` ``"uno"`` or ``"standard"``
     (random when None); ``designs`` (of ``family``) are the designs its deck may be of, or a mapping of them
-    to their weights (default: all, as ``DESIGN_WEIGHTS`` weighs them). ``info`` says what was drawn (kind,
+    to their weights (default: all, as ``DESIGN_WEIGHTS`` weighs them), ``typefaces`` those its indices may be
+    printed in (:func:`deck_typeface`; default DejaVu Sans). ``info`` says what was drawn (kind,
     family, design). Card faces are never mirrored: a mirrored 5 is a 2, and webcams send their frames
     unmirrored.
     """
@@ -517,7 +535,7 @@ def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = N
         family = fams[rng.choice(len(fams), p=p / p.sum())]
     if family not in FAMILY_FACES:
         raise ValueError(f"unknown card family {family!r}; expected uno or standard")
-    deck = None if kind == "empty" else Deck(rng, family, designs)
+    deck = None if kind == "empty" else Deck(rng, family, designs, typefaces)
     empty_kind = ("table", "closeup")[int(rng.integers(2))] if kind == "empty" else kind
     builder = SCENES[empty_kind]
     frame, webcam = builder(rng, size, deck)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from .drawing import Box, paste_centered, rounded_rect, text_layer, visible_box
+from .drawing import DEFAULT_TYPEFACE, Box, painted_in, paste_centered, rounded_rect, text_layer, visible_box
 from .standard_art import load_art
 
 STANDARD_ASPECT = 88.0 / 63.0
@@ -64,7 +64,8 @@ PRINTS: dict[str, Print] = {
 
 
 def _suit_layer(suit: str, height: float, fill) -> Image.Image:
-    return text_layer(SUIT_GLYPHS[suit], "bold", height, fill)
+    with painted_in(DEFAULT_TYPEFACE):  # the suits' glyphs, which the other typefaces lack
+        return text_layer(SUIT_GLYPHS[suit], "bold", height, fill)
 
 
 def _index_layer(rank: str, suit: str | None, w: float, fill) -> Image.Image:

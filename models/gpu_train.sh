@@ -6,7 +6,8 @@
 #   STAGE tables (default): from models/cards.pt (recipe_continue.yaml) on table and busy-table renders, mixed
 #     renders and the real photos; small: the same from models/cards.pt on renders of every kind (close-ups and a
 #     few cards too; tables and busy tables of the standard prints the shipped detector never saw: black stock,
-#     jumbo indices) and the real photos, as taken and laid small on rendered tables (models/small_real.py,
+#     jumbo indices; tables of decks whose indices are printed in other typefaces, Lato Black held out for
+#     `tableref eval --typeface lato-black`) and the real photos, as taken and laid small on rendered tables (models/small_real.py,
 #     SMALL_FRAMES frames, default 2400; CARRIED/cards-real-dev's photos too where carried, only laid small);
 #     closeups: from CARRIED/start.pt (the tables stage's best.pt; recipe_refine.yaml)
 #     on cards held up close and a few cards, some tables, and the real photos again, so that what the tables
@@ -81,6 +82,9 @@ case "$stage" in
     prints=(--family standard --frame 4:3 --design standard-black-gold --design standard-black-white --design standard-jumbo)
     render table-prints 500 4028 --kind table "${prints[@]}"
     render crowded-prints 300 4029 --kind crowded "${prints[@]}"
+    typefaces=(--frame 4:3 --typeface roboto-black --typeface roboto-condensed --typeface dejavu-serif)
+    render table-typefaces 600 4041 --kind table "${typefaces[@]}"
+    render crowded-typefaces 300 4042 --kind crowded "${typefaces[@]}"
     render closeup 900 4025 --kind closeup
     render few 600 4026 --kind few
     render mixed 500 4027 ;;

@@ -77,3 +77,40 @@ def test_jumbo_indices_are_larger_than_the_plain_ones() -> None:
         return (x2 - x1) * (y2 - y1)
 
     assert index_area("standard-jumbo") > 1.8 * index_area("standard-simple")
+
+
+def test_a_design_printed_in_another_typeface_differs_only_in_its_glyphs() -> None:
+    from tableref_datasets.cards import printed_design, split_design
+    from tableref_datasets.drawing import DEFAULT_TYPEFACE, TYPEFACES
+
+    assert printed_design("uno-2023", DEFAULT_TYPEFACE) == "uno-2023"
+    assert split_design("uno-2023") == ("uno-2023", DEFAULT_TYPEFACE)
+    plain = render_face("red-2", "uno-2023", WIDTH)
+    for typeface in TYPEFACES:
+        design = printed_design("uno-2023", typeface)
+        assert split_design(design) == ("uno-2023", typeface)
+        face = render_face("red-2", design, WIDTH)
+        assert face.shape == plain.shape and len(corner_boxes("red-2", design, WIDTH)) == 2
+        assert (typeface == DEFAULT_TYPEFACE) == np.array_equal(face, plain)
+        # the card's colour and stock stay: most pixels are as in the default print
+        assert np.mean(np.abs(face.astype(int) - plain.astype(int)).max(axis=2) < 8) > 0.6
+    with pytest.raises(ValueError, match="typeface"):
+        render_face("red-2", "uno-2023+comic-sans", WIDTH)
+    with pytest.raises(ValueError, match="design"):
+        render_face("red-2", "uno-1971+lato-black", WIDTH)
+
+
+def test_suits_keep_their_glyphs_in_every_typeface() -> None:
+    from tableref_datasets.cards import printed_design
+    from tableref_datasets.drawing import DEFAULT_TYPEFACE, TYPEFACES, painted_in
+    from tableref_datasets.standard_faces import _suit_layer
+
+    plain = np.asarray(_suit_layer("H", 40, (200, 0, 0, 255)))
+    for typeface in TYPEFACES:
+        with painted_in(typeface):
+            assert np.array_equal(np.asarray(_suit_layer("H", 40, (200, 0, 0, 255))), plain)
+        assert render_face("10H", printed_design("standard-simple", typeface), WIDTH).shape[1] == WIDTH
+    with pytest.raises(ValueError):
+        with painted_in("comic-sans"):
+            pass
+    assert DEFAULT_TYPEFACE in TYPEFACES

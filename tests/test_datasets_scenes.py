@@ -144,3 +144,49 @@ def test_cli_design_option(tmp_path, capsys) -> None:
     for argv in (["--design", "standard-jumbo"], ["--family", "uno", "--design", "standard-jumbo"]):
         assert main(["datasets", "render", "--n", "1", "--out", str(tmp_path / "x"), *argv]) == 2
         assert "--design" in capsys.readouterr().err
+
+
+def test_a_deck_s_typeface_is_drawn_without_advancing_the_scene_s_random_state() -> None:
+    from tableref_datasets.cards import split_design
+    from tableref_datasets.drawing import DEFAULT_TYPEFACE
+    from tableref_datasets.scene import Deck, deck_typeface
+
+    typefaces = ("roboto-black", "roboto-condensed", "lato-black")
+    rng = np.random.default_rng(5)
+    before = rng.bit_generator.state
+    assert deck_typeface(rng, typefaces) == deck_typeface(rng, typefaces) in typefaces
+    assert rng.bit_generator.state == before
+    assert deck_typeface(rng, None) == DEFAULT_TYPEFACE
+    with pytest.raises(ValueError, match="typeface"):
+        deck_typeface(rng, ("comic-sans",))
+    seen = set()
+    for seed in range(30):
+        deck = Deck(np.random.default_rng([seed, 1]), "uno", typefaces=typefaces)
+        seen.add(deck.typeface)
+        design, typeface = split_design(deck.face()[1])
+        assert typeface == deck.typeface and design in ("uno-classic", "uno-2023")
+    assert seen == set(typefaces)
+    for seed in range(20):  # the card art keeps its own print
+        deck = Deck(np.random.default_rng([seed, 2]), "standard", ("standard",), typefaces)
+        assert deck.face()[1] == "standard"
+
+
+def test_a_scene_printed_in_another_typeface_is_the_same_scene_but_for_its_glyphs() -> None:
+    for seed in range(3):
+        plain, plain_labels, info = _scene(seed, kind="table", family="uno")
+        other, labels, other_info = _scene(seed, kind="table", family="uno", typefaces=("lato-black",))
+        cards = [(label.card, label.instance, label.box) for label in labels if label.kind == "card"]
+        # the cards lie as they did; a corner index drawn narrower may now count as covered
+        assert info == other_info and cards == [(label.card, label.instance, label.box)
+                                                for label in plain_labels if label.kind == "card"]
+        changed = (np.abs(plain.astype(int) - other.astype(int)).max(axis=2) > 40).mean()
+        assert 0 < changed < 0.2
+
+
+def test_cli_typeface_option(tmp_path, capsys) -> None:
+    out = tmp_path / "lato"
+    assert main(["datasets", "render", "--n", "2", "--out", str(out), "--imgsz", "256", "--family", "uno",
+                 "--typeface", "lato-black", "--val-fraction", "0"]) == 0
+    assert len(list((out / "images" / "train").glob("*.jpg"))) == 2
+    assert main(["datasets", "render", "--n", "1", "--out", str(tmp_path / "x"), "--typeface", "comic-sans"]) == 2
+    assert "--typeface must be one of" in capsys.readouterr().err

@@ -109,3 +109,14 @@ def test_held_out_renders_of_one_design_read_with_a_taught_deck(tmp_path, capsys
     assert main(["eval", "--sets", "table-standard", "--deck", "nobody", "--render", "1"]) == 2
     assert "no deck profile named 'nobody'" in capsys.readouterr().err
     assert main(["datasets", "shots", "--design", "standard-tartan", "--out", str(tmp_path / "x")]) == 2
+
+
+def test_held_out_renders_in_a_typeface_never_trained_on(tmp_path, capsys, detector_model) -> None:
+    from web.cli import main
+
+    assert main(["eval", "--sets", "table-uno", "--typeface", "lato-black", "--render", "2", "--seed", "7",
+                 "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["table-uno"]["recall"]["total"] > 0
+    assert main(["eval", "--sets", "table-uno", "--typeface", "comic-sans", "--render", "1"]) == 2
+    assert "typeface" in capsys.readouterr().err

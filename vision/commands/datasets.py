@@ -40,6 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     render.add_argument("--design", action="append", default=None, metavar="DESIGN",
                         help="with --family: a design the decks may be of (repeat for several; default: all, "
                              "weighed as usual), e.g. standard-black-gold")
+    render.add_argument("--typeface", action="append", default=None, metavar="TYPEFACE",
+                        help="print each deck's indices and digits in one of these typefaces (repeat for several; "
+                             "default: DejaVu Sans, as the shipped models learnt), e.g. lato-black; the card art "
+                             "keeps its own")
     render.add_argument("--boxes", choices=("corners", "cards", "both"), default="both",
                         help="label corner indices, whole cards, or both (default)")
     render.set_defaults(_action=_render)
@@ -75,7 +79,8 @@ def _render(args: argparse.Namespace) -> int:
     workers = args.workers if args.workers > 0 else (os.cpu_count() or 1)
     job = RenderJob(out=args.out, n=args.n, seed=args.seed, imgsz=args.imgsz,
                     val_fraction=args.val_fraction, boxes=args.boxes, kind=args.kind, family=args.family,
-                    frame=args.frame, designs=tuple(args.design) if args.design else None)
+                    frame=args.frame, designs=tuple(args.design) if args.design else None,
+                    typefaces=tuple(args.typeface) if args.typeface else None)
     try:
         job.validate()
     except ValueError as exc:

@@ -117,6 +117,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--design", default=None, metavar="D",
                         help="render the held-out sets of D's deck family with decks of design D only, e.g. "
                              "standard-black-gold")
+    parser.add_argument("--typeface", action="append", default=None, metavar="T",
+                        help="render the held-out sets' decks printed in typeface T (repeat for several: each deck "
+                             "one of them), e.g. lato-black: prints the shipped models never saw")
     parser.add_argument("--deck", default=None, metavar="NAME",
                         help="read with the taught deck profile NAME (`tableref deck learn`)")
     parser.add_argument("--shrink", type=float, default=None, metavar="F",
@@ -162,9 +165,11 @@ def _print_match(title: str, report) -> None:
         print("  most wrong readings: " + ", ".join(f"{k} x{n}" for k, n in report.wrong.most_common(8)))
 
 
-def _render_held_out(name: str, n: int, seed: int, out: Path, design: str | None = None) -> Path:
-    """Render the held-out set ``name``; with ``design``, a set of that design's family has decks of it only.
-    ``ValueError`` for a design the renderer does not know."""
+def _render_held_out(name: str, n: int, seed: int, out: Path, design: str | None = None,
+                     typefaces: tuple[str, ...] | None = None) -> Path:
+    """Render the held-out set ``name``; with ``design``, a set of that design's family has decks of it only; with
+    ``typefaces``, its decks are printed in one of them. ``ValueError`` for a design or typeface the renderer does
+    not know."""
     from vision.source_tree import load_source_package
 
     load_source_package("datasets")
@@ -176,7 +181,7 @@ def _render_held_out(name: str, n: int, seed: int, out: Path, design: str | None
     if design is not None and design_family(design) == family:
         designs = (design,)
     render_dataset(RenderJob(out=out, n=n, seed=seed, imgsz=640, val_fraction=0.0, kind=kind, family=family,
-                             frame=frame, designs=designs), workers=min(2, os.cpu_count() or 1))
+                             frame=frame, designs=designs, typefaces=typefaces), workers=min(2, os.cpu_count() or 1))
     return out
 
 
@@ -479,7 +484,8 @@ def run(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="tableref-eval-") as scratch:
             given = args.synthetic if name == "synthetic" else None
             try:
-                folder = given or _render_held_out(name, args.render, args.seed, Path(scratch), args.design)
+                folder = given or _render_held_out(name, args.render, args.seed, Path(scratch), args.design,
+                                                   tuple(args.typeface) if args.typeface else None)
             except (SourceTreeMissing, ValueError) as exc:
                 print(f"tableref eval: {exc}", file=sys.stderr)
                 return 2
