@@ -120,3 +120,17 @@ def test_held_out_renders_in_a_typeface_never_trained_on(tmp_path, capsys, detec
     assert result["table-uno"]["recall"]["total"] > 0
     assert main(["eval", "--sets", "table-uno", "--typeface", "comic-sans", "--render", "1"]) == 2
     assert "typeface" in capsys.readouterr().err
+
+
+def test_teaching_shots_of_a_deck_printed_in_another_typeface(tmp_path, capsys) -> None:
+    from web.cli import main
+
+    plain, lato = tmp_path / "plain", tmp_path / "lato"
+    assert main(["datasets", "shots", "--design", "uno-2023", "--out", str(plain), "--cards", "red-2"]) == 0
+    assert main(["datasets", "shots", "--design", "uno-2023", "--typeface", "lato-black", "--out", str(lato),
+                 "--cards", "red-2"]) == 0
+    first, second = (cv2.imread(str(folder / "images" / "shot000.png")) for folder in (plain, lato))
+    assert first.shape == second.shape and not np.array_equal(first, second)
+    assert main(["datasets", "shots", "--design", "uno-2023", "--typeface", "comic-sans", "--out",
+                 str(tmp_path / "x"), "--cards", "red-2"]) == 2
+    assert "unknown typeface" in capsys.readouterr().err

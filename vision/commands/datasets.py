@@ -50,6 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     shots = sub.add_parser("shots", help="render a teaching folder of single cards for `tableref deck learn`",
                            description="One 640 x 480 shot of each card lying on a plain table, and labels.csv.")
     shots.add_argument("--design", required=True, help="the deck's design, e.g. standard-black-gold or uno-2023")
+    shots.add_argument("--typeface", default=None, metavar="TYPEFACE",
+                       help="print the deck's indices and digits in this typeface (default DejaVu Sans), e.g. lato-black")
     shots.add_argument("--out", type=Path, required=True, help="output folder (images/ and labels.csv)")
     shots.add_argument("--cards", default=None, help="comma-separated card ids (default: every face of the family)")
     shots.set_defaults(_action=_shots)
@@ -113,14 +115,15 @@ def _shots(args: argparse.Namespace) -> int:
 
     if not _datasets_loaded():
         return 2
-    from tableref_datasets.cards import design_family
+    from tableref_datasets.cards import design_family, printed_design
+    from tableref_datasets.drawing import DEFAULT_TYPEFACE
     from tableref_datasets.shots import write_shots
 
     try:
         family = design_family(args.design)
         cards = ([c.strip() for c in args.cards.split(",") if c.strip()] if args.cards
                  else list(FACE_IDS_BY_FAMILY[family]))
-        count = write_shots(args.out, cards, args.design)
+        count = write_shots(args.out, cards, printed_design(args.design, args.typeface or DEFAULT_TYPEFACE))
     except ValueError as exc:
         print(f"tableref datasets shots: {exc}", file=sys.stderr)
         return 2
