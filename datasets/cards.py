@@ -17,7 +17,7 @@ from PIL import Image
 
 from referee.cards import ALL_CARD_IDS, parse_card
 
-from .drawing import DEFAULT_TYPEFACE, TYPEFACES, Box, painted_in, to_bgra
+from .drawing import DEFAULT_TYPEFACE, Box, check_typeface, painted_in, to_bgra
 from .standard_faces import PRINTS, STANDARD_ASPECT, paint_art_face, paint_standard_back, paint_standard_face
 from .uno_faces import UNO_ASPECT, paint_uno_back, paint_uno_face
 
@@ -53,8 +53,7 @@ def card_aspect(card_id: str) -> float:
 def _check(card_id: str, design: str, width: int) -> None:
     card = parse_card(card_id)  # ValueError for an unknown id
     design, typeface = split_design(design)
-    if typeface not in TYPEFACES:
-        raise ValueError(f"unknown typeface {typeface!r}; expected one of {', '.join(TYPEFACES)}")
+    check_typeface(typeface)
     if design not in DESIGNS:
         raise ValueError(f"unknown design {design!r}; expected one of {', '.join(DESIGNS)}")
     if design not in FAMILY_DESIGNS[card.family]:

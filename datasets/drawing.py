@@ -36,12 +36,17 @@ DIGIT_HEIGHT_PER_EM = 0.729
 _typeface: ContextVar[str] = ContextVar("typeface", default=DEFAULT_TYPEFACE)
 
 
+def check_typeface(typeface: str) -> str:
+    """``typeface`` itself when it is one of ``TYPEFACES``; ``ValueError`` naming them otherwise."""
+    if typeface not in TYPEFACES:
+        raise ValueError(f"unknown typeface {typeface!r}; expected one of {', '.join(TYPEFACES)}")
+    return typeface
+
+
 @contextmanager
 def painted_in(typeface: str) -> Iterator[None]:
     """Within the block, text is drawn in ``typeface`` (one of ``TYPEFACES``; ``ValueError`` otherwise)."""
-    if typeface not in TYPEFACES:
-        raise ValueError(f"unknown typeface {typeface!r}; expected one of {', '.join(TYPEFACES)}")
-    token = _typeface.set(typeface)
+    token = _typeface.set(check_typeface(typeface))
     try:
         yield
     finally:

@@ -29,7 +29,7 @@ from referee.cards import ALL_CARD_IDS, CARD_BACK, STANDARD_FACE_IDS, UNO_BACK, 
 
 from . import distractors, textures
 from .cards import card_aspect, corner_boxes, printed_design, render_face
-from .drawing import DEFAULT_TYPEFACE, TYPEFACES
+from .drawing import DEFAULT_TYPEFACE, check_typeface
 from .effects import camera_pipeline
 from .hands import Hand, make_hand, paint_hand
 
@@ -354,9 +354,8 @@ def deck_typeface(rng: np.random.Generator, typefaces: tuple[str, ...] | None) -
     ``ValueError`` for an unknown typeface."""
     if not typefaces:
         return DEFAULT_TYPEFACE
-    unknown = [t for t in typefaces if t not in TYPEFACES]
-    if unknown:
-        raise ValueError(f"unknown typeface {unknown[0]!r}; expected one of {', '.join(TYPEFACES)}")
+    for typeface in typefaces:
+        check_typeface(typeface)
     digest = hashlib.sha256(repr(rng.bit_generator.state).encode("utf-8")).digest()
     return typefaces[int.from_bytes(digest[:8], "little") % len(typefaces)]
 
