@@ -63,6 +63,7 @@ def test_crops_guessed_from_a_box_say_which_card_but_not_that_there_is_none() ->
     ("red-1", Reading("wild-draw4", 0.9), "wild-draw4"),  # a wild is a whole id
     ("KC", Reading("QC", 0.85), "QC"),
     ("wild", Reading("3", 0.9), "wild"),  # an UNO value needs a colour, which a wild's panels do not give
+    ("5S", Reading("2", 0.9), "5S"),  # nor does a standard card's suit (both families read: never "S-2")
 ])
 def test_a_reading_names_the_card(card: str, reading: Reading, expected: str) -> None:
     detection = named(Detection(card, 0.8, (10, 10, 50, 50)), reading)

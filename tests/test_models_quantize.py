@@ -1,6 +1,6 @@
 """The 8-bit models the product runs (``models/quantize.py``): which nodes stay in floats, the inputs captured
 from the fp32 pair, a quantized reader that reads as its export does, and committed copies made from the
-committed exports."""
+committed exports, whose weights fit in 7 bits."""
 from __future__ import annotations
 
 import numpy as np
@@ -30,6 +30,14 @@ def graph_of(nodes: list, output: str):
     graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)],
                               [helper.make_tensor_value_info(output, TensorProto.FLOAT, None)])
     return helper.make_model(graph)
+
+
+def largest_weight(model) -> int:
+    """The largest magnitude of the 8-bit weights of a quantized ``model`` (0 where it has none)."""
+    from onnx import numpy_helper
+
+    weights = [numpy_helper.to_array(t) for t in model.graph.initializer if t.data_type == TensorProto.INT8]
+    return max((int(np.abs(w).max()) for w in weights), default=0)
 
 
 def test_the_detectors_last_module_is_the_one_writing_the_output():
@@ -76,6 +84,7 @@ def test_a_quantized_reader_reads_as_its_export(captured, tmp_path):
     model = onnx.load(str(out))
     assert any(node.op_type == "QuantizeLinear" for node in model.graph.node)
     assert [node.op_type for node in model.graph.node].count("Gemm") == 1  # left in floats
+    assert 0 < largest_weight(model) <= 64  # 7 bits
     assert quantized_from(out) == file_fingerprint(READER_FP32)
     assert [(opset.domain, opset.version) for opset in model.opset_import] == [("", 17)]  # only what it uses
     crops = np.concatenate(crop_batches)
@@ -90,3 +99,10 @@ def test_a_quantized_reader_reads_as_its_export(captured, tmp_path):
 def test_the_committed_8_bit_models_are_made_from_the_committed_exports(export):
     """An export retrained without `tableref train --quantize` after it leaves the product on the old model."""
     assert quantized_from(int8_path(export)) == file_fingerprint(export)
+
+
+@pytest.mark.parametrize("export", [DETECTOR_FP32, READER_FP32], ids=["detector", "reader"])
+def test_the_committed_8_bit_models_weights_fit_in_7_bits(export):
+    """Weights in [-64, 64], so that a CPU without VNNI (AVX2's saturating ``vpmaddubsw``) computes the same
+    integers as one with it: 8-bit weights read far fewer cards there (``models/quantize.py``)."""
+    assert largest_weight(onnx.load(str(int8_path(export)))) <= 64

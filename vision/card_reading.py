@@ -177,13 +177,14 @@ def unread(detection: Detection, reading: Reading) -> bool:
 def named(detection: Detection, reading: Reading) -> Detection:
     """``detection`` named as the reader read it, with the reading's probability. An UNO value takes the
     colour of the UNO card detected (re-decided from the pixels afterwards); on a card the detector saw as
-    a wild, whose coloured pixels are its four panels, an UNO value renames nothing."""
+    a wild, whose coloured pixels are its four panels, or as a standard card (both families read at once),
+    an UNO value renames nothing."""
     label = reading.label
     if label not in ALL_CARD_IDS:  # an UNO value: it takes the colour of the UNO card detected
-        colour = parse_card(detection.card).color
-        if colour is None:
+        detected = parse_card(detection.card)
+        if detected.family != "uno" or detected.color is None:  # a wild, or a standard card (its suit no colour)
             return detection
-        label = f"{colour}-{label}"
+        label = f"{detected.color}-{label}"
     return replace(detection, card=label, conf=reading.prob)
 
 

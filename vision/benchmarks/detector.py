@@ -7,17 +7,23 @@ the median, 90th percentile and frames per second. ``--scene N`` times a rendere
 ``crowded`` scene kind) with at least ``N`` cards in view (of ``--family``); ``--baseline MODEL`` times
 another detector model (with ``--baseline-reader``, another reader too: the fp32 exports against the 8-bit
 models the product runs) on the same frame, turn about, and prints the ratio (the machine is shared and
-noisy: compare in one run).
+noisy: compare in one run). It names the CPU and whether it has 8-bit dot products (VNNI on x86, dot-product
+instructions on ARM), without which the 8-bit models run no faster than the fp32 exports.
 Figures are printed, never asserted.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
+from pathlib import Path
 
 from vision.commands import MODEL_HELP
+
+#: CPU flags (``/proc/cpuinfo``) of 8-bit dot products: x86's VNNI, ARM's dot-product instructions.
+DOT_PRODUCT_FLAGS = ("avx512_vnni", "avx_vnni", "asimddp")
 
 HELP = "time the card detector on a 640x480 frame (median ms, frames per second)"
 
@@ -132,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
             tick = time.perf_counter()
             found[i] = each.detect(frame)
             times[i].append((time.perf_counter() - tick) * 1000)
+    print(cpu_description())
     print(f"model {detector.path} (input longest side {detector.imgsz}), reader "
           f"{_reader_path(detector)}, loaded in {load_ms:.0f} ms")
     print(f"frame {width}x{height} ({what}): {len(found[0])} detections, looked at with its longest side at "
@@ -142,6 +149,21 @@ def run(args: argparse.Namespace) -> int:
         medians.append(_print_times("baseline", sorted(times[1])))
         print(f"speed ratio (model / baseline frames/s): {medians[1] / medians[0]:.2f}")
     return 0
+
+
+def cpu_description(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
+    """One line naming this machine's CPU, its cores and whether it has 8-bit dot products (where ``cpuinfo``
+    says; "not known" elsewhere)."""
+    try:
+        lines = cpuinfo.read_text(errors="replace").splitlines()
+    except OSError:
+        return f"CPU: {os.cpu_count()} cores; 8-bit dot products: not known"
+    fields = {key.strip(): value for key, value in (line.split(":", 1) for line in lines if ":" in line)}
+    name = next((fields[key].strip() for key in ("model name", "Model", "Hardware") if key in fields), "unknown")
+    flags = set((fields.get("flags") or fields.get("Features") or "").split())
+    found = [flag for flag in DOT_PRODUCT_FLAGS if flag in flags]
+    dots = f"yes ({', '.join(found)})" if found else "no: the 8-bit models run about as fast as the fp32 exports"
+    return f"CPU: {name}, {os.cpu_count()} cores; 8-bit dot products: {dots}"
 
 
 def _reader_path(detector) -> str:
