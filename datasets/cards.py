@@ -22,7 +22,9 @@ from .standard_faces import PRINTS, STANDARD_ASPECT, paint_art_face, paint_stand
 from .uno_faces import UNO_ASPECT, paint_uno_back, paint_uno_face
 
 UNO_DESIGNS: tuple[str, ...] = ("uno-classic", "uno-2023")
-STANDARD_DESIGNS: tuple[str, ...] = ("standard", *PRINTS)
+#: The designs whose faces are card art, printed in their own typeface whatever the deck's.
+ART_DESIGNS: tuple[str, ...] = ("standard",)
+STANDARD_DESIGNS: tuple[str, ...] = (*ART_DESIGNS, *PRINTS)
 DESIGNS: tuple[str, ...] = UNO_DESIGNS + STANDARD_DESIGNS
 FAMILY_DESIGNS: dict[str, tuple[str, ...]] = {"uno": UNO_DESIGNS, "standard": STANDARD_DESIGNS}
 SUPERSAMPLE = 2
@@ -74,7 +76,7 @@ def _paint_design(card_id: str, design: str, width: int) -> tuple[Image.Image, B
         return paint_uno_back(width), None
     if card.family == "uno":
         return paint_uno_face(card.color, card.value, design, width)
-    if design == "standard":
+    if design in ART_DESIGNS:
         return paint_art_face(card.id, width)
     if card.id == "card-back":
         return paint_standard_back(width, PRINTS[design]), None

@@ -28,7 +28,7 @@ import numpy as np
 from referee.cards import ALL_CARD_IDS, CARD_BACK, STANDARD_FACE_IDS, UNO_BACK, UNO_FACE_IDS
 
 from . import distractors, textures
-from .cards import card_aspect, corner_boxes, printed_design, render_face
+from .cards import ART_DESIGNS, card_aspect, corner_boxes, printed_design, render_face
 from .drawing import DEFAULT_TYPEFACE, check_typeface
 from .effects import camera_pipeline
 from .hands import Hand, make_hand, paint_hand
@@ -46,8 +46,6 @@ DESIGN_WEIGHTS: dict[str, dict[str, float]] = {
     "standard": {"standard": 0.75, "standard-simple": 0.10, "standard-black-gold": 0.05,
                  "standard-black-white": 0.05, "standard-jumbo": 0.05},
 }
-#: The designs whose faces are card art, printed in their own typeface whatever the deck's.
-ART_DESIGNS: tuple[str, ...] = ("standard",)
 #: Sampling weights of the face-up cards: uniform, except the Joker (it has one box where others have three).
 FACE_WEIGHTS: dict[str, np.ndarray] = {
     family: (lambda w: w / w.sum())(np.array([2.5 if card == "joker" else 1.0 for card in faces]))
