@@ -3,9 +3,10 @@
 The exports (``models/cards.onnx``, ``models/card_classifier.onnx``) stay in 32-bit floats: they are what
 training writes and starts from. The product runs their 8-bit copies (``cards_int8.onnx``,
 ``card_classifier_int8.onnx``): weights per output channel in 7 bits and activations in 8 bits (QDQ format,
-which every ONNX Runtime reads on any CPU), reading the same cards as the exports within a point on any CPU. With
-8-bit dot products (AVX512-VNNI) they ran 1.7 times as fast for the detector and 2.4 times for the reader (sixteenth
-round, weights in 8 bits: the same kernels); without them, about as fast as the exports (``MODEL_CARD.md``).
+which every ONNX Runtime reads on any CPU), reading the cards as the exports do within about two points, either
+way, on any CPU. With 8-bit dot products (AVX512-VNNI) they ran 1.7 times as fast for the detector and 2.4 times
+for the reader (sixteenth round, weights in 8 bits: the same kernels); without them, about as fast as the exports
+(``MODEL_CARD.md``).
 
 Why 7 bits: on an x86 CPU without VNNI, ONNX Runtime multiplies unsigned 8-bit activations by signed 8-bit
 weights with AVX2's ``vpmaddubsw``, which adds two products into a signed 16-bit value and *saturates* (255 x 127
