@@ -134,3 +134,26 @@ def test_teaching_shots_of_a_deck_printed_in_another_typeface(tmp_path, capsys) 
     assert main(["datasets", "shots", "--design", "uno-2023", "--typeface", "comic-sans", "--out",
                  str(tmp_path / "x"), "--cards", "red-2"]) == 2
     assert "unknown typeface" in capsys.readouterr().err
+
+
+def test_teaching_shots_shrunk_onto_a_table_keep_their_boxes_on_the_card(tmp_path) -> None:
+    """`eval --adapt K --shrink F` teaches the deck from shots as a camera over the table sees them: each shot a
+    640 x 480 table frame, its labelled box moved to where its photo was laid."""
+    from vision import evaluation
+    from vision.commands.evaluate import teaching_shots
+    from vision.small_on_table import TABLE_SIZE
+
+    folder = tmp_path / "uno-real-dev"
+    (folder / "images").mkdir(parents=True)
+    photo = np.zeros((200, 200, 3), np.uint8)
+    photo[40:120, 60:100] = (255, 255, 255)  # the labelled corner, white on black
+    cv2.imwrite(str(folder / "images" / "a.png"), photo)
+    (folder / "labels.csv").write_text("image,card,x1,y1,x2,y2\na.png,red-2,60,40,100,120\n")
+    labels = evaluation.read_labels_csv(folder / "labels.csv")
+    as_taken, = teaching_shots(folder, labels, ["a.png"], 1)
+    assert as_taken.image == folder / "images" / "a.png" and as_taken.box == (60, 40, 100, 120)
+    shrunk, = teaching_shots(folder, labels, ["a.png"], 1, shrink=0.5)
+    assert isinstance(shrunk.image, np.ndarray) and shrunk.image.shape[:2] == (TABLE_SIZE[1], TABLE_SIZE[0])
+    x1, y1, x2, y2 = (round(v) for v in shrunk.box)
+    assert (x2 - x1, y2 - y1) == (20, 40) and shrunk.card == "red-2"
+    assert shrunk.image[y1 + 2:y2 - 2, x1 + 2:x2 - 2].mean() > 200  # the white corner lies under the moved box

@@ -14,7 +14,7 @@ again only the UNO colour's scaling and the UNO sure level, keeping the saved fi
 writes the report parts' readings as ``card,read,conf,sure`` (one row per reading or missed card); with
 ``--part tune``, the tune parts' (for choosing a referee's policy with ``tableref bench table --readings``).
 ``--shrink F`` reads the real photos scaled by F onto a dark table, as a table camera sees cards lying
-small (:mod:`vision.small_on_table`).
+small (:mod:`vision.small_on_table`); with ``--adapt K``, the deck is taught from shots shrunk so too.
 """
 from __future__ import annotations
 
@@ -124,7 +124,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="read with the taught deck profile NAME (`tableref deck learn`)")
     parser.add_argument("--shrink", type=float, default=None, metavar="F",
                         help="read each real photo scaled by F (0 < F <= 1) onto a dark 640 x 480 table, as a table "
-                             "camera sees cards lying small (vision/small_on_table.py)")
+                             "camera sees cards lying small (vision/small_on_table.py); with --adapt, the shots "
+                             "taught too")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
 
@@ -339,10 +340,15 @@ def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path
 ADAPT_SETS: tuple[str, ...] = CARD_ID_SETS
 
 
-def teaching_shots(folder: Path, labels: dict, images: list[str], per_card: int) -> list:
-    """The first ``per_card`` shots of each card among ``images`` (sorted), a shot a labelled card."""
+def teaching_shots(folder: Path, labels: dict, images: list[str], per_card: int,
+                   shrink: float | None = None) -> list:
+    """The first ``per_card`` shots of each card among ``images`` (sorted), a shot a labelled card; with
+    ``shrink``, each shot is its photo shrunk by it onto a dark table (:mod:`vision.small_on_table`), its box
+    moved with it: a deck taught to a camera over the table."""
     from vision.decks import Shot
     from vision.evaluation import NO_CARD
+    from vision.images import read_image
+    from vision.small_on_table import moved_box, small_on_table
 
     shots, taken = [], Counter()
     for image in sorted(images):
@@ -350,15 +356,22 @@ def teaching_shots(folder: Path, labels: dict, images: list[str], per_card: int)
             if card != NO_CARD and taken[card] < per_card:
                 taken[card] += 1
                 box = next(b.box for b in labels[image] if b.label == card)
-                shots.append(Shot(folder / "images" / image, card, box))
+                path = folder / "images" / image
+                if shrink is None:
+                    shots.append(Shot(path, card, box))
+                    continue
+                frame, place = small_on_table(read_image(path), shrink, image)
+                shots.append(Shot(frame, card, moved_box(box, shrink, place) if box is not None else None))
     return shots
 
 
-def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit: int | None, as_json: bool) -> int:
+def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit: int | None, as_json: bool,
+              shrink: float | None = None) -> int:
     """`tableref eval --adapt K`: per real set, a deck profile learnt from K shots per card of its tune
-    part, and its report part scored without and with it."""
+    part, and its report part scored without and with it; with ``shrink`` (``--shrink F``), the shots taught
+    and the photos scored all shrunk by it onto a dark table, as one camera over a table sees them."""
     from vision import decks, evaluation, splits
-    from vision.images import read_image
+    from vision.small_on_table import moved_labels
 
     results = {}
     errors: list[str] = []
@@ -370,7 +383,11 @@ def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit:
         report = {image: boxes for image, boxes in labels.items()
                   if splits.part_of(folder_name, image) == splits.REPORT_PART[folder_name]}
         report = dict(list(report.items())[:limit]) if limit else report
-        shots = teaching_shots(folder, labels, tune, per_card)
+        try:
+            shots = teaching_shots(folder, labels, tune, per_card, shrink)
+        except (OSError, ValueError) as exc:  # InvalidImage is a ValueError: a photo that cannot be laid
+            print(f"tableref eval: {exc}", file=sys.stderr)
+            return 2
         detector.set_family(family)
         started = time.perf_counter()
         try:
@@ -388,16 +405,21 @@ def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit:
         figures = {}
         for label, used in (("without", None), ("with", profile)):
             decks.use_profile(detector, used)
+            places: dict[Path, tuple[float, float]] = {}
             predictions = evaluation.predict_folder(report, folder / "images",
-                                                    lambda path: detector.detect(read_image(path)),
+                                                    reading_files(detector, shrink=shrink, places=places),
                                                     lambda image, exc: errors.append(f"{image}: {exc}"))
-            figures[label] = getattr(evaluation, scorer)(report, predictions)
+            scored = report if shrink is None else {  # the labels where the photos were laid
+                image: moved_labels(boxes, shrink, places[folder / "images" / image])
+                if folder / "images" / image in places else boxes for image, boxes in report.items()}
+            figures[label] = getattr(evaluation, scorer)(scored, predictions)
         decks.use_profile(detector, None)
         hues = profile.hues if profile is not None else {}
         results[name] = {"shots": len(shots), "learn_s": round(learnt_in, 2), "profile": verdict, "hues": hues,
                          **{k: r.to_dict() for k, r in figures.items()}}
         if not as_json:
-            print(f"{folder_name}: profile from {len(shots)} tune shots ({per_card} per card) learnt in "
+            print(f"{folder_name}{f' shrunk to {shrink:g} on a dark table' if shrink else ''}: profile from "
+                  f"{len(shots)} tune shots ({per_card} per card) learnt in "
                   f"{learnt_in:.1f} s, {verdict}{'; hues ' + str(hues) if hues else ''}")
             for label, figure in figures.items():
                 if name == "uno":
@@ -454,7 +476,8 @@ def run(args: argparse.Namespace) -> int:
             print("tableref eval: --adapt needs K >= 1 shots per card", file=sys.stderr)
             return 2
         try:
-            return run_adapt(load(not args.uncalibrated), datasets, chosen, args.adapt, args.limit, args.json)
+            return run_adapt(load(not args.uncalibrated), datasets, chosen, args.adapt, args.limit, args.json,
+                             args.shrink)
         except DetectorError as exc:
             print(f"tableref eval: {exc}", file=sys.stderr)
             return 2
