@@ -8,7 +8,8 @@ the median, 90th percentile and frames per second. ``--scene N`` times a rendere
 another detector model (with ``--baseline-reader``, another reader too: the fp32 exports against the 8-bit
 models the product runs) on the same frame, turn about, and prints the ratio (the machine is shared and
 noisy: compare in one run). It names the CPU and whether it has 8-bit dot products (VNNI on x86, dot-product
-instructions on ARM), without which the 8-bit models run no faster than the fp32 exports.
+instructions on ARM), without which the 8-bit models run no faster than the fp32 exports, and where a frame's time
+goes: in each network (the detector, the reader, the colour network: runs and inputs a frame) and in the rest.
 Figures are printed, never asserted.
 """
 from __future__ import annotations
@@ -18,6 +19,9 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from vision.commands import MODEL_HELP
@@ -133,22 +137,89 @@ def run(args: argparse.Namespace) -> int:
             each.detect(frame)
     times: list[list[float]] = [[] for _ in detectors]
     found = {}
-    for _ in range(args.frames):  # turn about, so that both meet the same load
-        for i, each in enumerate(detectors):
-            tick = time.perf_counter()
-            found[i] = each.detect(frame)
-            times[i].append((time.perf_counter() - tick) * 1000)
+    with network_times(detector) as spent:
+        for _ in range(args.frames):  # turn about, so that both meet the same load
+            for i, each in enumerate(detectors):
+                tick = time.perf_counter()
+                with spent.counting(i == 0):
+                    found[i] = each.detect(frame)
+                times[i].append((time.perf_counter() - tick) * 1000)
     print(cpu_description())
     print(f"model {detector.path} (input longest side {detector.imgsz}), reader "
           f"{_reader_path(detector)}, loaded in {load_ms:.0f} ms")
     print(f"frame {width}x{height} ({what}): {len(found[0])} detections, looked at with its longest side at "
           f"{detector.look_size.first()} px")
     medians = [_print_times("detect", sorted(times[0]))]
+    print(spent.summary(args.frames, sum(times[0])))
     if baseline:
         print(f"baseline {baseline.path}, reader {_reader_path(baseline)}: {len(found[1])} detections")
         medians.append(_print_times("baseline", sorted(times[1])))
         print(f"speed ratio (model / baseline frames/s): {medians[1] / medians[0]:.2f}")
     return 0
+
+
+@dataclass
+class NetworkTimes:
+    """Milliseconds, runs and inputs (the first dimension of each run's input) of each network while
+    :meth:`counting`."""
+
+    ms: dict[str, float] = field(default_factory=dict)
+    runs: dict[str, int] = field(default_factory=dict)
+    inputs: dict[str, int] = field(default_factory=dict)
+    on: bool = False
+
+    @contextmanager
+    def counting(self, on: bool) -> Iterator[None]:
+        """While open, runs are counted where ``on`` (the model timed, not its baseline)."""
+        self.on = on
+        try:
+            yield
+        finally:
+            self.on = False
+
+    def add(self, name: str, ms: float, inputs: int) -> None:
+        """Count one run of the network ``name``."""
+        if self.on:
+            self.ms[name] = self.ms.get(name, 0.0) + ms
+            self.runs[name] = self.runs.get(name, 0) + 1
+            self.inputs[name] = self.inputs.get(name, 0) + inputs
+
+    def summary(self, frames: int, total_ms: float) -> str:
+        """One line: each network's milliseconds, runs and inputs per frame, and the rest of ``total_ms``."""
+        parts = [f"{name} {ms / frames:.1f} ms ({self.runs[name] / frames:g} runs, {self.inputs[name] / frames:g} "
+                 f"inputs)" for name, ms in self.ms.items()]
+        rest = (total_ms - sum(self.ms.values())) / frames
+        return f"a frame's time (mean): {', '.join(parts + [f'the rest {rest:.1f} ms'])}"
+
+
+@contextmanager
+def network_times(detector) -> Iterator[NetworkTimes]:
+    """While open, every run of ``detector``'s networks (its detector, reader and colour network, where loaded) is
+    timed into the :class:`NetworkTimes` yielded."""
+    spent = NetworkTimes()
+    sessions = {"detector": detector.session,
+                "reader": getattr(detector.classifier, "session", None),
+                "colour network": getattr(detector.colour_reader, "session", None)}
+    timed = {name: session for name, session in sessions.items() if session is not None}
+    for name, session in timed.items():
+        spent.ms[name], spent.runs[name], spent.inputs[name] = 0.0, 0, 0
+        session.run = _timed_run(session.run, name, spent)
+    try:
+        yield spent
+    finally:
+        for session in timed.values():
+            del session.run  # back to the class's own method
+
+
+def _timed_run(run, name: str, spent: NetworkTimes):
+    """``run`` (an ONNX Runtime session's), each call timed into ``spent`` under ``name``."""
+    def timed(outputs, feed, *args, **kwargs):
+        tick = time.perf_counter()
+        result = run(outputs, feed, *args, **kwargs)
+        spent.add(name, (time.perf_counter() - tick) * 1000, len(next(iter(feed.values()))))
+        return result
+
+    return timed
 
 
 def cpu_description(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
