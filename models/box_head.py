@@ -9,7 +9,7 @@ axis that is not the last one slowly: on a 640 x 480 look (6,300 anchors) that o
 :func:`dfl_on_last_axis` rewrites it as the same arithmetic with the bins last: transpose to
 ``[batch, 4, anchors, 16]``, ``Softmax`` over the last axis, ``MatMul`` by the column of the same weights,
 giving ``[batch, 4, anchors, 1]``, which the export's own ``Reshape`` turns into ``[batch, 4, anchors]`` as
-before. The outputs are the same numbers (bit for bit in ONNX Runtime 1.32); the subgraph takes about 1 ms.
+before. The outputs are the same numbers (bit for bit in ONNX Runtime 1.17.3 and 1.32); the subgraph takes about 1 ms.
 ``models.train.export_onnx`` applies it to every export; ``python -m models.box_head MODEL.onnx ...`` rewrites
 models in place (a model already rewritten is left as it is).
 """
