@@ -60,7 +60,7 @@ def dfl_on_last_axis(model) -> bool:
     if kernel.shape[0] != 1 or kernel.shape[2:] != (1, 1):
         raise NoBoxHead(f"{conv.name}: a kernel of shape {kernel.shape}, not the DFL's [1, bins, 1, 1]")
     column_name = f"{conv.input[1]}_column"
-    graph.initializer.append(numpy_helper.from_array(kernel.reshape(-1, 1).astype(kernel.dtype), column_name))
+    graph.initializer.append(numpy_helper.from_array(kernel.reshape(-1, 1), column_name))
     del transpose.attribute[:]
     transpose.attribute.append(helper.make_attribute("perm", BINS_LAST))
     del softmax.attribute[:]

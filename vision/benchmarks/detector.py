@@ -177,12 +177,16 @@ class NetworkTimes:
         finally:
             self.on = False
 
+    def track(self, name: str) -> None:
+        """Count the runs of the network ``name`` from now on (shown in the summary even where it runs none)."""
+        self.ms[name], self.runs[name], self.inputs[name] = 0.0, 0, 0
+
     def add(self, name: str, ms: float, inputs: int) -> None:
-        """Count one run of the network ``name``."""
+        """Count one run of the network ``name`` (:meth:`track`)."""
         if self.on:
-            self.ms[name] = self.ms.get(name, 0.0) + ms
-            self.runs[name] = self.runs.get(name, 0) + 1
-            self.inputs[name] = self.inputs.get(name, 0) + inputs
+            self.ms[name] += ms
+            self.runs[name] += 1
+            self.inputs[name] += inputs
 
     def summary(self, frames: int, total_ms: float) -> str:
         """One line: each network's milliseconds, runs and inputs per frame, and the rest of ``total_ms``."""
@@ -202,7 +206,7 @@ def network_times(detector) -> Iterator[NetworkTimes]:
                 "colour network": getattr(detector.colour_reader, "session", None)}
     timed = {name: session for name, session in sessions.items() if session is not None}
     for name, session in timed.items():
-        spent.ms[name], spent.runs[name], spent.inputs[name] = 0.0, 0, 0
+        spent.track(name)
         session.run = _timed_run(session.run, name, spent)
     try:
         yield spent

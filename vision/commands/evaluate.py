@@ -195,7 +195,6 @@ def scored_parts(detector, datasets: Path, chosen: list[str], parts: Callable[[s
     with it."""
     from vision import evaluation, splits
     from vision.progress import Progress
-    from vision.small_on_table import moved_labels
 
     for name, (folder_name, family, scorer) in REAL_SETS.items():
         if name not in chosen:
@@ -211,10 +210,20 @@ def scored_parts(detector, datasets: Path, chosen: list[str], parts: Callable[[s
             with Progress(len(mine), f"photos of {folder_name} {part}") as progress:
                 predictions = evaluation.predict_folder(mine, folder / "images", counted(detect_file, progress),
                                                         note_error)
-            if shrink is not None:  # the labels where the photos were laid (an unreadable photo found nothing)
-                mine = {image: moved_labels(boxes, shrink, places[folder / "images" / image])
-                        if folder / "images" / image in places else boxes for image, boxes in mine.items()}
-            yield name, folder_name, part, getattr(evaluation, scorer)(mine, predictions)
+            yield name, folder_name, part, getattr(evaluation, scorer)(laid_labels(mine, folder, shrink, places),
+                                                                       predictions)
+
+
+def laid_labels(labels: dict, folder: Path, shrink: float | None, places: dict[Path, tuple[float, float]]) -> dict:
+    """``labels`` (by image name, of the set in ``folder``) as scored: with ``shrink``, each photo's labels moved to
+    where :func:`reading_files` laid it on the table (``places``, by path; an unreadable photo, laid nowhere, found
+    nothing and keeps its own)."""
+    from vision.small_on_table import moved_labels
+
+    if shrink is None:
+        return labels
+    return {image: moved_labels(boxes, shrink, places[folder / "images" / image])
+            if folder / "images" / image in places else boxes for image, boxes in labels.items()}
 
 
 def reading_files(detector, learn_inks: bool = False, shrink: float | None = None,
@@ -371,7 +380,6 @@ def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit:
     part, and its report part scored without and with it; with ``shrink`` (``--shrink F``), the shots taught
     and the photos scored all shrunk by it onto a dark table, as one camera over a table sees them."""
     from vision import decks, evaluation, splits
-    from vision.small_on_table import moved_labels
 
     results = {}
     errors: list[str] = []
@@ -409,10 +417,7 @@ def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit:
             predictions = evaluation.predict_folder(report, folder / "images",
                                                     reading_files(detector, shrink=shrink, places=places),
                                                     lambda image, exc: errors.append(f"{image}: {exc}"))
-            scored = report if shrink is None else {  # the labels where the photos were laid
-                image: moved_labels(boxes, shrink, places[folder / "images" / image])
-                if folder / "images" / image in places else boxes for image, boxes in report.items()}
-            figures[label] = getattr(evaluation, scorer)(scored, predictions)
+            figures[label] = getattr(evaluation, scorer)(laid_labels(report, folder, shrink, places), predictions)
         decks.use_profile(detector, None)
         hues = profile.hues if profile is not None else {}
         results[name] = {"shots": len(shots), "learn_s": round(learnt_in, 2), "profile": verdict, "hues": hues,
