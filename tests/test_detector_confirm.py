@@ -47,6 +47,18 @@ def test_an_unsure_box_lying_on_a_kept_one_is_left_out_and_one_at_its_edge_is_ke
     assert 12 not in [box[0] for box in classifier.asked]  # lying on a sure box, it is not even read
 
 
+def test_a_box_lying_on_an_unsure_box_kept_is_not_read_and_one_lying_on_a_box_left_out_is() -> None:
+    kept_first = Detection("red-1", 0.3, (10, 10, 40, 50))
+    on_the_kept = Detection("red-7", 0.2, (11, 11, 41, 51))  # the same card under another name: left out unread
+    no_card = Detection("blue-5", 0.3, (100, 10, 130, 50))
+    on_the_left_out = Detection("blue-6", 0.2, (101, 11, 131, 51))  # read, as the box under it is no card
+    classifier = ScriptedClassifier({10: Reading("1", 0.9), 11: Reading("7", 0.9), 100: Reading(NOT_A_CARD, 0.9),
+                                     101: Reading("6", 0.9)})
+    detections = [kept_first, no_card, on_the_kept, on_the_left_out]
+    assert confirmed(IMAGE, detections, classifier, DEFAULT_CONF) == [kept_first, on_the_left_out]
+    assert sorted(box[0] for box in classifier.asked) == [10, 100, 101]
+
+
 def test_a_sure_card_s_own_index_inside_it_stays_its_own() -> None:
     sure = Detection("blue-9", 0.8, (10, 10, 60, 90))
     own_index = Detection("blue-6", 0.2, (12, 12, 22, 27))  # its corner 9, unsure and named as a 6

@@ -14,7 +14,7 @@ from vision.card_reading import named
 from vision.detector import Detector, default_model_path
 from vision_support import face_on_table as on_table
 from vision.sources import FrameSource
-from vision.uno_colour import HUE_PROTOTYPES, READING_INKS, card_colour, hue_distance
+from vision.uno_colour import HUE_PROTOTYPES, READING_INKS, card_colour, hue_distance, percentile
 from vision.watcher import TableWatcher, deck_family
 
 #: Per-channel (B, G, R) gains of webcam casts: none, a warm lamp, a cold window, a green wall.
@@ -66,6 +66,15 @@ def test_hue_prototypes_are_the_printed_colours_and_distances_wrap() -> None:
     assert np.allclose(hue_distance(np.array([0.0, 90.0]), 180.0), [0.0, 90.0])
     order = sorted(HUE_PROTOTYPES, key=HUE_PROTOTYPES.get)
     assert order == ["yellow", "green", "blue", "red"]  # around the OpenCV hue circle from 0
+
+
+def test_the_colour_vote_s_percentile_is_numpy_s_bit_for_bit() -> None:
+    rng = np.random.default_rng(5)
+    for size in [*range(1, 300), 1_000, 4_097, 25_000]:
+        for values in (rng.integers(0, 256, size).astype(np.float32), rng.random(size).astype(np.float32) * 255):
+            for q in (60, 90, 0, 100, 37.5):
+                expected = np.percentile(values, q)
+                assert percentile(values, q) == expected and percentile(values, q).dtype == expected.dtype
 
 
 def test_classifier_labels_leave_out_the_uno_colour() -> None:

@@ -13,6 +13,7 @@ photos of ``uno-cards-rf`` (training data). A colour may thus be read from more 
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -98,6 +99,19 @@ def crop_of(bgr: np.ndarray, box: Sequence[float]) -> np.ndarray:
     return bgr[top:bottom, left:right]
 
 
+def percentile(values: np.ndarray, q: float) -> np.floating:
+    """``np.percentile(values, q)`` of a 1-D array (its default, linear, method), the same number bit for bit, at
+    a tenth of its cost on a corner index's hundred pixels, where NumPy's checks cost more than the sorting: the two
+    order statistics around the ``q``-th percentile, partitioned into place, weighed as NumPy weighs them."""
+    position = (len(values) - 1) * (q / 100)
+    below = math.floor(position)
+    above = min(below + 1, len(values) - 1)
+    ordered = np.partition(values, (below, above))
+    low, high = ordered[below], ordered[above]
+    weight = position - below
+    return high - (high - low) * (1 - weight) if weight >= 0.5 else low + (high - low) * weight
+
+
 def coloured_hues(crop: np.ndarray) -> np.ndarray:
     """The hues (OpenCV 0-180) of the strongly coloured pixels of ``crop`` after dividing it by its
     white; empty when the crop is too small."""
@@ -105,11 +119,11 @@ def coloured_hues(crop: np.ndarray) -> np.ndarray:
     if len(pixels) < MIN_PIXELS:
         return np.zeros(0, np.float32)
     darkest = pixels.min(axis=1)
-    white = pixels[darkest >= np.percentile(darkest, WHITE_PERCENTILE)].mean(axis=0)
+    white = pixels[darkest >= percentile(darkest, WHITE_PERCENTILE)].mean(axis=0)
     balanced = np.clip(pixels / np.maximum(white, 1.0) * WHITE_LEVEL, 0, 255).astype(np.uint8)
     hsv = cv2.cvtColor(balanced.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
     saturation, value = hsv[:, 1], hsv[:, 2]
-    coloured = (saturation >= max(MIN_SATURATION, np.percentile(saturation, SATURATION_PERCENTILE))) & (value > MIN_VALUE)
+    coloured = (saturation >= max(MIN_SATURATION, percentile(saturation, SATURATION_PERCENTILE))) & (value > MIN_VALUE)
     return hsv[coloured, 0]
 
 

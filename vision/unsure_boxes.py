@@ -61,7 +61,8 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
     card, named so and marked ``apart`` (a card under the sure one; :func:`capped_apart`). (A corner
     peeking from under the pile's top card is such a card: the pile's watch never takes it for a play,
     :mod:`vision.stability`.) Backs, which the classifier cannot read, are never kept unsure. The boxes
-    outside sure cards are read as cut first, and turned only where that is worth it (``CONFIRM_SCREEN``)."""
+    outside sure cards are read as cut first, and turned only where that is worth it (``CONFIRM_SCREEN``); a box
+    lying on one kept before it is not read at all (on a busy table of 21 UNO cards, 48 crops read instead of 72)."""
     sure = [d for d in detections if d.conf >= conf_threshold]
     faces = [d for d in detections if d.conf < conf_threshold and not parse_card(d.card).is_back]
     sure_boxes = [d.box for d in sure]
@@ -72,6 +73,30 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
     unsure = [(detection, [other for other, part in zip(sure, parts) if part])  # with the sure cards it is a part of
               for detection, parts, lying in zip(faces, part_of, on_sure) if not lying.any()]
     candidates = one_per_spot(unsure)
+    boxes = [detection.box for detection, _ in candidates]
+    lies_on_earlier = np.tril(pairwise_lies_on(boxes, boxes), -1)  # [i, j]: box i lies on box j, read before it
+    # a box lying on an earlier box kept is left out whatever it reads: the boxes lying on no earlier box are
+    # read first, then those of the others that lie on none of them kept
+    first = [i for i in range(len(candidates)) if not lies_on_earlier[i].any()]
+    readings = dict(zip(first, _confirming_readings(bgr, [candidates[i] for i in first], classifier)))
+    kept_first = [i for i in first if _kept(*candidates[i], readings[i]) is not None]
+    second = [i for i in range(len(candidates)) if i not in readings and not lies_on_earlier[i, kept_first].any()]
+    readings.update(zip(second, _confirming_readings(bgr, [candidates[i] for i in second], classifier)))
+    kept: dict[int, Detection] = {}
+    for i, (detection, hosts) in enumerate(candidates):
+        if lies_on_earlier[i, list(kept)].any():
+            continue
+        unsure_card = _kept(detection, hosts, readings[i])  # every box lying on no earlier box kept was read
+        if unsure_card is not None:
+            kept[i] = unsure_card
+    return sure + list(kept.values())
+
+
+def _confirming_readings(bgr: np.ndarray, candidates: Sequence[tuple[Detection, list[Detection]]],
+                         classifier: CardClassifier) -> list[Reading]:
+    """The reader's reading of each unsure box of ``candidates`` (each with the sure cards it is a part of), in
+    order: a corner index inside a sure card as cut only (``INDEX_CHECK_TURNS``), the others as cut and turned
+    where that is worth it (``CONFIRM_SCREEN``)."""
     readings: list[Reading | None] = [None] * len(candidates)
     for inside in (False, True):
         chosen = [i for i, (_, hosts) in enumerate(candidates) if bool(hosts) == inside]
@@ -80,18 +105,20 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
                 else classifier.read_screened(bgr, boxes, CONFIRM_SCREEN))
         for i, reading in zip(chosen, read):
             readings[i] = reading
-    confirmed_unsure: list[Detection] = []
-    for (detection, hosts), reading in zip(candidates, readings):
-        if reading.label == NOT_A_CARD or reading.prob < READ_CONFIDENCE:
-            continue
-        if hosts:  # the sure card's own index, unless read surely as another card
-            if reading.prob < APART_READING or any(classifier_label(h.card) == reading.label for h in hosts):
-                continue
-            detection = replace(named(detection, reading), apart=True)
-        if pairwise_lies_on([detection.box], [other.box for other in confirmed_unsure]).any():
-            continue
-        confirmed_unsure.append(detection)
-    return sure + confirmed_unsure
+    return readings
+
+
+def _kept(detection: Detection, hosts: list[Detection], reading: Reading) -> Detection | None:
+    """The unsure box ``detection`` as kept (``confirmed``) given the reader's ``reading`` of it and the sure
+    cards ``hosts`` it is a part of; ``None`` where it is left out."""
+    if reading.label == NOT_A_CARD or reading.prob < READ_CONFIDENCE:
+        return None
+    if not hosts:
+        return detection
+    # the sure card's own index, unless read surely as another card
+    if reading.prob < APART_READING or any(classifier_label(h.card) == reading.label for h in hosts):
+        return None
+    return replace(named(detection, reading), apart=True)
 
 
 def one_per_spot(candidates: Sequence[tuple[Detection, list[Detection]]]) -> list[tuple[Detection, list[Detection]]]:
