@@ -17,6 +17,7 @@ from vision.evaluation import (
     score_ranks,
     score_synthetic,
     score_uno,
+    Tally,
     uno_colour_and_value,
 )
 
@@ -59,8 +60,18 @@ def test_corner_scoring_needs_rank_and_suit_and_counts_phantoms() -> None:
     assert [(r.truth, r.read, r.right) for r in readings] == [
         ("joker", "none", False), ("QH", "QH", True), ("7S", "7C", False), ("none", "KD", False)]
     figures = report.confidence.to_dict()
-    assert figures["sure"] == {"right": 1, "total": 3, "rate": 1 / 3}
-    assert figures["sure_right"] == {"right": 1, "total": 1, "rate": 1.0}
+    assert {k: figures["sure"][k] for k in ("right", "total", "rate")} == {"right": 1, "total": 3, "rate": 1 / 3}
+    assert {k: figures["sure_right"][k] for k in ("right", "total", "rate")} == {"right": 1, "total": 1, "rate": 1.0}
+
+
+def test_a_rate_comes_with_its_95_percent_wilson_interval() -> None:
+    assert Tally().interval is None and Tally().to_dict()["interval"] is None
+    low, high = Tally(1, 3).interval
+    assert (low, high) == (pytest.approx(0.0615, abs=1e-4), pytest.approx(0.7923, abs=1e-4))
+    low, high = Tally(188, 188).interval  # all right: the interval still says how far from 100 % it may be
+    assert high == pytest.approx(1.0) and low == pytest.approx(0.980, abs=1e-3)
+    assert Tally(0, 20).interval[0] == pytest.approx(0.0, abs=1e-12)
+    assert Tally(240, 243).to_dict()["interval"] == list(Tally(240, 243).interval)
 
 
 def test_a_card_is_scored_at_the_corner_indices_it_was_read_in() -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -38,6 +39,8 @@ from vision.card_merge import Box, Detection, reading_boxes
 
 NO_CARD = "none"
 RANK_PREFIX = "rank:"
+#: The normal quantile of a 95 % interval (:attr:`Tally.interval`).
+WILSON_Z = 1.96
 
 Predictions = Mapping[str, Sequence[Detection]]
 DetectFile = Callable[[Path], Sequence[Detection]]
@@ -68,9 +71,22 @@ class Tally:
         """Share of right answers (``None`` when nothing was counted)."""
         return self.right / self.total if self.total else None
 
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """The 95 % Wilson score interval of the rate (``None`` when nothing was counted): where the rate of
+        the photos' source lies, were its photos independent. Neighbouring shots of one session are not, so the
+        true uncertainty is wider; two figures whose intervals overlap much are no evidence of a change."""
+        if not self.total:
+            return None
+        z2 = WILSON_Z ** 2
+        centre = (self.right + z2 / 2) / (self.total + z2)
+        half = WILSON_Z * math.sqrt(self.right * (self.total - self.right) / self.total + z2 / 4) / (self.total + z2)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
     def to_dict(self) -> dict:
-        """JSON form."""
-        return {"right": self.right, "total": self.total, "rate": self.rate}
+        """JSON form (``interval``: :attr:`interval`)."""
+        return {"right": self.right, "total": self.total, "rate": self.rate,
+                "interval": list(self.interval) if self.interval else None}
 
 
 @dataclass(frozen=True)

@@ -129,9 +129,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
 
-def _fraction(tally) -> str:
+#: What the ranges printed beside the main figures are (``vision.evaluation.Tally.interval``).
+INTERVAL_NOTE = "95 % Wilson interval, as if the photos were independent; those of one session are not"
+
+
+def _fraction(tally, interval: bool = False) -> str:
+    """``98.8% (240/243)``; with ``interval``, ``98.8% (240/243; 96.4-99.6)``, its 95 % interval (``Tally.interval``)."""
     rate = tally.rate
-    return f"{rate * 100:.1f}% ({tally.right}/{tally.total})" if rate is not None else "n/a"
+    if rate is None:
+        return "n/a"
+    if not interval:
+        return f"{rate * 100:.1f}% ({tally.right}/{tally.total})"
+    low, high = tally.interval
+    return f"{rate * 100:.1f}% ({tally.right}/{tally.total}; {low * 100:.1f}-{high * 100:.1f})"
 
 
 def _print_confidence(report) -> None:
@@ -141,11 +151,15 @@ def _print_confidence(report) -> None:
 
 
 def _share(tally: dict) -> str:
-    return f"{tally['rate'] * 100:.1f}% ({tally['right']}/{tally['total']})" if tally["rate"] is not None else "n/a"
+    """A share in a ``Tally``'s JSON form as :func:`_fraction` prints one with its interval."""
+    if tally["rate"] is None:
+        return "n/a"
+    low, high = tally["interval"]
+    return f"{tally['rate'] * 100:.1f}% ({tally['right']}/{tally['total']}; {low * 100:.1f}-{high * 100:.1f})"
 
 
 def _print_uno(title: str, report) -> None:
-    print(f"{title}: identity {_fraction(report.accuracy)}")
+    print(f"{title}: identity {_fraction(report.accuracy, interval=True)}")
     print(f"  colour right {_fraction(report.colour_right)}, value right {_fraction(report.value_right)}")
     _print_confidence(report)
     print("  most frequent confusions (truth -> read): " + ", ".join(
@@ -153,7 +167,8 @@ def _print_uno(title: str, report) -> None:
 
 
 def _print_match(title: str, report) -> None:
-    print(f"{title}: recall {_fraction(report.recall)}, precision {_fraction(report.precision)}")
+    print(f"{title}: recall {_fraction(report.recall, interval=True)}, "
+          f"precision {_fraction(report.precision, interval=True)}")
     if report.rank_recall.total:
         print(f"  rank alone {_fraction(report.rank_recall)}; suit right on {_fraction(report.suit_right)} "
               "of the corners found")
@@ -545,6 +560,7 @@ def run(args: argparse.Namespace) -> int:
           f"second-stage reader: {'on' if result['second_stage'] else 'off'}, "
           f"calibrated: {'yes' if result['calibrated'] else 'no'}"
           + (f", deck profile: {result['deck']}" if result["deck"] else "") + ")")
+    print(f"(x% (right/total; low-high): the {INTERVAL_NOTE})")
     for key, report in reports.items():
         if key in RENDERED_SETS:
             _print_match(f"{key}: card ids ({result[key + '_source']})", report)
