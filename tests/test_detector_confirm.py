@@ -2,17 +2,20 @@
 the boxes it finds as "some card" (``vision.yolo.decode``'s ``any_card``)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from detector_support import ScriptedClassifier, StubSession, raw_output, scripted_detector
 from referee.cards import ALL_CARD_IDS, parse_card
-from vision.card_classifier import NOT_A_CARD, Reading
-from vision.card_merge import Detection
+from vision.card_classifier import NOT_A_CARD, Reading, classifier_label
+from vision.card_merge import Detection, pairwise_part_of
+from vision.card_reading import READ_CONFIDENCE, named
 from vision.detector import DEFAULT_CONF
 from vision.small_cards import LARGER_LOOK
 from vision.unsure_boxes import (APART_CONF, APART_READING, CONFIRM_FLOOR, INDEX_CHECK_TURNS, capped_apart,
-                                 confirmed)
+                                 confirmed, one_per_spot, pairwise_lies_on)
 from vision.yolo import decode
 
 IMAGE = np.zeros((200, 200, 3), np.uint8)
@@ -57,6 +60,48 @@ def test_a_box_lying_on_an_unsure_box_kept_is_not_read_and_one_lying_on_a_box_le
     detections = [kept_first, no_card, on_the_kept, on_the_left_out]
     assert confirmed(IMAGE, detections, classifier, DEFAULT_CONF) == [kept_first, on_the_left_out]
     assert sorted(box[0] for box in classifier.asked) == [10, 100, 101]
+
+
+def _confirmed_reading_every_box(detections: list[Detection], classifier: ScriptedClassifier) -> list[Detection]:
+    """The confirmation as it was before boxes lying on one kept were left unread: every candidate read, then
+    kept in order unless left out (the reference the rounds of reading must match)."""
+    sure = [d for d in detections if d.conf >= DEFAULT_CONF]
+    faces = [d for d in detections if d.conf < DEFAULT_CONF and not parse_card(d.card).is_back]
+    part_of = pairwise_part_of([d.box for d in faces], [d.box for d in sure])
+    on_sure = pairwise_lies_on([d.box for d in faces], [d.box for d in sure]) & ~part_of
+    candidates = one_per_spot([(d, [s for s, part in zip(sure, parts) if part])
+                               for d, parts, lying in zip(faces, part_of, on_sure) if not lying.any()])
+    kept: list[Detection] = []
+    for (detection, hosts), reading in zip(candidates, classifier.read(IMAGE, [d.box for d, _ in candidates])):
+        if reading.label == NOT_A_CARD or reading.prob < READ_CONFIDENCE:
+            continue
+        if hosts:
+            if reading.prob < APART_READING or any(classifier_label(h.card) == reading.label for h in hosts):
+                continue
+            detection = replace(named(detection, reading), apart=True)
+        if not pairwise_lies_on([detection.box], [k.box for k in kept]).any():
+            kept.append(detection)
+    return sure + kept
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_reading_in_rounds_keeps_what_reading_every_box_kept(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    cards = ["red-3", "blue-5", "green-7", "yellow-2"]
+    readings = [Reading(NOT_A_CARD, 0.9), Reading("3", 0.9), Reading("5", 0.95), Reading("7", 0.4), Reading("2", 0.85),
+                Reading("9", 0.97)]
+    detections, script = [], {}
+    for i in range(int(rng.integers(4, 16))):  # boxes around a few spots, so that many lie on one another
+        x, y = rng.choice([20, 60, 100]) + rng.uniform(-12, 12) + i / 1000, rng.choice([20, 80]) + rng.uniform(-12, 12)
+        sure = rng.random() < 0.25  # a whole card, with unsure indices inside it or beside it
+        w, h = (rng.uniform(50, 90), rng.uniform(70, 120)) if sure else (rng.uniform(8, 40), rng.uniform(12, 50))
+        conf = float(rng.choice([0.9, 0.6])) if sure else float(rng.uniform(CONFIRM_FLOOR, 0.34))
+        detections.append(Detection(str(rng.choice(cards)), conf, (x, y, x + w, y + h)))
+        script[round(x, 3)] = readings[int(rng.integers(len(readings)))]
+    detections.sort(key=lambda d: -d.conf)
+    every_box, in_rounds = ScriptedClassifier(script), ScriptedClassifier(script)
+    assert confirmed(IMAGE, detections, in_rounds, DEFAULT_CONF) == _confirmed_reading_every_box(detections, every_box)
+    assert set(in_rounds.asked) <= set(every_box.asked)
 
 
 def test_a_sure_card_s_own_index_inside_it_stays_its_own() -> None:

@@ -134,7 +134,8 @@ INTERVAL_NOTE = "95 % Wilson interval, as if the photos were independent; those 
 
 
 def _fraction(tally, interval: bool = False) -> str:
-    """``98.8% (240/243)``; with ``interval``, ``98.8% (240/243; 96.4-99.6)``, its 95 % interval (``Tally.interval``)."""
+    """``98.8% (240/243)``; with ``interval``, ``98.8% (240/243; 96.4-99.6)``: its 95 % interval
+    (``Tally.interval``)."""
     rate = tally.rate
     if rate is None:
         return "n/a"
