@@ -72,6 +72,9 @@ class ScriptedClassifier:
         """One frame's reads: the script answers every read anew."""
         yield
 
+    def read_ahead(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> None:
+        """Nothing to run ahead: the script answers each read."""
+
     def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]], turns: Sequence[int] = TURNS) -> list[Reading]:
         start = len(self.asked)
         self.asked.extend(tuple(box) for box in boxes)

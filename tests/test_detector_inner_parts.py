@@ -9,7 +9,7 @@ import pytest
 from vision.card_classifier import Reading
 from vision.card_merge import Detection
 from detector_support import ScriptedClassifier, StubSession, scripted_detector
-from vision.card_reading import inner_parts
+from vision.card_reading import inner_parts, inner_parts_of
 
 WHOLE = (140.0, 90.0, 340.0, 390.0)  # an UNO card held up to the camera
 CORNER = (150.0, 105.0, 190.0, 155.0)  # its top-left index
@@ -22,6 +22,7 @@ def test_the_parts_of_a_card_are_the_faces_found_inside_its_box() -> None:
                   Detection("uno-back", 0.4, (300.0, 340.0, 330.0, 380.0))]
     assert inner_parts(card, detections) == [CORNER]
     assert inner_parts(detections[1], detections) == []  # a corner index holds no parts
+    assert inner_parts_of([WHOLE, CORNER, ELSEWHERE], detections) == [[CORNER], [], []]  # several cards at once
 
 
 def detect(corner_reading: Reading) -> tuple[list[Detection], ScriptedClassifier]:

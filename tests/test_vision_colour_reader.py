@@ -46,6 +46,30 @@ def test_no_box_no_reading(reader: ColourReader) -> None:
     assert reader.probabilities(np.zeros((48, 48, 3), np.uint8), []).shape == (0, len(COLOURS))
 
 
+def test_a_frames_box_looked_at_twice_is_run_through_the_network_once(reader: ColourReader) -> None:
+    runs: list[int] = []
+    real_run = reader.session.run
+
+    class Counting:  # the loaded session, counting the crops of each run
+        def get_inputs(self):
+            return reader.session.get_inputs()
+
+        def run(self, outputs, feeds):
+            runs.append(len(next(iter(feeds.values()))))
+            return real_run(outputs, feeds)
+
+    counting = ColourReader(Counting(), reader.crop_size)
+    frame, _ = face_on_table("green-5", "uno-2023", width=170)
+    box, other = _whole_card_box(frame), (0.0, 0.0, 40.0, 40.0)
+    counting.read_ahead(frame, [box, other])  # no frame remembered: nothing is run
+    with counting.remembering(frame):
+        counting.read_ahead(frame, [box, other])
+        both = counting.probabilities(frame, [box, other])  # read ahead before, found here
+        counting.probabilities(frame.copy(), [box])  # another image is never remembered
+    assert runs == [2, 1]
+    assert np.array_equal(counting.probabilities(frame, [box])[0], both[0]) and runs == [2, 1, 1]
+
+
 def test_a_missing_or_foreign_model_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ColourReaderError, match="no colour reader"):
         ColourReader.load(tmp_path / "missing.onnx")

@@ -81,6 +81,18 @@ def test_identify_decides_once_per_card_from_its_smallest_box() -> None:
     assert merged == [Detection("yellow-7", 0.97, CARD, parts=(top_left, bottom_right))]
 
 
+def test_read_ahead_is_told_every_question_before_identify_is_asked_them_in_order() -> None:
+    events: list[tuple[str, list]] = []
+    detections = [Detection("red-7", 0.9, CARD), Detection("red-7", 0.8, TOP_LEFT),
+                  Detection("blue-2", 0.7, (300.0, 100.0, 400.0, 250.0))]
+    merged = merge_card_parts(detections, identify=lambda box, paired: events.append(("asked", [box.box])) or box,
+                              read_ahead=lambda questions: events.append(("ahead", [q.box for q, _ in questions])))
+    assert events[0][0] == "ahead" and [kind for kind, _ in events[1:]] == ["asked", "asked"]
+    assert events[0][1] == [boxes[0] for _, boxes in events[1:]]
+    assert len(merged) == 2
+    assert merge_card_parts(detections, read_ahead=lambda questions: events.append(("ahead", []))) and len(events) == 3
+
+
 def test_a_card_identify_finds_no_card_in_is_dropped_with_all_its_boxes() -> None:
     top_left = (102.0, 102.0, 120.0, 130.0)
     elsewhere = Detection("blue-2", 0.6, (300.0, 300.0, 340.0, 360.0))

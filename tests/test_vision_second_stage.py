@@ -142,6 +142,21 @@ def test_a_frames_crop_read_twice_is_run_through_the_network_once() -> None:
     assert len(session.batches) == 4
 
 
+def test_crops_read_ahead_are_run_together_and_found_by_later_reads_of_the_frame() -> None:
+    session = TopOrBottomSession()
+    classifier = CardClassifier(session, crop_size=40)
+    frame = np.zeros((120, 160, 3), np.uint8)
+    frame[:60] = 255
+    boxes = [(20, 20, 80, 100), (90, 20, 150, 100)]
+    classifier.read_ahead(frame, boxes)  # no frame remembered: nothing is run
+    assert session.batches == []
+    with classifier.remembering(frame):
+        classifier.read_ahead(frame, boxes)
+        classifier.probabilities(frame, boxes[1:])
+        classifier.probabilities(frame, boxes[:1])
+    assert [len(batch) for batch in session.batches] == [2 * len(TURNS)]
+
+
 class TopOrBottomSession(RecordingSession):
     """A reader that sees class 0 in a bright top half and class 1 in a bright bottom half."""
 

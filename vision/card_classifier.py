@@ -232,6 +232,12 @@ class CardClassifier:
         features = np.stack([memo[key][1] for key in keys]).reshape(len(turns), len(boxes), -1).mean(axis=0)
         return logits, features
 
+    def read_ahead(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> None:
+        """Run the crops of ``boxes`` (in ``TURNS``) through the network together, for later reads of the frame being
+        remembered (:meth:`remembering`) to find; nothing for another image."""
+        if bgr is self._frame:
+            self.outputs(bgr, boxes)
+
     def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]],
                       turns: Sequence[int] = TURNS) -> np.ndarray:
         """The class probabilities of each box of ``bgr`` (boxes x ``CLASSIFIER_CLASSES``) read in ``turns``

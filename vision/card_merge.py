@@ -181,6 +181,9 @@ Identify = Callable[[Detection, Sequence[Box]], Detection | None]
 #: Asked of a card's corner boxes that the detector named as another card: whether the box, read on its
 #: own, shows the card as it was decided (a corner of it); those that do join its ``parts``.
 Attach = Callable[[Detection, Box], bool]
+#: Told once, before :data:`Identify` is first asked, every (box, other corners) it will be asked about, in order:
+#: a reader may read their crops together.
+ReadAhead = Callable[[Sequence[tuple[Detection, Sequence[Box]]]], None]
 
 
 def card_groups(detections: Sequence[Detection]) -> list[CardGroup]:
@@ -213,17 +216,18 @@ def card_groups(detections: Sequence[Detection]) -> list[CardGroup]:
 
 
 def merge_card_parts(detections: Sequence[Detection], identify: Identify | None = None,
-                     attach: Attach | None = None) -> list[Detection]:
+                     attach: Attach | None = None, read_ahead: ReadAhead | None = None) -> list[Detection]:
     """One detection per physical card (:func:`card_groups`; see the module docstring).
 
     Returns the cards, most confident first. A card's id is its most confident detection's; its box is
     its whole-card box where that agrees with the id, else the box spanning its agreeing corners; its
     ``parts`` are the corner boxes that agree with it; its confidence the best of the group's for its id.
     ``identify``, when given, is asked once per card (:data:`Identify`), and the id, confidence and colour
-    share it returns name the card; a card it finds no card in is left out. Cards then read as one id at
-    one place are one card (:func:`one_per_place`).
+    share it returns name the card; a card it finds no card in is left out (``read_ahead``, when given, is first
+    told every question ``identify`` will be asked). Cards then read as one id at one place are one card
+    (:func:`one_per_place`).
     """
-    kept: list[Detection] = []
+    cards: list[tuple[CardGroup, Detection, tuple[Detection, list[Box]]]] = []
     for group in card_groups(detections):
         winner = max(group.members, key=lambda i: detections[i].conf)
         card, conf = detections[winner].card, detections[winner].conf
@@ -231,10 +235,16 @@ def merge_card_parts(detections: Sequence[Detection], identify: Identify | None 
         whole = detections[group.whole] if group.whole is not None and detections[group.whole].card == card else None
         box = whole.box if whole is not None else spanning_box([part.box for part in parts])
         found = replace(detections[winner], box=box, parts=tuple(part.box for part in parts))
+        asked = min(parts, key=lambda d: box_area(d.box)) if parts else detections[winner]
+        others = [part.box for part in parts if part is not asked] if group.whole is None else []
+        cards.append((group, found, (replace(asked, conf=conf), others)))
+    if identify is not None and read_ahead is not None:
+        read_ahead([question for _, _, question in cards])
+    kept: list[Detection] = []
+    for group, found, question in cards:
+        card = found.card
         if identify is not None:
-            asked = min(parts, key=lambda d: box_area(d.box)) if parts else detections[winner]
-            others = [part.box for part in parts if part is not asked] if group.whole is None else []
-            decided = identify(replace(asked, conf=conf), others)
+            decided = identify(*question)
             if decided is None:  # the look at the pixels found no card there
                 continue
             found = replace(found, card=decided.card, conf=decided.conf, colour_share=decided.colour_share,

@@ -55,11 +55,17 @@ def reader_views(image: np.ndarray, detection: Detection, parts: Sequence[Box] =
     ``parts``: its corner indices, :func:`inner_parts`), then the crops guessed from its box's shape: its two
     index corners (:func:`index_corners`) and the index corners of the card straightened upright from its
     outline (:func:`straightened_index_corners`)."""
-    views = [(image, [detection.box, *parts, *index_corners(detection)])]
+    views = [(image, own_boxes(detection, parts))]
     straightened = straightened_index_corners(image, detection)
     if straightened is not None:
         views.append((straightened[0], list(straightened[1])))
     return views
+
+
+def own_boxes(detection: Detection, parts: Sequence[Box] = ()) -> list[Box]:
+    """The boxes of a card that :func:`reader_views` reads in the frame itself: its box, ``parts``, and its index
+    corners guessed from its box (:func:`index_corners`)."""
+    return [detection.box, *parts, *index_corners(detection)]
 
 
 def inner_parts(card: Detection, detections: Sequence[Detection]) -> list[Box]:
@@ -67,9 +73,15 @@ def inner_parts(card: Detection, detections: Sequence[Detection]) -> list[Box]:
     (:func:`vision.card_merge.pairwise_part_of`: small beside it and lying within it), its corner indices as
     the detector found them, whatever card they were named as; backs and indices of other cards lying
     there (``apart``) are left out."""
-    inside = pairwise_part_of([other.box for other in detections], [card.box])[:, 0]
-    return [other.box for other, part in zip(detections, inside)
-            if part and other.box != card.box and not other.apart and not parse_card(other.card).is_back]
+    return inner_parts_of([card.box], detections)[0]
+
+
+def inner_parts_of(boxes: Sequence[Box], detections: Sequence[Detection]) -> list[list[Box]]:
+    """:func:`inner_parts` of a card at each of ``boxes``, found together."""
+    inside = pairwise_part_of([other.box for other in detections], boxes)
+    return [[other.box for other, part in zip(detections, inside[:, column])
+             if part and other.box != box and not other.apart and not parse_card(other.card).is_back]
+            for column, box in enumerate(boxes)]
 
 
 def index_corners(detection: Detection) -> list[Box]:

@@ -10,7 +10,8 @@ of ``uno-cards-rf``'s real classic cards and of both rendered designs under cast
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -44,6 +45,8 @@ class ColourReader:
         self.session = session
         self.input_name = session.get_inputs()[0].name
         self.crop_size = crop_size
+        self._frame: np.ndarray | None = None  # the frame whose boxes' probabilities are remembered, and them
+        self._memo: dict[tuple[float, ...], np.ndarray] = {}
 
     @classmethod
     def load(cls, path: str | Path | None = None, threads: int | None = None) -> ColourReader:
@@ -60,10 +63,32 @@ class ColourReader:
             raise ColourReaderError(f"{model_path}: input {shape}, expected square crops (N x 3 x S x S)")
         return cls(session, shape[2])
 
+    @contextmanager
+    def remembering(self, bgr: np.ndarray) -> Iterator[None]:
+        """Within it, a box of the frame ``bgr`` is run through the network once: read ahead for a frame's cards
+        together, each card's own look later finds its box's probabilities here."""
+        self._frame, self._memo = bgr, {}
+        try:
+            yield
+        finally:
+            self._frame, self._memo = None, {}
+
+    def read_ahead(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> None:
+        """Run ``boxes`` through the network together, for later looks at the frame being remembered
+        (:meth:`remembering`) to find; nothing for another image."""
+        if bgr is self._frame:
+            self.probabilities(bgr, boxes)
+
     def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
         """The probability of each of ``COLOURS`` for each box of ``bgr`` (boxes x colours), its crop cut as
-        the reader cuts one (:func:`vision.card_classifier.crop_for_classifier`)."""
+        the reader cuts one (:func:`vision.card_classifier.crop_for_classifier`); the boxes of the frame being
+        remembered (:meth:`remembering`) are run once."""
         if not boxes:
             return np.zeros((0, len(COLOURS)), np.float32)
-        blob = crops_to_blob([crop_for_classifier(bgr, box, self.crop_size) for box in boxes])
-        return softmax_within(self.session.run(None, {self.input_name: blob})[0], None)
+        memo = self._memo if bgr is self._frame else {}
+        keys = [tuple(float(v) for v in box) for box in boxes]
+        missing = list(dict.fromkeys(key for key in keys if key not in memo))
+        if missing:
+            blob = crops_to_blob([crop_for_classifier(bgr, box, self.crop_size) for box in missing])
+            memo.update(zip(missing, softmax_within(self.session.run(None, {self.input_name: blob})[0], None)))
+        return np.stack([memo[key] for key in keys])

@@ -33,7 +33,7 @@ from __future__ import annotations
 import ast
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -45,8 +45,8 @@ from vision.calibration import Calibration, CalibrationError, default_calibratio
 from vision.card_classifier import (NOT_A_CARD, CardClassifier, ClassifierError, HeadShift, classifier_label,
                                    default_classifier_path, family_classes)
 from vision.card_merge import Box, Detection, contested, merge_card_parts
-from vision.card_reading import (READ_CONFIDENCE, ColourLook, View, card_reading, inner_parts, named, reader_views,
-                                 recoloured, unread)
+from vision.card_reading import (READ_CONFIDENCE, ColourLook, View, card_reading, inner_parts_of, named, own_boxes,
+                                 reader_views, recoloured, unread)
 from vision.colour_reader import COLOURS, ColourReader, ColourReaderError, default_colour_reader_path
 from vision.close_cards import may_hold_a_close_card, surest_of_looks, zoomed_out_look
 from vision.images import check_image
@@ -202,10 +202,14 @@ class Detector(TableDeck):
         return self._as_printed(check_image(bgr), self._remembering_cards)
 
     def _remembering_cards(self, image: np.ndarray) -> list[Detection]:
-        """:meth:`_cards`, each crop run through the reader once (:meth:`CardClassifier.remembering`)."""
+        """:meth:`_cards`, each crop run through the reader and the colour network once
+        (:meth:`CardClassifier.remembering`, :meth:`ColourReader.remembering`)."""
         if self.classifier is None:
             return self._cards(image)
-        with self.classifier.remembering(image):
+        with ExitStack() as frame:
+            frame.enter_context(self.classifier.remembering(image))
+            if self.colour_reader is not None:
+                frame.enter_context(self.colour_reader.remembering(image))
             return self._cards(image)
 
     def _cards(self, image: np.ndarray) -> list[Detection]:
@@ -224,9 +228,17 @@ class Detector(TableDeck):
             detections = confirmed(image, detections, self.classifier, self.conf_threshold)
         # one detection and one reading per physical card: the merge asks once per card with its smallest
         # agreeing box and the corner paired with it where no whole-card box was found
+        inner: dict[Box, list[Box]] = {}  # each asked box's inner parts, found for all cards at once (read_ahead)
+
+        def read_ahead(questions: Sequence[tuple[Detection, Sequence[Box]]]) -> None:
+            inner.update(zip([card.box for card, _ in questions],
+                             inner_parts_of([card.box for card, _ in questions], detections)))
+            self._read_ahead(image, [(card, [*inner[card.box], *paired]) for card, paired in questions])
+
         cards = merge_card_parts(detections, identify=lambda card, paired: self._identify(
-            image, card, [*inner_parts(card, detections), *paired]),
-            attach=None if self.classifier is None else lambda card, box: self._reads_as(image, card, box))
+            image, card, [*inner[card.box], *paired]),
+            attach=None if self.classifier is None else lambda card, box: self._reads_as(image, card, box),
+            read_ahead=read_ahead)
         if self.calibration is None:
             return cards
         # two readings of one place cannot both be right: one card, its probability shared (card_merge.contested)
@@ -251,6 +263,18 @@ class Detector(TableDeck):
         boxes = np.clip(boxes, 0, [width, height, width, height])
         return [Detection(self.class_names[c], float(s), tuple(float(v) for v in b))
                 for b, s, c in zip(boxes, scores, classes) if b[2] > b[0] and b[3] > b[1]]
+
+    def _read_ahead(self, image: np.ndarray, cards: Sequence[tuple[Detection, Sequence[Box]]]) -> None:
+        """The crops :meth:`_identify` will read of each of ``cards`` (a box and its parts) in the frame itself, run
+        through the reader together, and each coloured UNO card's box through the colour network: remembered for
+        the frame, they cost one run of each network instead of one or two a card."""
+        if self.classifier is None:
+            return
+        self.classifier.read_ahead(image, [box for card, parts in cards if not parse_card(card.card).is_back
+                                           for box in own_boxes(card, parts)])
+        if self.colour_reader is not None:
+            self.colour_reader.read_ahead(image, [card.box for card, _ in cards if parse_card(card.card).family == "uno"
+                                                  and parse_card(card.card).color is not None])
 
     def _identify(self, image: np.ndarray, detection: Detection, parts: Sequence[Box] = ()) -> Detection | None:
         """The card under ``detection`` as the reader reads it (:func:`card_reading`) from every crop of it:
