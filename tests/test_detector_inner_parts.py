@@ -1,5 +1,5 @@
 """A card reported by its whole-card box is also read at the corner-index boxes the detector found
-inside it, even those the merge dropped for naming another card (``vision.card_reading.inner_parts``,
+inside it, even those the merge dropped for naming another card (``vision.card_reading.inner_parts_of``,
 ``Detector.detect``)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from vision.card_classifier import Reading
 from vision.card_merge import Detection
 from detector_support import ScriptedClassifier, StubSession, scripted_detector
-from vision.card_reading import inner_parts, inner_parts_of
+from vision.card_reading import inner_parts_of
 
 WHOLE = (140.0, 90.0, 340.0, 390.0)  # an UNO card held up to the camera
 CORNER = (150.0, 105.0, 190.0, 155.0)  # its top-left index
@@ -20,8 +20,8 @@ def test_the_parts_of_a_card_are_the_faces_found_inside_its_box() -> None:
     card = Detection("green-4", 0.84, WHOLE)
     detections = [card, Detection("green-reverse", 0.51, CORNER), Detection("red-2", 0.6, ELSEWHERE),
                   Detection("uno-back", 0.4, (300.0, 340.0, 330.0, 380.0))]
-    assert inner_parts(card, detections) == [CORNER]
-    assert inner_parts(detections[1], detections) == []  # a corner index holds no parts
+    assert inner_parts_of([card.box], detections) == [[CORNER]]
+    assert inner_parts_of([detections[1].box], detections) == [[]]  # a corner index holds no parts
     assert inner_parts_of([WHOLE, CORNER, ELSEWHERE], detections) == [[CORNER], [], []]  # several cards at once
 
 

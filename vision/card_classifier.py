@@ -15,8 +15,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from referee.cards import STANDARD_FACE_IDS, UNO_ACTIONS, UNO_NUMBERS, UNO_WILDS, parse_card
+from vision.frame_memo import FrameMemo
 from vision.onnx_session import open_session
 from vision.source_tree import repo_root
 
@@ -167,8 +168,8 @@ class CardClassifier:
         self._mask: np.ndarray | None = None
         self.shift: HeadShift | None = None
         self.has_features = len(session.get_outputs()) > 1  # readers exported before deck profiles lack them
-        self._frame: np.ndarray | None = None  # the frame whose crops' outputs are remembered, and them
-        self._memo: dict[tuple[tuple[float, ...], int], tuple[np.ndarray, np.ndarray]] = {}
+        # logits and features of each (box, turn) of the frame being read (``remembering``)
+        self.memory = FrameMemo()
 
     @classmethod
     def load(cls, path: str | Path | None = None, threads: int | None = None) -> CardClassifier:
@@ -200,15 +201,10 @@ class CardClassifier:
                                   f"gives {features}: teach the deck again")
         self.shift = shift
 
-    @contextmanager
-    def remembering(self, bgr: np.ndarray) -> Iterator[None]:
+    def remembering(self, bgr: np.ndarray) -> AbstractContextManager[None]:
         """Within it, a crop of the frame ``bgr`` read once in a turn is never run through the network again:
         the confirmation, the merge and the corners' check read one frame's boxes, many of them twice."""
-        self._frame, self._memo = bgr, {}
-        try:
-            yield
-        finally:
-            self._frame, self._memo = None, {}
+        return self.memory.remembering(bgr)
 
     def outputs(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]],
                 turns: Sequence[int] = TURNS) -> tuple[np.ndarray, np.ndarray]:
@@ -219,7 +215,7 @@ class CardClassifier:
         (:meth:`remembering`) are run once."""
         if not boxes:
             return np.zeros((0, len(CLASSIFIER_CLASSES)), np.float32), np.zeros((0, 0), np.float32)
-        memo = self._memo if bgr is self._frame else {}
+        memo = self.memory.memo_for(bgr)
         keys = [(tuple(float(v) for v in box), turn) for turn in turns for box in boxes]
         missing = list(dict.fromkeys(key for key in keys if key not in memo))
         if missing:
@@ -235,7 +231,7 @@ class CardClassifier:
     def read_ahead(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> None:
         """Run the crops of ``boxes`` (in ``TURNS``) through the network together, for later reads of the frame being
         remembered (:meth:`remembering`) to find; nothing for another image."""
-        if bgr is self._frame:
+        if self.memory.is_remembered(bgr):
             self.outputs(bgr, boxes)
 
     def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]],

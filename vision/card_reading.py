@@ -52,7 +52,7 @@ MIN_INDEX_PIXELS = 14
 
 def reader_views(image: np.ndarray, detection: Detection, parts: Sequence[Box] = ()) -> list[View]:
     """The crops the reader reads a card from, as (image, boxes) pairs: its own boxes first (its box, then
-    ``parts``: its corner indices, :func:`inner_parts`), then the crops guessed from its box's shape: its two
+    ``parts``: its corner indices, :func:`inner_parts_of`), then the crops guessed from its box's shape: its two
     index corners (:func:`index_corners`) and the index corners of the card straightened upright from its
     outline (:func:`straightened_index_corners`)."""
     views = [(image, own_boxes(detection, parts))]
@@ -68,16 +68,11 @@ def own_boxes(detection: Detection, parts: Sequence[Box] = ()) -> list[Box]:
     return [detection.box, *parts, *index_corners(detection)]
 
 
-def inner_parts(card: Detection, detections: Sequence[Detection]) -> list[Box]:
-    """The boxes of the card faces in ``detections`` that are parts of ``card``'s box
+def inner_parts_of(boxes: Sequence[Box], detections: Sequence[Detection]) -> list[list[Box]]:
+    """For a card at each of ``boxes``, the boxes of the card faces in ``detections`` that are parts of it
     (:func:`vision.card_merge.pairwise_part_of`: small beside it and lying within it), its corner indices as
     the detector found them, whatever card they were named as; backs and indices of other cards lying
-    there (``apart``) are left out."""
-    return inner_parts_of([card.box], detections)[0]
-
-
-def inner_parts_of(boxes: Sequence[Box], detections: Sequence[Detection]) -> list[list[Box]]:
-    """:func:`inner_parts` of a card at each of ``boxes``, found together."""
+    there (``apart``) are left out. Found for all the cards at once."""
     inside = pairwise_part_of([other.box for other in detections], boxes)
     return [[other.box for other, part in zip(detections, inside[:, column])
              if part and other.box != box and not other.apart and not parse_card(other.card).is_back]

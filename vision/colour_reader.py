@@ -10,14 +10,15 @@ of ``uno-cards-rf``'s real classic cards and of both rendered designs under cast
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import numpy as np
 
 from referee.cards import UNO_COLORS
 from vision.card_classifier import crop_for_classifier, crops_to_blob, softmax_within
+from vision.frame_memo import FrameMemo
 from vision.onnx_session import open_session
 from vision.source_tree import repo_root
 
@@ -45,8 +46,7 @@ class ColourReader:
         self.session = session
         self.input_name = session.get_inputs()[0].name
         self.crop_size = crop_size
-        self._frame: np.ndarray | None = None  # the frame whose boxes' probabilities are remembered, and them
-        self._memo: dict[tuple[float, ...], np.ndarray] = {}
+        self.memory = FrameMemo()  # the probabilities of each box of the frame being read (``remembering``)
 
     @classmethod
     def load(cls, path: str | Path | None = None, threads: int | None = None) -> ColourReader:
@@ -63,20 +63,15 @@ class ColourReader:
             raise ColourReaderError(f"{model_path}: input {shape}, expected square crops (N x 3 x S x S)")
         return cls(session, shape[2])
 
-    @contextmanager
-    def remembering(self, bgr: np.ndarray) -> Iterator[None]:
+    def remembering(self, bgr: np.ndarray) -> AbstractContextManager[None]:
         """Within it, a box of the frame ``bgr`` is run through the network once: read ahead for a frame's cards
         together, each card's own look later finds its box's probabilities here."""
-        self._frame, self._memo = bgr, {}
-        try:
-            yield
-        finally:
-            self._frame, self._memo = None, {}
+        return self.memory.remembering(bgr)
 
     def read_ahead(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> None:
         """Run ``boxes`` through the network together, for later looks at the frame being remembered
         (:meth:`remembering`) to find; nothing for another image."""
-        if bgr is self._frame:
+        if self.memory.is_remembered(bgr):
             self.probabilities(bgr, boxes)
 
     def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
@@ -85,7 +80,7 @@ class ColourReader:
         remembered (:meth:`remembering`) are run once."""
         if not boxes:
             return np.zeros((0, len(COLOURS)), np.float32)
-        memo = self._memo if bgr is self._frame else {}
+        memo = self.memory.memo_for(bgr)
         keys = [tuple(float(v) for v in box) for box in boxes]
         missing = list(dict.fromkeys(key for key in keys if key not in memo))
         if missing:

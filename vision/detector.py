@@ -270,16 +270,17 @@ class Detector(TableDeck):
         the frame, they cost one run of each network instead of one or two a card."""
         if self.classifier is None:
             return
-        self.classifier.read_ahead(image, [box for card, parts in cards if not parse_card(card.card).is_back
-                                           for box in own_boxes(card, parts)])
+        parsed = [parse_card(card.card) for card, _ in cards]
+        self.classifier.read_ahead(image, [box for (card, parts), named_as in zip(cards, parsed)
+                                           if not named_as.is_back for box in own_boxes(card, parts)])
         if self.colour_reader is not None:
-            self.colour_reader.read_ahead(image, [card.box for card, _ in cards if parse_card(card.card).family == "uno"
-                                                  and parse_card(card.card).color is not None])
+            self.colour_reader.read_ahead(image, [card.box for (card, _), named_as in zip(cards, parsed)
+                                                  if named_as.family == "uno" and named_as.color is not None])
 
     def _identify(self, image: np.ndarray, detection: Detection, parts: Sequence[Box] = ()) -> Detection | None:
         """The card under ``detection`` as the reader reads it (:func:`card_reading`) from every crop of it:
         its box, ``parts`` (the boxes the detector found inside it: its corner indices, dropped by the merge
-        when named as another card, :func:`inner_parts`; and the corner paired with it where no whole-card
+        when named as another card, :func:`inner_parts_of`; and the corner paired with it where no whole-card
         box was found, :mod:`vision.corner_pairs`), and for a standard card found whole its two index
         corners, both those of its box (:func:`index_corners`) and those of the card straightened upright
         from its outline (:func:`straightened_index_corners`: crops guessed from its box's shape, which say

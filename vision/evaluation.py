@@ -85,8 +85,9 @@ class Tally:
 
     def to_dict(self) -> dict:
         """JSON form (``interval``: :attr:`interval`)."""
+        interval = self.interval
         return {"right": self.right, "total": self.total, "rate": self.rate,
-                "interval": list(self.interval) if self.interval else None}
+                "interval": list(interval) if interval else None}
 
 
 @dataclass(frozen=True)

@@ -78,34 +78,31 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
     # a box lying on an earlier box kept is left out whatever it reads: the boxes lying on no earlier box are
     # read first, then those of the others that lie on none of them kept
     first = [i for i in range(len(candidates)) if not lies_on_earlier[i].any()]
-    readings = dict(zip(first, _confirming_readings(bgr, [candidates[i] for i in first], classifier)))
-    kept_first = [i for i in first if _kept(*candidates[i], readings[i]) is not None]
-    second = [i for i in range(len(candidates)) if i not in readings and not lies_on_earlier[i, kept_first].any()]
-    readings.update(zip(second, _confirming_readings(bgr, [candidates[i] for i in second], classifier)))
+    read = _read_and_kept(bgr, candidates, first, classifier)  # each box read: itself as kept, or None
+    kept_first = [i for i in first if read[i] is not None]
+    second = [i for i in range(len(candidates)) if i not in read and not lies_on_earlier[i, kept_first].any()]
+    read.update(_read_and_kept(bgr, candidates, second, classifier))
     kept: dict[int, Detection] = {}
-    for i, (detection, hosts) in enumerate(candidates):
-        if lies_on_earlier[i, list(kept)].any():
-            continue
-        unsure_card = _kept(detection, hosts, readings[i])  # every box lying on no earlier box kept was read
-        if unsure_card is not None:
-            kept[i] = unsure_card
+    for i in range(len(candidates)):  # every box lying on no earlier box kept was read
+        if read.get(i) is not None and not lies_on_earlier[i, list(kept)].any():
+            kept[i] = read[i]
     return sure + list(kept.values())
 
 
-def _confirming_readings(bgr: np.ndarray, candidates: Sequence[tuple[Detection, list[Detection]]],
-                         classifier: CardClassifier) -> list[Reading]:
-    """The reader's reading of each unsure box of ``candidates`` (each with the sure cards it is a part of), in
-    order: a corner index inside a sure card as cut only (``INDEX_CHECK_TURNS``), the others as cut and turned
-    where that is worth it (``CONFIRM_SCREEN``)."""
-    readings: list[Reading | None] = [None] * len(candidates)
+def _read_and_kept(bgr: np.ndarray, candidates: Sequence[tuple[Detection, list[Detection]]], chosen: list[int],
+                   classifier: CardClassifier) -> dict[int, Detection | None]:
+    """The ``chosen`` unsure boxes of ``candidates`` (each with the sure cards it is a part of) read by the reader,
+    each as kept given its reading (:func:`_kept`) or ``None``, by its index: a corner index inside a sure card as
+    cut only (``INDEX_CHECK_TURNS``), the others together, as cut and turned where that is worth it
+    (``CONFIRM_SCREEN``)."""
+    decided: dict[int, Detection | None] = {}
     for inside in (False, True):
-        chosen = [i for i, (_, hosts) in enumerate(candidates) if bool(hosts) == inside]
-        boxes = [candidates[i][0].box for i in chosen]
-        read = (classifier.read(bgr, boxes, INDEX_CHECK_TURNS) if inside
-                else classifier.read_screened(bgr, boxes, CONFIRM_SCREEN))
-        for i, reading in zip(chosen, read):
-            readings[i] = reading
-    return readings
+        these = [i for i in chosen if bool(candidates[i][1]) == inside]
+        boxes = [candidates[i][0].box for i in these]
+        readings = (classifier.read(bgr, boxes, INDEX_CHECK_TURNS) if inside
+                    else classifier.read_screened(bgr, boxes, CONFIRM_SCREEN))
+        decided.update((i, _kept(*candidates[i], reading)) for i, reading in zip(these, readings))
+    return decided
 
 
 def _kept(detection: Detection, hosts: list[Detection], reading: Reading) -> Detection | None:

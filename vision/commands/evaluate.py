@@ -153,10 +153,9 @@ def _print_confidence(report) -> None:
 
 def _share(tally: dict) -> str:
     """A share in a ``Tally``'s JSON form as :func:`_fraction` prints one with its interval."""
-    if tally["rate"] is None:
-        return "n/a"
-    low, high = tally["interval"]
-    return f"{tally['rate'] * 100:.1f}% ({tally['right']}/{tally['total']}; {low * 100:.1f}-{high * 100:.1f})"
+    from vision.evaluation import Tally
+
+    return _fraction(Tally(tally["right"], tally["total"]), interval=True)
 
 
 def _print_uno(title: str, report) -> None:
