@@ -17,7 +17,10 @@ computes the same integers (ONNX Runtime's ``reduce_range``, its documented reme
 The activations' ranges are measured on what the fp32 models are really fed at the table: the detector's own
 input blobs and the reader's own crops, captured while the fp32 pair reads calibration frames made only of
 what training may use (:func:`calibration_frames`: renders of seeds no evaluation uses, uno-cards-rf's detector share,
-cards-rf's and cards-real-dev's train parts as taken and laid small on a table). Two parts stay in floats,
+cards-rf's and cards-real-dev's train parts as taken and laid small on a table). What the detector feeds its
+networks is part of the copies: a change to which boxes it reads changes the reader crops captured, so run this
+again and commit what it writes (the twenty-ninth round's confirmation, reading fewer boxes, left the committed
+reader copy one that the command no longer wrote until the thirtieth round). Two parts stay in floats,
 chosen on the tune parts (``models/EXPERIMENTS.md``, sixteenth round): the detector's last module (its box and
 class head: quantized, UNO identity on the tune part fell from 248 to 243-246 of 251) and the reader's last
 layer (the one deck profiles refit).
