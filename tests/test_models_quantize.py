@@ -1,6 +1,6 @@
 """The 8-bit models the product runs (``models/quantize.py``): which nodes stay in floats, the inputs captured
 from the fp32 pair, a quantized reader that reads as its export does, and committed copies made from the
-committed exports, whose weights fit in 7 bits."""
+committed exports, as the command writes them now, whose weights fit in 7 bits."""
 from __future__ import annotations
 
 import numpy as np
@@ -106,3 +106,42 @@ def test_the_committed_8_bit_models_weights_fit_in_7_bits(export):
     """Weights in [-64, 64], so that a CPU without VNNI (AVX2's saturating ``vpmaddubsw``) computes the same
     integers as one with it: 8-bit weights read far fewer cards there (``models/quantize.py``)."""
     assert largest_weight(onnx.load(str(int8_path(export)))) <= 64
+
+
+def same_copy(committed, written) -> list[str]:
+    """Where the 8-bit model ``written`` differs from ``committed`` beyond what another CPU's float arithmetic
+    moves (scales by a relative 1e-4, integers by one step): the names of the differing initializers, or why."""
+    from onnx import numpy_helper
+
+    if [node.op_type for node in committed.graph.node] != [node.op_type for node in written.graph.node]:
+        return ["the graphs' nodes"]
+    ours = {t.name: numpy_helper.to_array(t) for t in written.graph.initializer}
+    differing = []
+    for tensor in committed.graph.initializer:
+        want, got = numpy_helper.to_array(tensor), ours.get(tensor.name)
+        if got is None or got.shape != want.shape or got.dtype != want.dtype:
+            differing.append(tensor.name)
+        elif want.dtype.kind == "f" and not np.allclose(got, want, rtol=1e-4, atol=0):
+            differing.append(tensor.name)
+        elif want.dtype.kind in "iu" and np.abs(got.astype(np.int64) - want.astype(np.int64)).max(initial=0) > 1:
+            differing.append(tensor.name)
+    return differing
+
+
+@needs_exports
+def test_the_committed_8_bit_copies_are_what_quantize_writes_now(tmp_path):
+    """The activation ranges are measured on what the detector feeds its networks, so a change to which boxes it
+    reads changes the copies: the twenty-ninth round's left the committed reader copy one the command no longer
+    wrote (scales 1 % apart). Run ``python -m models.quantize`` and commit what it writes. About a minute."""
+    from tableref_models.quantize import calibration_frames, trainable_photos
+
+    from vision.commands.evaluate import default_datasets_dir
+
+    datasets = default_datasets_dir()
+    if not (datasets / "cards-rf").is_dir():
+        pytest.skip(f"no photo sets at {datasets}")
+    detector = Detector.load(DETECTOR_FP32, classifier=READER_FP32, calibrated=False)
+    blobs, crops = captured_inputs(detector, calibration_frames(trainable_photos(datasets)))
+    for export, inputs, keep_float in ((DETECTOR_FP32, blobs, last_module_nodes), (READER_FP32, crops, gemm_nodes)):
+        written = quantize_model(export, tmp_path / int8_path(export).name, inputs, keep_float)
+        assert same_copy(onnx.load(str(int8_path(export))), onnx.load(str(written))) == [], export.name
