@@ -18,15 +18,16 @@ The activations' ranges are measured on what the fp32 models are really fed at t
 input blobs and the reader's own crops, captured while the fp32 pair reads calibration frames made only of
 what training may use (:func:`calibration_frames`: renders of seeds no evaluation uses, uno-cards-rf's detector share,
 cards-rf's and cards-real-dev's train parts as taken and laid small on a table). What the detector feeds its
-networks is part of the copies: a change to which boxes it reads changes the reader crops captured, so run this
-again and commit what it writes (the twenty-ninth round's confirmation, reading fewer boxes, left the committed
+networks is part of the copies: a change to which boxes it reads changes the reader crops captured, so check
+(``--check``), run this again and commit what it writes (the twenty-ninth round's confirmation, reading fewer boxes, left the committed
 reader copy one that the command no longer wrote until the thirtieth round). Two parts stay in floats,
 chosen on the tune parts (``models/EXPERIMENTS.md``, sixteenth round): the detector's last module (its box and
 class head: quantized, UNO identity on the tune part fell from 248 to 243-246 of 251) and the reader's last
 layer (the one deck profiles refit).
 
 ``python -m models.quantize [--datasets ../shared/datasets] [--detector models/cards.onnx]
-[--reader models/card_classifier.onnx]`` (also ``tableref train --quantize``) writes both 8-bit models.
+[--reader models/card_classifier.onnx]`` (also ``tableref train --quantize``) writes both 8-bit models;
+``--check`` writes nothing and says whether the committed copies are what it writes now.
 """
 from __future__ import annotations
 
@@ -230,18 +231,48 @@ def quantized_from(int8: Path) -> str | None:
                  if prop.key == SOURCE_KEY), None)
 
 
-def quantize_pair(datasets: Path, detector_fp32: Path = DETECTOR_FP32, reader_fp32: Path = READER_FP32
-                  ) -> tuple[Path, Path]:
+#: How far a copy quantized again may lie from the committed one and still be the same copy: another CPU's float
+#: arithmetic moves the activations' ranges by far less (the twenty-ninth round's stale reader copy: 0.3-1.2 %).
+SCALE_TOLERANCE = 1e-4
+
+
+def differences(committed, written) -> list[str]:
+    """Where the 8-bit model ``written`` differs from ``committed`` (both ``onnx`` models) beyond what another CPU
+    moves: the initializers whose floats (the scales) differ by more than ``SCALE_TOLERANCE`` of themselves or whose
+    integers differ by more than one step, or "nodes" where the graphs differ."""
+    from onnx import numpy_helper
+
+    if [node.op_type for node in committed.graph.node] != [node.op_type for node in written.graph.node]:
+        return ["nodes"]
+    ours = {tensor.name: numpy_helper.to_array(tensor) for tensor in written.graph.initializer}
+    differing = []
+    for tensor in committed.graph.initializer:
+        want, got = numpy_helper.to_array(tensor), ours.get(tensor.name)
+        if got is None or got.shape != want.shape or got.dtype != want.dtype:
+            differing.append(tensor.name)
+        elif want.dtype.kind == "f" and not np.allclose(got, want, rtol=SCALE_TOLERANCE, atol=0):
+            differing.append(tensor.name)
+        elif want.dtype.kind in "iu" and np.abs(got.astype(np.int64) - want.astype(np.int64)).max(initial=0) > 1:
+            differing.append(tensor.name)
+    return differing
+
+
+def quantize_pair(datasets: Path, detector_fp32: Path = DETECTOR_FP32, reader_fp32: Path = READER_FP32,
+                  out: Path | None = None) -> tuple[Path, Path]:
     """Quantize the detector and the reader exported at ``detector_fp32`` and ``reader_fp32`` (calibrated on
-    the frames of :func:`calibration_frames`); returns the two 8-bit models' paths (:func:`int8_path`).
+    the frames of :func:`calibration_frames`) into the folder ``out`` (default: beside the exports, the committed
+    copies); returns the two 8-bit models' paths (named as :func:`int8_path` names them).
     ``FileNotFoundError`` where ``datasets`` lacks a photo set, ``vision.detector.DetectorError`` where a model
     cannot be loaded."""
     photos = trainable_photos(datasets)
     detector = Detector.load(detector_fp32, classifier=reader_fp32, calibrated=False)
     blobs, crops = captured_inputs(detector, calibration_frames(photos))
     print(f"calibrating on {len(blobs)} detector inputs and {sum(len(c) for c in crops)} reader crops", flush=True)
-    return (quantize_model(detector_fp32, int8_path(detector_fp32), blobs, last_module_nodes),
-            quantize_model(reader_fp32, int8_path(reader_fp32), crops, gemm_nodes))
+    def target(fp32: Path) -> Path:
+        return int8_path(fp32) if out is None else out / int8_path(fp32).name
+
+    return (quantize_model(detector_fp32, target(detector_fp32), blobs, last_module_nodes),
+            quantize_model(reader_fp32, target(reader_fp32), crops, gemm_nodes))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -252,10 +283,26 @@ def main(argv: list[str] | None = None) -> int:
                              "$TABLEREF_DATASETS or ../shared/datasets)")
     parser.add_argument("--detector", type=Path, default=DETECTOR_FP32, help="the fp32 detector export")
     parser.add_argument("--reader", type=Path, default=READER_FP32, help="the fp32 reader export")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing: quantize into a temporary folder and say whether the copies beside the "
+                             "exports are what this writes (exit 1 where not); after a change to what the detector reads")
     args = parser.parse_args(argv)
-    for path in quantize_pair(args.datasets, args.detector, args.reader):
-        print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
-    return 0
+    if not args.check:
+        for path in quantize_pair(args.datasets, args.detector, args.reader):
+            print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
+        return 0
+    import onnx
+
+    stale = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for export, written in zip((args.detector, args.reader),
+                                   quantize_pair(args.datasets, args.detector, args.reader, Path(folder))):
+            differing = differences(onnx.load(str(int8_path(export))), onnx.load(str(written)))
+            stale += bool(differing)
+            print(f"{int8_path(export)}: " + (f"not what this writes now ({len(differing)} initializers differ, "
+                                              f"e.g. {differing[0]}): run python -m models.quantize and commit it"
+                                              if differing else "what this writes now"))
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """The 8-bit models the product runs (``models/quantize.py``): which nodes stay in floats, the inputs captured
 from the fp32 pair, a quantized reader that reads as its export does, and committed copies made from the
-committed exports, as the command writes them now, whose weights fit in 7 bits."""
+committed exports, whose weights fit in 7 bits, and how a copy quantized again is told from the committed one."""
 from __future__ import annotations
 
 import numpy as np
@@ -17,8 +17,8 @@ load_source_package("models")
 load_source_package("datasets")
 from tableref_datasets.scene import render_scene  # noqa: E402
 from tableref_models.quantize import (  # noqa: E402
-    DETECTOR_FP32, READER_FP32, captured_inputs, gemm_nodes, int8_path, last_module_nodes, quantize_model,
-    quantized_from,
+    DETECTOR_FP32, READER_FP32, captured_inputs, differences, gemm_nodes, int8_path, last_module_nodes,
+    quantize_model, quantized_from,
 )
 
 needs_exports = pytest.mark.skipif(not (DETECTOR_FP32.is_file() and READER_FP32.is_file()),
@@ -108,40 +108,26 @@ def test_the_committed_8_bit_models_weights_fit_in_7_bits(export):
     assert largest_weight(onnx.load(str(int8_path(export)))) <= 64
 
 
-def same_copy(committed, written) -> list[str]:
-    """Where the 8-bit model ``written`` differs from ``committed`` beyond what another CPU's float arithmetic
-    moves (scales by a relative 1e-4, integers by one step): the names of the differing initializers, or why."""
+
+def test_a_copy_quantized_again_differs_only_where_a_scale_or_weight_moved():
+    """``python -m models.quantize --check``: the twenty-ninth round's change to the boxes read left the committed
+    reader copy one the command no longer wrote (its scales 0.3-1.2 % apart)."""
     from onnx import numpy_helper
 
-    if [node.op_type for node in committed.graph.node] != [node.op_type for node in written.graph.node]:
-        return ["the graphs' nodes"]
-    ours = {t.name: numpy_helper.to_array(t) for t in written.graph.initializer}
-    differing = []
-    for tensor in committed.graph.initializer:
-        want, got = numpy_helper.to_array(tensor), ours.get(tensor.name)
-        if got is None or got.shape != want.shape or got.dtype != want.dtype:
-            differing.append(tensor.name)
-        elif want.dtype.kind == "f" and not np.allclose(got, want, rtol=1e-4, atol=0):
-            differing.append(tensor.name)
-        elif want.dtype.kind in "iu" and np.abs(got.astype(np.int64) - want.astype(np.int64)).max(initial=0) > 1:
-            differing.append(tensor.name)
-    return differing
-
-
-@needs_exports
-def test_the_committed_8_bit_copies_are_what_quantize_writes_now(tmp_path):
-    """The activation ranges are measured on what the detector feeds its networks, so a change to which boxes it
-    reads changes the copies: the twenty-ninth round's left the committed reader copy one the command no longer
-    wrote (scales 1 % apart). Run ``python -m models.quantize`` and commit what it writes. About a minute."""
-    from tableref_models.quantize import calibration_frames, trainable_photos
-
-    from vision.commands.evaluate import default_datasets_dir
-
-    datasets = default_datasets_dir()
-    if not (datasets / "cards-rf").is_dir():
-        pytest.skip(f"no photo sets at {datasets}")
-    detector = Detector.load(DETECTOR_FP32, classifier=READER_FP32, calibrated=False)
-    blobs, crops = captured_inputs(detector, calibration_frames(trainable_photos(datasets)))
-    for export, inputs, keep_float in ((DETECTOR_FP32, blobs, last_module_nodes), (READER_FP32, crops, gemm_nodes)):
-        written = quantize_model(export, tmp_path / int8_path(export).name, inputs, keep_float)
-        assert same_copy(onnx.load(str(int8_path(export))), onnx.load(str(written))) == [], export.name
+    committed = onnx.load(str(int8_path(READER_FP32)))
+    assert differences(committed, committed) == []
+    moved = onnx.load(str(int8_path(READER_FP32)))
+    scale = next(t for t in moved.graph.initializer if t.name == "crops_scale")
+    scale.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(scale) * np.float32(1.005), scale.name))
+    weight = next(t for t in moved.graph.initializer if t.data_type == TensorProto.INT8)
+    original = numpy_helper.to_array(weight)
+    step = -1 if original.flat[0] > 0 else 1  # the weights lie in [-64, 64]: two steps stay in 8 bits
+    for steps in (1, 2):  # one step: another CPU may round so; two: not the same copy
+        stepped = original.copy()
+        stepped.flat[0] += steps * step
+        weight.CopyFrom(numpy_helper.from_array(stepped, weight.name))
+        if steps == 1:
+            assert differences(committed, moved) == ["crops_scale"]
+    assert differences(committed, moved) == ["crops_scale", weight.name]
+    del moved.graph.node[-1]
+    assert differences(committed, moved) == ["nodes"]
