@@ -19,8 +19,8 @@ input blobs and the reader's own crops, captured while the fp32 pair reads calib
 what training may use (:func:`calibration_frames`: renders of seeds no evaluation uses, uno-cards-rf's detector share,
 cards-rf's and cards-real-dev's train parts as taken and laid small on a table). What the detector feeds its
 networks is part of the copies: a change to which boxes it reads changes the reader crops captured, so check
-(``--check``), run this again and commit what it writes (the twenty-ninth round's confirmation, reading fewer boxes, left the committed
-reader copy one that the command no longer wrote until the thirtieth round). Two parts stay in floats,
+(``--check``), run this again and commit what it writes (the twenty-ninth round's confirmation, reading fewer
+boxes, left the committed reader copy one that the command no longer wrote). Two parts stay in floats,
 chosen on the tune parts (``models/EXPERIMENTS.md``, sixteenth round): the detector's last module (its box and
 class head: quantized, UNO identity on the tune part fell from 248 to 243-246 of 251) and the reader's last
 layer (the one deck profiles refit).
@@ -285,7 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reader", type=Path, default=READER_FP32, help="the fp32 reader export")
     parser.add_argument("--check", action="store_true",
                         help="write nothing: quantize into a temporary folder and say whether the copies beside the "
-                             "exports are what this writes (exit 1 where not); after a change to what the detector reads")
+                             "exports are what this writes (exit 1 where not); after a change to what the detector "
+                             "reads")
     args = parser.parse_args(argv)
     if not args.check:
         for path in quantize_pair(args.datasets, args.detector, args.reader):

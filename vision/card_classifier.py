@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,18 +215,19 @@ class CardClassifier:
         (:meth:`remembering`) are run once."""
         if not boxes:
             return np.zeros((0, len(CLASSIFIER_CLASSES)), np.float32), np.zeros((0, 0), np.float32)
-        memo = self.memory.memo_for(bgr)
         keys = [(tuple(float(v) for v in box), turn) for turn in turns for box in boxes]
-        missing = list(dict.fromkeys(key for key in keys if key not in memo))
-        if missing:
-            crops = [np.rot90(crop_for_classifier(bgr, box, self.crop_size), turn) for box, turn in missing]
-            blob = crops_to_blob(crops)
-            outputs = self.session.run(None, {self.input_name: blob})
-            features = outputs[1] if self.has_features else np.zeros((len(missing), 0), np.float32)
-            memo.update((key, (logit, feature)) for key, logit, feature in zip(missing, outputs[0], features))
-        logits = np.stack([memo[key][0] for key in keys]).reshape(len(turns), len(boxes), -1).mean(axis=0)
-        features = np.stack([memo[key][1] for key in keys]).reshape(len(turns), len(boxes), -1).mean(axis=0)
+        found = self.memory.outputs(bgr, keys, lambda missing: self._run(bgr, missing))
+        logits = np.stack([logit for logit, _ in found]).reshape(len(turns), len(boxes), -1).mean(axis=0)
+        features = np.stack([feature for _, feature in found]).reshape(len(turns), len(boxes), -1).mean(axis=0)
         return logits, features
+
+    def _run(self, bgr: np.ndarray, crops: list[tuple[tuple[float, ...], int]]
+             ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """The network's (logits, features) of each (box, quarter turns) of ``bgr`` in ``crops``, run together."""
+        blob = crops_to_blob([np.rot90(crop_for_classifier(bgr, box, self.crop_size), turn) for box, turn in crops])
+        outputs = self.session.run(None, {self.input_name: blob})
+        features = outputs[1] if self.has_features else np.zeros((len(crops), 0), np.float32)
+        return zip(outputs[0], features)
 
     def read_ahead(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> None:
         """Run the crops of ``boxes`` (in ``TURNS``) through the network together, for later reads of the frame being

@@ -80,10 +80,8 @@ class ColourReader:
         remembered (:meth:`remembering`) are run once."""
         if not boxes:
             return np.zeros((0, len(COLOURS)), np.float32)
-        memo = self.memory.memo_for(bgr)
-        keys = [tuple(float(v) for v in box) for box in boxes]
-        missing = list(dict.fromkeys(key for key in keys if key not in memo))
-        if missing:
+        def run(missing: list[tuple[float, ...]]) -> np.ndarray:
             blob = crops_to_blob([crop_for_classifier(bgr, box, self.crop_size) for box in missing])
-            memo.update(zip(missing, softmax_within(self.session.run(None, {self.input_name: blob})[0], None)))
-        return np.stack([memo[key] for key in keys])
+            return softmax_within(self.session.run(None, {self.input_name: blob})[0], None)
+
+        return np.stack(self.memory.outputs(bgr, [tuple(float(v) for v in box) for box in boxes], run))

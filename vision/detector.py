@@ -231,8 +231,8 @@ class Detector(TableDeck):
         inner: dict[Box, list[Box]] = {}  # each asked box's inner parts, found for all cards at once (read_ahead)
 
         def read_ahead(questions: Sequence[tuple[Detection, Sequence[Box]]]) -> None:
-            inner.update(zip([card.box for card, _ in questions],
-                             inner_parts_of([card.box for card, _ in questions], detections)))
+            asked = [card.box for card, _ in questions]
+            inner.update(zip(asked, inner_parts_of(asked, detections)))
             self._read_ahead(image, [(card, [*inner[card.box], *paired]) for card, paired in questions])
 
         cards = merge_card_parts(detections, identify=lambda card, paired: self._identify(
