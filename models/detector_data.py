@@ -6,7 +6,13 @@ over several dataset folders (renders and photos).
 cards in these photos would teach the detector that a card is background, so each photo may also get
 whole-card boxes found from the cards' own outlines (:func:`whole_card_boxes`): a white face on the table
 is a bright region shaped like a card; it gets a box when the corner indices inside it all name one card.
-A card whose outline is not clean (overlapping cards, a hand, the frame's edge) gets no whole-card box.
+Where the table is light too (light wood, where a threshold of the whole photo puts card and table on one
+side), a card's face is grown from two or more of its labelled corner indices instead
+(:func:`grown_card_box`): the pixels of the card stock's colour around them, kept where they form one convex,
+four-cornered region with those indices in its corners and no other card's. A card whose face is found
+neither way (overlapping cards, a hand, a card cut by the frame's edge with one index showing) gets no
+whole-card box. Where light falls off steeply across a face, its grown box may leave out a strip of the card
+beside a corner its indices do not hold (a few of the boxes looked at on cards-rf's train part).
 
 The photos are linked (symlinks), never copied, into ``OUT/images/<split>``; labels go to
 ``OUT/labels/<split>`` (class = position of the card id in ``referee.cards.ALL_CARD_IDS``, the detector's
@@ -49,6 +55,28 @@ MAX_CARD_SHARE = 0.75
 #: Opening of the whiteness mask (cutting bright table speckles and threads off a card's edge), as a
 #: share of the photo's median corner-index height.
 OPENING_PER_INDEX = 0.5
+#: A pixel is the card stock of :func:`grown_card_box` where its colour (a, b of Lab) lies within
+#: ``STOCK_CHROMA`` of the stock's around the card's indices and its lightness at most ``STOCK_DARKER`` below
+#: and ``STOCK_LIGHTER`` above: light falls off across a face more than its colour changes. Chosen by eye on
+#: cards-rf's train part (the card's face covered, the light wood beside it not).
+STOCK_CHROMA = 12.0
+STOCK_DARKER = 30.0
+STOCK_LIGHTER = 25.0
+#: The brightest share of a card's index boxes' pixels, taken as its stock's colour (the rest is the printed
+#: rank and suit).
+STOCK_SHARE = 0.4
+#: Closing of the stock mask (joining the face around its print), as a share of the card's index height.
+CLOSING_PER_INDEX = 0.25
+#: A grown face's area over its convex hull's at least this: a card is convex (a parallelogram once the
+#: export's stretch and shear are put back, so it need not fill its minimum-area rectangle).
+MIN_SOLIDITY = 0.92
+#: The tolerance of the hull's four-cornered outline, as a share of its perimeter.
+OUTLINE_TOLERANCE = 0.04
+#: A grown face is kept only where it holds at least two of the card's indices, each in a corner of it (its
+#: centre within this many times its longer side from one of the outline's corners): two indices sit in
+#: opposite corners of a card, so a face that light falling off across it cuts short keeps their corners.
+MIN_GROWN_INDICES = 2
+INDEX_IN_CORNER = 1.2
 
 Box = tuple[float, float, float, float]
 
@@ -99,27 +127,126 @@ def card_outlines(bgr: np.ndarray, index_height: float) -> list[np.ndarray]:
     return outlines
 
 
+def _centre(box: Box) -> tuple[float, float]:
+    """The centre of a box."""
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+def _clipped_box(points: np.ndarray, width: int, height: int) -> Box:
+    """The axis-aligned box of ``points`` (N x 2), clipped to a photo of ``width`` x ``height``."""
+    x1, y1 = np.maximum(points.min(axis=0), 0.0)
+    x2, y2 = np.minimum(points.max(axis=0), (width, height))
+    return float(x1), float(y1), float(x2), float(y2)
+
+
+def _fits_a_card(outline: np.ndarray, mine: list[CornerLabel], index_area: float, photo_area: float) -> bool:
+    """Whether ``outline`` (N x 2 points) is large enough for a card with indices of ``index_area`` and small
+    enough to be no table (:data:`MIN_CARD_PER_INDEX`, :data:`MAX_CARD_SHARE`), and holds every index of ``mine``."""
+    area = cv2.contourArea(outline)
+    return (MIN_CARD_PER_INDEX * index_area <= area <= MAX_CARD_SHARE * photo_area
+            and all(cv2.pointPolygonTest(outline, _centre(c.box), False) > 0 for c in mine))
+
+
+def _in_a_corner(box: Box, outline: np.ndarray) -> bool:
+    """Whether the corner index ``box`` lies in a corner of the four-cornered ``outline``: its centre within
+    :data:`INDEX_IN_CORNER` of its longer side from one of the outline's points."""
+    reach = INDEX_IN_CORNER * max(box[2] - box[0], box[3] - box[1])
+    return bool(np.hypot(*(outline - np.float32(_centre(box))).T).min() <= reach)
+
+
+def stock_mask(lab: np.ndarray, stock: np.ndarray) -> np.ndarray:
+    """The pixels (255) of a Lab photo (float) that may be card stock of the Lab colour ``stock``
+    (:data:`STOCK_CHROMA`, :data:`STOCK_DARKER`, :data:`STOCK_LIGHTER`)."""
+    chroma = np.linalg.norm(lab[..., 1:] - stock[1:], axis=2)
+    lightness = lab[..., 0] - stock[0]
+    return ((chroma < STOCK_CHROMA) & (lightness > -STOCK_DARKER) & (lightness < STOCK_LIGHTER)).astype(np.uint8) * 255
+
+
+def _face_grown(lab: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarray | None:
+    """The outer contour of the card stock's region holding the index ``boxes`` of one card in a Lab photo
+    (float): the stock's colour is the brightest :data:`STOCK_SHARE` of the boxes' pixels; its region
+    (:func:`stock_mask`) is closed over the print, its holes filled and opened as :func:`card_outlines`
+    opens. ``None`` where the boxes lie in more than one region."""
+    height, width = lab.shape[:2]
+    seen = [lab[max(0, y1):max(0, y2), max(0, x1):max(0, x2)].reshape(-1, 3) for x1, y1, x2, y2 in boxes]
+    if any(len(pixels) < 4 for pixels in seen):
+        return None
+    stock = np.median(np.concatenate([p[p[:, 0] >= np.quantile(p[:, 0], 1 - STOCK_SHARE)] for p in seen]), axis=0)
+    index_height = float(np.median([max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in boxes]))
+    side = 2 * max(1, int(CLOSING_PER_INDEX * index_height)) + 1
+    mask = cv2.morphologyEx(stock_mask(lab, stock), cv2.MORPH_CLOSE,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
+    for x1, y1, x2, y2 in boxes:  # the indices belong to the face, print and all
+        mask[max(0, y1):max(0, y2), max(0, x1):max(0, x2)] = 255
+    _, regions = cv2.connectedComponents(mask)
+    held = {int(regions[np.clip((y1 + y2) // 2, 0, height - 1), np.clip((x1 + x2) // 2, 0, width - 1)])
+            for x1, y1, x2, y2 in boxes}
+    if len(held) != 1:
+        return None
+    face = (regions == held.pop()).astype(np.uint8) * 255
+    contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    face = cv2.drawContours(np.zeros_like(face), contours, -1, 255, cv2.FILLED)  # the print filled in
+    side = 2 * max(1, int(OPENING_PER_INDEX * index_height / 2)) + 1  # threads of the table cut off
+    face = cv2.morphologyEx(face, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
+    contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return max(contours, key=cv2.contourArea) if contours else None
+
+
+def grown_card_box(bgr: np.ndarray, mine: list[CornerLabel], others: list[CornerLabel]) -> Box | None:
+    """The whole-card box of the card whose labelled corner indices are ``mine`` (at least
+    :data:`MIN_GROWN_INDICES`), grown from them (:func:`_face_grown`). The face is kept where it is card-shaped
+    (:data:`OUTLINE_ASPECT`), convex (:data:`MIN_SOLIDITY`) with four corners, of a card's size, holds every
+    index of ``mine``, each in a corner of it, and none of ``others`` (another card's). ``None`` where not."""
+    if len(mine) < MIN_GROWN_INDICES:
+        return None
+    boxes = [tuple(int(round(v)) for v in c.box) for c in mine]
+    contour = _face_grown(cv2.cvtColor(cv2.GaussianBlur(bgr, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32), boxes)
+    if contour is None:
+        return None
+    short, long = sorted(cv2.minAreaRect(contour)[1])
+    hull = cv2.convexHull(contour)
+    if short <= 0 or not OUTLINE_ASPECT[0] <= long / short <= OUTLINE_ASPECT[1]:
+        return None
+    if cv2.contourArea(contour) < MIN_SOLIDITY * cv2.contourArea(hull):
+        return None
+    outline = cv2.approxPolyDP(hull, OUTLINE_TOLERANCE * cv2.arcLength(hull, True), True).reshape(-1, 2)
+    if len(outline) != 4:
+        return None
+    outline = outline.astype(np.float32)
+    height, width = bgr.shape[:2]
+    index_area = max((x2 - x1) * (y2 - y1) for x1, y1, x2, y2 in boxes)
+    if not _fits_a_card(outline, mine, index_area, width * height):
+        return None
+    if not all(_in_a_corner(c.box, outline) for c in mine):
+        return None
+    if any(cv2.pointPolygonTest(outline, _centre(c.box), False) > 0 for c in others):
+        return None
+    return _clipped_box(outline, width, height)
+
+
 def whole_card_boxes(bgr: np.ndarray, corners: list[CornerLabel]) -> list[CornerLabel]:
-    """Whole-card boxes for the cards of a photo whose outline is found: an outline (:func:`card_outlines`)
-    becomes a box of card ``C`` when the centres of one or more corner indices lie inside it, all of ``C``,
-    and its area is at least ``MIN_CARD_PER_INDEX`` times theirs and at most ``MAX_CARD_SHARE`` of the photo. Boxes are clipped to the photo."""
+    """Whole-card boxes for the cards of a photo whose face is found. First from outlines
+    (:func:`card_outlines`): an outline becomes a box of card ``C`` when the centres of one or more corner
+    indices lie inside it, all of ``C``, and its area is at least ``MIN_CARD_PER_INDEX`` times theirs and at
+    most ``MAX_CARD_SHARE`` of the photo. Then each card left without one is grown from its indices
+    (:func:`grown_card_box`). Boxes are clipped to the photo."""
     if not corners:
         return []
     height, width = bgr.shape[:2]
     index_height = float(np.median([max(c.box[2] - c.box[0], c.box[3] - c.box[1]) for c in corners]))
     found = []
     for outline in card_outlines(bgr, index_height):
-        inside = [c for c in corners
-                  if cv2.pointPolygonTest(outline, ((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2), False) > 0]
+        inside = [c for c in corners if cv2.pointPolygonTest(outline, _centre(c.box), False) > 0]
         if not inside or len({c.card for c in inside}) != 1:
             continue
         index_area = max((c.box[2] - c.box[0]) * (c.box[3] - c.box[1]) for c in inside)
-        area = cv2.contourArea(outline)
-        if not MIN_CARD_PER_INDEX * index_area <= area <= MAX_CARD_SHARE * width * height:
-            continue
-        x1, y1 = np.maximum(outline.min(axis=0), 0.0)
-        x2, y2 = np.minimum(outline.max(axis=0), (width, height))
-        found.append(CornerLabel(inside[0].card, (float(x1), float(y1), float(x2), float(y2))))
+        if _fits_a_card(outline, inside, index_area, width * height):
+            found.append(CornerLabel(inside[0].card, _clipped_box(outline, width, height)))
+    boxed = {label.card for label in found}
+    for card in sorted({c.card for c in corners} - boxed):
+        box = grown_card_box(bgr, [c for c in corners if c.card == card], [c for c in corners if c.card != card])
+        if box is not None:
+            found.append(CornerLabel(card, box))
     return found
 
 

@@ -16,7 +16,7 @@ from vision.splits import part_of
 
 load_source_package("models")
 from tableref_models.detector_data import (  # noqa: E402
-    CornerLabel, combined_data_yaml, main, read_labels, whole_card_boxes, write_part, yolo_line,
+    CornerLabel, combined_data_yaml, grown_card_box, main, read_labels, whole_card_boxes, write_part, yolo_line,
 )
 
 WIDTH, HEIGHT = 360, 640
@@ -61,6 +61,59 @@ def test_no_whole_card_box_where_two_cards_share_an_outline_or_the_table_is_whit
     white[:, :40] = 30  # a dark strip: the rest of the photo is one bright region, card-shaped but the table
     assert whole_card_boxes(white, [CornerLabel("8S", (100, 100, 116, 128))]) == []
     assert whole_card_boxes(photo, []) == []
+
+
+def light_wood() -> np.ndarray:
+    """A light, warm, grained table photo (phone shape): as bright as a card's face, but yellower."""
+    rng = np.random.default_rng(1)
+    grain = (12 * np.sin(np.arange(WIDTH) / 7.0))[None, :, None]
+    photo = np.array([150, 190, 215], np.float32) + grain + rng.normal(0, 4, (HEIGHT, WIDTH, 3))
+    return np.clip(photo, 0, 255).astype(np.uint8)
+
+
+def printed_index(photo: np.ndarray, corners: np.ndarray) -> tuple[float, float, float, float]:
+    """An index box inside the card's first corner with its rank printed (a dark bar) in it."""
+    box = index_box(corners)
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    cv2.rectangle(photo, (x1 + 4, y1 + 4), (x2 - 5, y2 - 12), (40, 40, 40), -1)
+    return box
+
+
+def lamp(photo: np.ndarray, top: float, bottom: float) -> np.ndarray:
+    """The photo lit by a lamp beyond its top edge: the light falls from ``top`` to ``bottom`` of itself."""
+    light = np.linspace(top, bottom, HEIGHT, dtype=np.float32)[:, None, None]
+    return np.clip(photo * light, 0, 255).astype(np.uint8)
+
+
+def card_with_indices(photo: np.ndarray, centre: tuple[float, float]) -> tuple[np.ndarray, list[CornerLabel]]:
+    """A 7 of diamonds laid at ``centre``, turned, with its two printed indices labelled."""
+    corners = lay_card(photo, centre, (140, 240), 25)
+    return corners, [CornerLabel("7D", printed_index(photo, corners)),
+                     CornerLabel("7D", printed_index(photo, corners[[2, 3, 0, 1]].copy()))]
+
+
+def test_a_card_on_a_light_table_in_a_lamps_light_is_grown_from_its_indices() -> None:
+    photo = light_wood()
+    corners, indices = card_with_indices(photo, (180, 450))
+    photo = lamp(photo, 1.2, 0.75)  # the lit table beyond the card is as bright as the card's face
+    found = grown_card_box(photo, indices, [])
+    assert found is not None
+    assert np.allclose(found, (*corners.min(axis=0), *corners.max(axis=0)), atol=6)
+    assert [label.card for label in whole_card_boxes(photo, indices)] == ["7D"]
+
+
+def test_no_card_is_grown_from_one_index_over_another_cards_index_or_on_a_white_table() -> None:
+    photo = light_wood()
+    _, indices = card_with_indices(photo, (180, 450))
+    assert grown_card_box(photo, indices[:1], []) is None  # one index does not pin the face's extent
+    other = light_wood()
+    _, first = card_with_indices(other, (140, 300))
+    _, second = card_with_indices(other, (230, 380))  # lying half over the first: one white region
+    second = [CornerLabel("KS", label.box) for label in second]
+    assert grown_card_box(other, first, second) is None
+    white = np.full((HEIGHT, WIDTH, 3), 232, np.uint8)
+    assert grown_card_box(white, [CornerLabel("8S", (100, 100, 116, 128)), CornerLabel("8S", (200, 300, 216, 328))],
+                          []) is None
 
 
 def test_yolo_line_uses_the_detectors_class_list() -> None:
