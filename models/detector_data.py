@@ -36,8 +36,10 @@ import cv2
 import numpy as np
 
 from referee.cards import ALL_CARD_IDS
+from vision.card_merge import box_area
 from vision.card_outline import MIN_FILL
 from vision.commands.evaluate import default_datasets_dir
+from vision.corner_pairs import centre, longer_side
 from vision.splits import part_of
 
 DATASET = "cards-rf"
@@ -127,11 +129,6 @@ def card_outlines(bgr: np.ndarray, index_height: float) -> list[np.ndarray]:
     return outlines
 
 
-def _centre(box: Box) -> tuple[float, float]:
-    """The centre of a box."""
-    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-
-
 def _clipped_box(points: np.ndarray, width: int, height: int) -> Box:
     """The axis-aligned box of ``points`` (N x 2), clipped to a photo of ``width`` x ``height``."""
     x1, y1 = np.maximum(points.min(axis=0), 0.0)
@@ -139,19 +136,24 @@ def _clipped_box(points: np.ndarray, width: int, height: int) -> Box:
     return float(x1), float(y1), float(x2), float(y2)
 
 
-def _fits_a_card(outline: np.ndarray, mine: list[CornerLabel], index_area: float, photo_area: float) -> bool:
-    """Whether ``outline`` (N x 2 points) is large enough for a card with indices of ``index_area`` and small
-    enough to be no table (:data:`MIN_CARD_PER_INDEX`, :data:`MAX_CARD_SHARE`), and holds every index of ``mine``."""
-    area = cv2.contourArea(outline)
-    return (MIN_CARD_PER_INDEX * index_area <= area <= MAX_CARD_SHARE * photo_area
-            and all(cv2.pointPolygonTest(outline, _centre(c.box), False) > 0 for c in mine))
+def _card_sized(outline: np.ndarray, indices: list[CornerLabel], photo_area: float) -> bool:
+    """Whether ``outline`` (N x 2 points) is large enough for a card with the corner ``indices`` (at least
+    :data:`MIN_CARD_PER_INDEX` times the largest one's area) and small enough to be no table (at most
+    :data:`MAX_CARD_SHARE` of the photo)."""
+    index_area = max(box_area(c.box) for c in indices)
+    return MIN_CARD_PER_INDEX * index_area <= cv2.contourArea(outline) <= MAX_CARD_SHARE * photo_area
+
+
+def _holds(outline: np.ndarray, box: Box) -> bool:
+    """Whether the centre of ``box`` lies inside ``outline`` (N x 2 points)."""
+    return cv2.pointPolygonTest(outline, centre(box), False) > 0
 
 
 def _in_a_corner(box: Box, outline: np.ndarray) -> bool:
     """Whether the corner index ``box`` lies in a corner of the four-cornered ``outline``: its centre within
     :data:`INDEX_IN_CORNER` of its longer side from one of the outline's points."""
-    reach = INDEX_IN_CORNER * max(box[2] - box[0], box[3] - box[1])
-    return bool(np.hypot(*(outline - np.float32(_centre(box))).T).min() <= reach)
+    reach = INDEX_IN_CORNER * longer_side(box)
+    return bool(np.hypot(*(outline - np.float32(centre(box))).T).min() <= reach)
 
 
 def stock_mask(lab: np.ndarray, stock: np.ndarray) -> np.ndarray:
@@ -172,7 +174,7 @@ def _face_grown(lab: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.n
     if any(len(pixels) < 4 for pixels in seen):
         return None
     stock = np.median(np.concatenate([p[p[:, 0] >= np.quantile(p[:, 0], 1 - STOCK_SHARE)] for p in seen]), axis=0)
-    index_height = float(np.median([max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in boxes]))
+    index_height = float(np.median([longer_side(box) for box in boxes]))
     side = 2 * max(1, int(CLOSING_PER_INDEX * index_height)) + 1
     mask = cv2.morphologyEx(stock_mask(lab, stock), cv2.MORPH_CLOSE,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
@@ -214,12 +216,11 @@ def grown_card_box(bgr: np.ndarray, mine: list[CornerLabel], others: list[Corner
         return None
     outline = outline.astype(np.float32)
     height, width = bgr.shape[:2]
-    index_area = max((x2 - x1) * (y2 - y1) for x1, y1, x2, y2 in boxes)
-    if not _fits_a_card(outline, mine, index_area, width * height):
+    if not _card_sized(outline, mine, width * height):
         return None
-    if not all(_in_a_corner(c.box, outline) for c in mine):
+    if not all(_holds(outline, c.box) and _in_a_corner(c.box, outline) for c in mine):
         return None
-    if any(cv2.pointPolygonTest(outline, _centre(c.box), False) > 0 for c in others):
+    if any(_holds(outline, c.box) for c in others):
         return None
     return _clipped_box(outline, width, height)
 
@@ -233,14 +234,13 @@ def whole_card_boxes(bgr: np.ndarray, corners: list[CornerLabel]) -> list[Corner
     if not corners:
         return []
     height, width = bgr.shape[:2]
-    index_height = float(np.median([max(c.box[2] - c.box[0], c.box[3] - c.box[1]) for c in corners]))
+    index_height = float(np.median([longer_side(c.box) for c in corners]))
     found = []
     for outline in card_outlines(bgr, index_height):
-        inside = [c for c in corners if cv2.pointPolygonTest(outline, _centre(c.box), False) > 0]
+        inside = [c for c in corners if _holds(outline, c.box)]
         if not inside or len({c.card for c in inside}) != 1:
             continue
-        index_area = max((c.box[2] - c.box[0]) * (c.box[3] - c.box[1]) for c in inside)
-        if _fits_a_card(outline, inside, index_area, width * height):
+        if _card_sized(outline, inside, width * height):
             found.append(CornerLabel(inside[0].card, _clipped_box(outline, width, height)))
     boxed = {label.card for label in found}
     for card in sorted({c.card for c in corners} - boxed):

@@ -108,7 +108,6 @@ def test_the_committed_8_bit_models_weights_fit_in_7_bits(export):
     assert largest_weight(onnx.load(str(int8_path(export)))) <= 64
 
 
-
 def test_a_copy_quantized_again_differs_only_where_a_scale_or_weight_moved():
     """``python -m models.quantize --check``: the twenty-ninth round's change to the boxes read left the committed
     reader copy one the command no longer wrote (its scales 0.3-1.2 % apart)."""
@@ -122,12 +121,15 @@ def test_a_copy_quantized_again_differs_only_where_a_scale_or_weight_moved():
     weight = next(t for t in moved.graph.initializer if t.data_type == TensorProto.INT8)
     original = numpy_helper.to_array(weight)
     step = -1 if original.flat[0] > 0 else 1  # the weights lie in [-64, 64]: two steps stay in 8 bits
-    for steps in (1, 2):  # one step: another CPU may round so; two: not the same copy
-        stepped = original.copy()
-        stepped.flat[0] += steps * step
-        weight.CopyFrom(numpy_helper.from_array(stepped, weight.name))
-        if steps == 1:
-            assert differences(committed, moved) == ["crops_scale"]
+
+    def stepped(steps: int) -> TensorProto:
+        moved_weight = original.copy()
+        moved_weight.flat[0] += steps * step
+        return numpy_helper.from_array(moved_weight, weight.name)
+
+    weight.CopyFrom(stepped(1))  # one step: another CPU may round so
+    assert differences(committed, moved) == ["crops_scale"]
+    weight.CopyFrom(stepped(2))  # two: not the same copy
     assert differences(committed, moved) == ["crops_scale", weight.name]
     del moved.graph.node[-1]
     assert differences(committed, moved) == ["nodes"]
