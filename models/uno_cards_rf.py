@@ -15,7 +15,10 @@ card's other corner index and the whole card; left unlabelled, those would be ta
 * the shipped detector's own boxes scoring at least ``PSEUDO_CONF``, corner-sized (at most
   ``MAX_PSEUDO_AREA`` times the photo's largest labelled corner) and overlapping no labelled corner are added
   as they are named: mostly a card's other corner index. Its whole-card boxes are not: on a fan they often
-  span several cards.
+  span several cards;
+* the card in front of each fan, whole, takes a box named as its corner where its outline is found from that
+  corner (:func:`models.front_card.front_card`): left unlabelled, a whole real classic card is taught as
+  background (the shipped detector, trained so, boxes 3 of them in 300 photos).
 
 The photos of the chosen share (``--share``, picked by a hash of the file name, so the same photos each time)
 are written as JPEG (``--quality``, scaled down to ``--side`` pixels where given) into ``OUT/images/train``,
@@ -40,7 +43,8 @@ import cv2
 import numpy as np
 
 from .detector_data import CLASS_INDEX, CornerLabel, yolo_line
-from vision.card_classifier import classifier_label
+from .front_card import front_card
+from vision.card_classifier import CardClassifier, classifier_label
 from vision.card_merge import Box, Detection, box_area, iou
 from vision.commands.evaluate import default_datasets_dir
 from vision.detector import Detector
@@ -99,9 +103,11 @@ def corner_card(bgr: np.ndarray, value: str, box: Box, centres: dict[str, float]
 
 
 def photo_labels(bgr: np.ndarray, corners: list[tuple[str, Box]], found: list[Detection],
-                 centres: dict[str, float], counts: Counter) -> list[CornerLabel] | None:
-    """The labels of one photo: its corners with their colour and the network's corner boxes on nothing
-    labelled; ``None`` where a corner's colour cannot be told. ``counts`` gathers what was labelled."""
+                 centres: dict[str, float], counts: Counter,
+                 front: tuple[int, Box] | None = None) -> list[CornerLabel] | None:
+    """The labels of one photo: its corners with their colour, the network's corner boxes on nothing labelled,
+    and the whole card in ``front`` (the position in ``corners`` of its corner and its box, :func:`front_card`)
+    named as that corner; ``None`` where a corner's colour cannot be told. ``counts`` gathers what was labelled."""
     labels = []
     for value, box in corners:
         card = corner_card(bgr, value, box, centres)
@@ -110,6 +116,10 @@ def photo_labels(bgr: np.ndarray, corners: list[tuple[str, Box]], found: list[De
             return None
         labels.append(CornerLabel(card, box))
         counts["colourless" if value in COLOURLESS else card.split("-")[0]] += 1
+    if front is not None:
+        position, box = front
+        labels.append(CornerLabel(labels[position].card, box))
+        counts["front cards"] += 1
     largest = max(box_area(box) for _, box in corners)
     for detection in found:
         if detection.conf < PSEUDO_CONF or box_area(detection.box) > MAX_PSEUDO_AREA * largest:
@@ -134,9 +144,10 @@ def corner_hues(source: Path, photos: dict[str, list[tuple[str, Box]]]) -> np.nd
 
 
 def write_share(datasets_dir: Path, out: Path, share: float, quality: int, detector: Detector,
-                side: int | None = None) -> Counter:
+                reader: CardClassifier, side: int | None = None) -> Counter:
     """Write the ``share`` of ``uno-cards-rf`` as the YOLO ``train`` split of ``out`` (photos scaled down to
-    ``side`` pixels on their longest side where given, as JPEG of ``quality``); returns counts."""
+    ``side`` pixels on their longest side where given, as JPEG of ``quality``), the front card of each fan found
+    with ``reader`` (:func:`front_card`); returns counts."""
     source = datasets_dir / DATASET
     photos = read_values(source / "labels.csv")
     images, labels_dir = out / "images" / "train", out / "labels" / "train"
@@ -155,7 +166,7 @@ def write_share(datasets_dir: Path, out: Path, share: float, quality: int, detec
         for value, box in corners:  # how many labelled corners the shipped network already names right
             counts["network names the value"] += any(
                 classifier_label(d.card) == value and iou(d.box, box) >= OVERLAP_IOU for d in found)
-        labels = photo_labels(bgr, corners, found, centres, counts)
+        labels = photo_labels(bgr, corners, found, centres, counts, front_card(bgr, corners, reader))
         if labels is None:
             counts["photos left out"] += 1
             continue
@@ -278,8 +289,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.out is None:
         parser.error("--out is needed (or --colour-check N)")
     detector = Detector.load(args.detector, family="uno", second_stage=False)
+    reader = CardClassifier.load()
+    reader.set_family("uno")
     try:
-        counts = write_share(args.datasets, args.out, args.share, args.quality, detector, args.side)
+        counts = write_share(args.datasets, args.out, args.share, args.quality, detector, reader, args.side)
     except OSError as exc:
         print(f"uno_cards_rf: {exc}", file=sys.stderr)
         return 2

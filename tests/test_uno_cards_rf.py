@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from referee.cards import ALL_CARD_IDS
+from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD
 from vision.card_merge import Detection
 from vision.detector import default_model_path
 from vision.source_tree import load_source_package
@@ -73,11 +74,29 @@ def test_network_corner_boxes_on_nothing_labelled_are_added_others_not() -> None
     assert photo_labels(grey, corners, [], CLASSIC, Counter()) is None
 
 
+def test_the_front_card_is_labelled_whole_as_the_card_of_its_corner() -> None:
+    photo = corner_photo(40, size=300)
+    corners = [("5", (170.0, 170.0, 220.0, 220.0)), ("7", (80.0, 80.0, 130.0, 130.0))]
+    counts: Counter = Counter()
+    labels = photo_labels(photo, corners, [], CLASSIC, counts, front=(1, (60.0, 60.0, 280.0, 295.0)))
+    assert labels[-1].card == "green-7" and labels[-1].box == (60.0, 60.0, 280.0, 295.0)
+    assert counts["front cards"] == 1 and len(labels) == 3
+
+
 class NoBoxes:
     """A stand-in for the shipped detector that finds nothing."""
 
     def network_boxes(self, bgr: np.ndarray, floor: float | None = None) -> list[Detection]:
         return []
+
+
+class NoFace:
+    """A stand-in reader that reads no card face anywhere."""
+
+    def probabilities(self, bgr: np.ndarray, boxes) -> np.ndarray:
+        probs = np.zeros((len(boxes), len(CLASSIFIER_CLASSES)), np.float32)
+        probs[:, CLASSIFIER_CLASSES.index(NOT_A_CARD)] = 1.0
+        return probs
 
 
 def tiny_set(root, photos: dict[str, tuple[float, str]]) -> None:
@@ -95,7 +114,7 @@ def test_write_share_writes_scaled_photos_with_their_coloured_labels(tmp_path) -
     photos = {f"rf{i:04d}.jpg": (hue, "5") for i, hue in enumerate([1, 21, 40, 117] * 5)}
     tiny_set(tmp_path, photos)
     out = tmp_path / "out"
-    counts = write_share(tmp_path, out, share=1.0, quality=90, detector=NoBoxes(), side=200)
+    counts = write_share(tmp_path, out, share=1.0, quality=90, detector=NoBoxes(), reader=NoFace(), side=200)
     assert counts["photos"] == len(photos) and counts["corners"] == len(photos)
     written = sorted((out / "images" / "train").iterdir())
     assert len(written) == len(photos)
