@@ -1,7 +1,7 @@
 """The card-face API: ``render_face`` and ``corner_boxes`` for every id of referee.cards.
 
 Faces are painted at twice the asked width and scaled down (anti-aliasing), then cached, so a
-scene renderer can call ``render_face`` freely. Designs: ``uno-classic`` and ``uno-2023`` for
+scene renderer can call ``render_face`` freely. Designs: ``uno-classic``, ``uno-ring`` and ``uno-2023`` for
 UNO ids (faces and ``uno-back``); ``standard`` (public-domain card art, ``art/standard/``) and the
 procedural prints of :data:`datasets.standard_faces.PRINTS` (pips and court panels: the plain
 ``standard-simple``, black stock with gold foil or white and red print, jumbo indices) for standard cards.
@@ -21,7 +21,7 @@ from .drawing import DEFAULT_TYPEFACE, Box, check_typeface, painted_in, to_bgra
 from .standard_faces import PRINTS, STANDARD_ASPECT, paint_art_face, paint_standard_back, paint_standard_face
 from .uno_faces import UNO_ASPECT, paint_uno_back, paint_uno_face
 
-UNO_DESIGNS: tuple[str, ...] = ("uno-classic", "uno-2023")
+UNO_DESIGNS: tuple[str, ...] = ("uno-classic", "uno-ring", "uno-2023")
 #: The designs whose faces are card art, printed in their own typeface whatever the deck's.
 ART_DESIGNS: tuple[str, ...] = ("standard",)
 STANDARD_DESIGNS: tuple[str, ...] = (*ART_DESIGNS, *PRINTS)

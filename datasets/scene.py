@@ -38,11 +38,13 @@ SCENE_WEIGHTS: dict[str, float] = {"table": 0.37, "crowded": 0.08, "closeup": 0.
 FAMILY_WEIGHTS: dict[str, float] = {"uno": 0.55, "standard": 0.45}
 FAMILY_FACES: dict[str, tuple[str, ...]] = {"uno": UNO_FACE_IDS, "standard": STANDARD_FACE_IDS}
 FAMILY_BACK: dict[str, str] = {"uno": UNO_BACK, "standard": CARD_BACK}
-#: How often a scene's deck is of each design. Standard decks: the card art three in four, else the procedural
-#: prints (``datasets.standard_faces.PRINTS``), the plain one most (the other prints take their share from it, so
-#: that a seed's scenes of the art deck stay as they were).
+#: How often a scene's deck is of each design. UNO decks: the 2023 face half the time, the older faces (the white
+#: oval and the ring of the real classic deck) a quarter each (the ring takes its share from the oval's, so that a
+#: seed's scenes of the 2023 deck stay as they were). Standard decks: the card art three in four, else the
+#: procedural prints (``datasets.standard_faces.PRINTS``), the plain one most (the other prints take their share
+#: from it, so that a seed's scenes of the art deck stay as they were).
 DESIGN_WEIGHTS: dict[str, dict[str, float]] = {
-    "uno": {"uno-classic": 0.5, "uno-2023": 0.5},
+    "uno": {"uno-classic": 0.25, "uno-ring": 0.25, "uno-2023": 0.5},
     "standard": {"standard": 0.75, "standard-simple": 0.10, "standard-black-gold": 0.05,
                  "standard-black-white": 0.05, "standard-jumbo": 0.05},
 }

@@ -1,7 +1,11 @@
-"""Procedural UNO card faces in two designs, painted with PIL (no card art is copied).
+"""Procedural UNO card faces in three designs, painted with PIL (no card art is copied).
 
 * ``uno-classic``: the older face: card colour inside a white border, a tilted white oval in the
   centre holding the big italic symbol, italic white corner indices with a dark outline.
+* ``uno-ring``: the face the real classic deck of ``uno-cards-rf`` shows (its front cards straightened,
+  ``models/front_card.py``): card colour inside a white border, a thin white ring of the tilted oval on
+  the colour, the big symbol upright and white with a dark outline and shadow, upright white corner
+  indices with a dark outline set further into the card; the Wild Draw Four on a white oval.
 * ``uno-2023``: the 2023 face: card colour inside a thin white border, a large off-white circle
   with fine radial lines, the big italic symbol in card colour with a dark drop shadow, italic
   white corner indices with a dark drop shadow (as large as on the printed cards: about a sixth of
@@ -30,6 +34,9 @@ CARD_RGB: dict[str, dict[str, tuple[int, int, int]]] = {
                     "blue": (0, 104, 178), "black": (24, 22, 22)},
     "uno-2023": {"red": (222, 38, 44), "yellow": (250, 214, 0), "green": (0, 158, 82),
                  "blue": (0, 118, 200), "black": (30, 28, 30)},
+    # the median field colour of uno-cards-rf's straightened front cards (its greens olive, its blue light)
+    "uno-ring": {"red": (248, 92, 81), "yellow": (251, 205, 102), "green": (124, 154, 58),
+                 "blue": (140, 147, 224), "black": (24, 22, 22)},
 }
 WHITE = (250, 250, 246, 255)
 INK = (22, 20, 20, 255)
@@ -51,7 +58,20 @@ class DesignStyle:
     index_shadow: float  # drop-shadow offset of the corner index (right and down), 0 for none
     symbol_height: float
     shadow: tuple[float, float]
-    centre: str  # "oval" or "circle"
+    centre: str  # "oval" (a white oval), "ring" (a white oval's ring on the card colour) or "circle"
+    symbol_style: str = "bold-italic"  # the big centre digits' type style
+    oval_axes: tuple[float, float] = (0.58, 0.37)  # the tilted oval's half axes, in card widths
+    plus_width: float = 1.0  # the "+2" and "+4" corner indices narrowed to this share of the type's width
+    white_symbol: bool = False  # the big symbol white with a dark outline, else in the card colour
+
+    @property
+    def oval(self) -> bool:
+        """Whether the centre is the tilted oval (its wilds four-colour ovals), not the 2023 circle."""
+        return self.centre != "circle"
+
+    def slant(self, corner: bool) -> float:
+        """The italic shear of the printed 1 in the corner index or the centre: none where upright."""
+        return 0.2 if (self.index_style if corner else self.symbol_style) == "bold-italic" else 0.0
 
 
 STYLES: dict[str, DesignStyle] = {
@@ -61,7 +81,14 @@ STYLES: dict[str, DesignStyle] = {
     "uno-2023": DesignStyle(border=0.045, corner_radius=0.07, index_height=0.14, index_center=(0.175, 0.165),
                             index_style="bold-italic", index_outline=False, index_shadow=0.012, symbol_height=0.64,
                             shadow=(-0.03, 0.022), centre="circle"),
+    # index centre and border as the straightened front cards show them (models/front_card.INDEX_CENTRE)
+    "uno-ring": DesignStyle(border=0.05, corner_radius=0.075, index_height=0.16, index_center=(0.21, 0.21),
+                            index_style="bold", index_outline=True, index_shadow=0.008, symbol_height=0.46,
+                            shadow=(-0.022, 0.018), centre="ring", symbol_style="bold", white_symbol=True,
+                            oval_axes=(0.64, 0.41), plus_width=0.7),
 }
+#: The white ring of a ``ring`` centre: its thickness, in card widths.
+RING_WIDTH = 0.028
 
 
 def _rgba(rgb: tuple[int, int, int], alpha: int = 255) -> tuple[int, int, int, int]:
@@ -198,10 +225,11 @@ def shuffle_symbol(size: float, colours: dict[str, tuple[int, int, int]], shadow
     return _crop(layer)
 
 
-def one_symbol(size: float, fill, shadow: tuple[float, float] | None, stroke: float = 0.0) -> Image.Image:
-    """The printed UNO 1, ``size`` pixels tall: a slanted heavy stem with a long flag, no foot."""
+def one_symbol(size: float, fill, shadow: tuple[float, float] | None, stroke: float = 0.0,
+               slant: float = 0.2) -> Image.Image:
+    """The printed UNO 1, ``size`` pixels tall: a heavy stem with a long flag, no foot; ``slant`` is the italic
+    shear (x moves right by this share of the height above the baseline; 0 upright)."""
     layer, draw, c = _layer(size * 1.2)
-    slant = 0.2  # italic shear: x moves right by this share of the height above the baseline
     outline = [(0.02, 0.2), (0.36, 0.0), (0.66, 0.0), (0.66, 1.0), (0.34, 1.0), (0.34, 0.36), (0.02, 0.44)]
     points = [(c + (x - 0.34 + slant * (1 - y) - slant / 2) * size, c + (y - 0.5) * size) for x, y in outline]
     if shadow:
@@ -214,13 +242,13 @@ def one_symbol(size: float, fill, shadow: tuple[float, float] | None, stroke: fl
 
 def _symbol(value: str, size: float, fill, shadow, colours, *, corner: bool, design: str) -> Image.Image:
     """The symbol of a card value (number, action or wild kind) as an RGBA layer."""
-    index_style = STYLES[design].index_style
+    design_style = STYLES[design]
+    index_style = design_style.index_style
+    outline = design_style.index_outline if corner else design_style.white_symbol
     if value == "1":
-        outline = corner and STYLES[design].index_outline
-        return one_symbol(size, fill, shadow, stroke=size * 0.06 if outline else 0)
+        return one_symbol(size, fill, shadow, stroke=size * 0.06 if outline else 0, slant=design_style.slant(corner))
     if value.isdigit():
-        style = index_style if corner else "bold-italic"
-        outline = corner and STYLES[design].index_outline
+        style = index_style if corner else design_style.symbol_style
         return text_layer(value, style, size, fill, stroke=size * 0.06 if outline else 0, stroke_fill=INK,
                           shadow=shadow, underline=value in ("6", "9"))
     if value == "skip":
@@ -230,26 +258,37 @@ def _symbol(value: str, size: float, fill, shadow, colours, *, corner: bool, des
     if value in ("draw2", "wild-draw4") and corner:
         outline = STYLES[design].index_outline
         text = "+2" if value == "draw2" else "+4"
-        return text_layer(text, index_style, size, fill, stroke=size * 0.06 if outline else 0, stroke_fill=INK,
-                          shadow=shadow)
+        layer = text_layer(text, index_style, size, fill, stroke=size * 0.06 if outline else 0, stroke_fill=INK,
+                           shadow=shadow)
+        if design_style.plus_width == 1.0:
+            return layer
+        return layer.resize((max(1, round(layer.width * design_style.plus_width)), layer.height), Image.LANCZOS)
     if value == "draw2":
         return cards_symbol(size, [fill, fill], shadow or (-size * 0.04, size * 0.03), outline=WHITE)
     if value == "wild-draw4":
         return cards_symbol(size, [_rgba(colours[n]) for n in ("blue", "green", "red", "yellow")],
                             shadow or (-size * 0.04, size * 0.03), outline=WHITE, spread=1.0)
     if value in ("wild", "wild-custom"):
-        aspect = 0.62 if design == "uno-classic" else 1.0
-        return wild_symbol(size * 1.05, colours, 60 if design == "uno-classic" else 0, aspect,
+        aspect = 0.62 if design_style.oval else 1.0
+        return wild_symbol(size * 1.05, colours, 60 if design_style.oval else 0, aspect,
                            outline=WHITE if corner else None)
     if value == "wild-shuffle":
         return shuffle_symbol(size * 1.1, colours, shadow)
     raise ValueError(f"no UNO symbol for {value!r}")
 
 
-def _centre_panel(canvas: Image.Image, design: str, w: float, h: float) -> None:
+def _centre_panel(canvas: Image.Image, design: str, w: float, h: float, body: tuple[int, int, int, int],
+                  coloured: bool) -> None:
+    """The design's centre under the big symbol: a white oval, its ring on the card colour (``body``; a
+    black wild card's oval stays white), or the 2023 circle with its radial lines."""
     draw = ImageDraw.Draw(canvas)
-    if STYLES[design].centre == "oval":
-        draw.polygon(ellipse_points(w / 2, h / 2, w * 0.58, w * 0.37, 60), fill=WHITE)
+    style = STYLES[design]
+    if style.oval:
+        a, b = style.oval_axes
+        draw.polygon(ellipse_points(w / 2, h / 2, w * a, w * b, 60), fill=WHITE)
+        if style.centre == "ring" and coloured:
+            ring = w * RING_WIDTH
+            draw.polygon(ellipse_points(w / 2, h / 2, w * a - ring, w * b - ring, 60), fill=body)
         return
     r = w * 0.47  # the printed circle nearly fills the card inside its border
     cx, cy = w / 2, h / 2
@@ -275,16 +314,16 @@ def paint_uno_face(color: str | None, value: str, design: str, width: int) -> tu
     fill = _rgba(body) if color is not None else WHITE
     shadow = (w * style.shadow[0], w * style.shadow[1])
     if value == "wild-custom":
-        draw.polygon(ellipse_points(w / 2, h / 2, w * 0.56, w * 0.36, 60) if design == "uno-classic"
+        draw.polygon(ellipse_points(w / 2, h / 2, w * 0.56, w * 0.36, 60) if style.oval
                      else ellipse_points(w / 2, h / 2, w * 0.42, w * 0.42, 0), fill=WHITE)
-    elif value == "wild" and design == "uno-classic":
+    elif value == "wild" and style.oval:
         draw.polygon(ellipse_points(w / 2, h / 2, w * 0.58, w * 0.37, 60), fill=WHITE)
         paste_centered(canvas, wild_symbol(w * 1.0, colours, 60, 0.6), w / 2, h / 2)
     elif value == "wild":
         paste_centered(canvas, wild_symbol(w * 0.86, colours, 0, 1.0, outline=WHITE), w / 2, h / 2)
     else:
-        _centre_panel(canvas, design, w, h)
-        centre_fill = fill if color is not None else _rgba(colours["black"])
+        _centre_panel(canvas, design, w, h, _rgba(body), color is not None)
+        centre_fill = (WHITE if style.white_symbol else fill) if color is not None else _rgba(colours["black"])
         symbol = _symbol(value, w * style.symbol_height, centre_fill, shadow, colours, corner=False, design=design)
         paste_centered(canvas, symbol, w / 2, h / 2)
     index_fill = WHITE

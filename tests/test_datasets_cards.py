@@ -114,3 +114,23 @@ def test_suits_keep_their_glyphs_in_every_typeface() -> None:
         with painted_in("comic-sans"):
             pass
     assert DEFAULT_TYPEFACE in TYPEFACES
+
+
+def white_share(card_id: str, design: str) -> float:
+    """The share of a face's inner part (its border and corners left out) that is printed white."""
+    face = render_face(card_id, design, 400)
+    height, width = face.shape[:2]
+    inner = face[int(0.1 * height):int(0.9 * height), int(0.1 * width):int(0.9 * width), :3]
+    return float((inner.min(axis=2) > 225).mean())
+
+
+def test_the_ring_face_prints_a_white_ring_on_the_colour_and_its_index_further_in() -> None:
+    # the classic face's oval is white; the ring face keeps the card colour inside its ring, its symbol white
+    assert white_share("red-7", "uno-classic") > 0.45 and white_share("red-7", "uno-ring") < 0.25
+    assert white_share("blue-skip", "uno-ring") < 0.25
+    assert white_share("wild-draw4", "uno-ring") > 0.45  # the black Wild Draw Four keeps its white oval
+    # its index is set further into the card, as the real deck's straightened photos show (models/front_card.py)
+    (x1, y1, x2, y2), _ = corner_boxes("red-7", "uno-ring", 400)
+    assert abs((x1 + x2) / 2 / 400 - 0.21) < 0.01 and abs((y1 + y2) / 2 / 400 - 0.21) < 0.01
+    (x1, y1, x2, y2), _ = corner_boxes("red-7", "uno-classic", 400)
+    assert (x1 + x2) / 2 / 400 < 0.19 and (y1 + y2) / 2 / 400 < 0.19

@@ -164,7 +164,7 @@ def test_a_deck_s_typeface_is_drawn_without_advancing_the_scene_s_random_state()
         deck = Deck(np.random.default_rng([seed, 1]), "uno", typefaces=typefaces)
         seen.add(deck.typeface)
         design, typeface = split_design(deck.face()[1])
-        assert typeface == deck.typeface and design in ("uno-classic", "uno-2023")
+        assert typeface == deck.typeface and design in ("uno-classic", "uno-ring", "uno-2023")
     assert seen == set(typefaces)
     for seed in range(20):  # the card art keeps its own print
         deck = Deck(np.random.default_rng([seed, 2]), "standard", ("standard",), typefaces)
