@@ -16,9 +16,11 @@ card's other corner index and the whole card; left unlabelled, those would be ta
   ``MAX_PSEUDO_AREA`` times the photo's largest labelled corner) and overlapping no labelled corner are added
   as they are named: mostly a card's other corner index. Its whole-card boxes are not: on a fan they often
   span several cards;
-* the card in front of each fan, whole, takes a box named as its corner where its outline is found from that
-  corner (:func:`models.front_card.front_card`): left unlabelled, a whole real classic card is taught as
-  background (the shipped detector, trained so, boxes 3 of them in 300 photos).
+* with ``--front-cards``, the card in front of each fan, whole, takes a box named as its corner where its
+  outline is found from that corner (:func:`models.front_card.front_card`): left unlabelled, a whole real
+  classic card is taught as background (the shipped detector, trained so, boxes 3 of them in 300 photos). Not
+  by default: a detector that learns them boxes the front card, and the merge then takes the corners of the
+  cards under it, inside its axis-aligned box, for its parts (``models/EXPERIMENTS.md``, thirty-second round).
 
 The photos of the chosen share (``--share``, picked by a hash of the file name, so the same photos each time)
 are written as JPEG (``--quality``, scaled down to ``--side`` pixels where given) into ``OUT/images/train``,
@@ -144,10 +146,10 @@ def corner_hues(source: Path, photos: dict[str, list[tuple[str, Box]]]) -> np.nd
 
 
 def write_share(datasets_dir: Path, out: Path, share: float, quality: int, detector: Detector,
-                reader: CardClassifier, side: int | None = None) -> Counter:
+                side: int | None = None, reader: CardClassifier | None = None) -> Counter:
     """Write the ``share`` of ``uno-cards-rf`` as the YOLO ``train`` split of ``out`` (photos scaled down to
-    ``side`` pixels on their longest side where given, as JPEG of ``quality``), the front card of each fan found
-    with ``reader`` (:func:`front_card`); returns counts."""
+    ``side`` pixels on their longest side where given, as JPEG of ``quality``), with ``reader`` the front card of
+    each fan found with it (:func:`front_card`); returns counts."""
     source = datasets_dir / DATASET
     photos = read_values(source / "labels.csv")
     images, labels_dir = out / "images" / "train", out / "labels" / "train"
@@ -166,7 +168,8 @@ def write_share(datasets_dir: Path, out: Path, share: float, quality: int, detec
         for value, box in corners:  # how many labelled corners the shipped network already names right
             counts["network names the value"] += any(
                 classifier_label(d.card) == value and iou(d.box, box) >= OVERLAP_IOU for d in found)
-        labels = photo_labels(bgr, corners, found, centres, counts, front_card(bgr, corners, reader))
+        front = front_card(bgr, corners, reader) if reader is not None else None
+        labels = photo_labels(bgr, corners, found, centres, counts, front)
         if labels is None:
             counts["photos left out"] += 1
             continue
@@ -275,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quality", type=int, default=85, help="JPEG quality of the written photos")
     parser.add_argument("--side", type=int, default=None, help="scale photos down to this longest side")
     parser.add_argument("--detector", type=Path, default=None, help="detector to pseudo-label with (default shipped)")
+    parser.add_argument("--front-cards", action="store_true",
+                        help="also box the card in front of each fan whole (models/front_card.py; read with the shipped reader)")
     args = parser.parse_args(argv)
     if not (args.datasets / DATASET / "labels.csv").is_file():
         print(f"uno_cards_rf: no {DATASET}/labels.csv under {args.datasets}", file=sys.stderr)
@@ -289,10 +294,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.out is None:
         parser.error("--out is needed (or --colour-check N)")
     detector = Detector.load(args.detector, family="uno", second_stage=False)
-    reader = CardClassifier.load()
-    reader.set_family("uno")
+    reader = None
+    if args.front_cards:
+        reader = CardClassifier.load()
+        reader.set_family("uno")
     try:
-        counts = write_share(args.datasets, args.out, args.share, args.quality, detector, reader, args.side)
+        counts = write_share(args.datasets, args.out, args.share, args.quality, detector, args.side, reader)
     except OSError as exc:
         print(f"uno_cards_rf: {exc}", file=sys.stderr)
         return 2

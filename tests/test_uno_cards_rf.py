@@ -114,7 +114,7 @@ def test_write_share_writes_scaled_photos_with_their_coloured_labels(tmp_path) -
     photos = {f"rf{i:04d}.jpg": (hue, "5") for i, hue in enumerate([1, 21, 40, 117] * 5)}
     tiny_set(tmp_path, photos)
     out = tmp_path / "out"
-    counts = write_share(tmp_path, out, share=1.0, quality=90, detector=NoBoxes(), reader=NoFace(), side=200)
+    counts = write_share(tmp_path, out, share=1.0, quality=90, detector=NoBoxes(), side=200, reader=NoFace())
     assert counts["photos"] == len(photos) and counts["corners"] == len(photos)
     written = sorted((out / "images" / "train").iterdir())
     assert len(written) == len(photos)
@@ -124,6 +124,9 @@ def test_write_share_writes_scaled_photos_with_their_coloured_labels(tmp_path) -
     assert names == {"red-5", "yellow-5", "green-5", "blue-5"}
     line = (out / "labels" / "train" / "rf0000.txt").read_text().split()
     assert [float(v) for v in line[1:]] == [0.5, 0.5, 0.5, 0.5]  # normalised: scaling keeps the box
+    # without a reader no front card is looked for (the default of the command line)
+    plain = write_share(tmp_path, tmp_path / "plain", share=1.0, quality=90, detector=NoBoxes(), side=200)
+    assert plain["photos"] == len(photos) and plain["front cards"] == 0
 
 
 def test_command_line_says_what_is_missing(tmp_path, capsys) -> None:
