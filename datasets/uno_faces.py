@@ -256,7 +256,6 @@ def _symbol(value: str, size: float, fill, shadow, colours, *, corner: bool, des
     if value == "reverse":  # the printed corner arrows are as tall as the digits beside them
         return reverse_symbol(size * (1.5 if corner else 1.15), fill, shadow)
     if value in ("draw2", "wild-draw4") and corner:
-        outline = STYLES[design].index_outline
         text = "+2" if value == "draw2" else "+4"
         layer = text_layer(text, index_style, size, fill, stroke=size * 0.06 if outline else 0, stroke_fill=INK,
                            shadow=shadow)
