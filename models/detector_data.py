@@ -129,7 +129,7 @@ def card_outlines(bgr: np.ndarray, index_height: float) -> list[np.ndarray]:
     return outlines
 
 
-def _clipped_box(points: np.ndarray, width: int, height: int) -> Box:
+def clipped_box(points: np.ndarray, width: int, height: int) -> Box:
     """The axis-aligned box of ``points`` (N x 2), clipped to a photo of ``width`` x ``height``."""
     x1, y1 = np.maximum(points.min(axis=0), 0.0)
     x2, y2 = np.minimum(points.max(axis=0), (width, height))
@@ -144,7 +144,7 @@ def _card_sized(outline: np.ndarray, indices: list[CornerLabel], photo_area: flo
     return MIN_CARD_PER_INDEX * index_area <= cv2.contourArea(outline) <= MAX_CARD_SHARE * photo_area
 
 
-def _holds(outline: np.ndarray, box: Box) -> bool:
+def holds_centre(outline: np.ndarray, box: Box) -> bool:
     """Whether the centre of ``box`` lies inside ``outline`` (N x 2 points)."""
     return cv2.pointPolygonTest(outline, centre(box), False) > 0
 
@@ -218,11 +218,11 @@ def grown_card_box(bgr: np.ndarray, mine: list[CornerLabel], others: list[Corner
     height, width = bgr.shape[:2]
     if not _card_sized(outline, mine, width * height):
         return None
-    if not all(_holds(outline, c.box) and _in_a_corner(c.box, outline) for c in mine):
+    if not all(holds_centre(outline, c.box) and _in_a_corner(c.box, outline) for c in mine):
         return None
-    if any(_holds(outline, c.box) for c in others):
+    if any(holds_centre(outline, c.box) for c in others):
         return None
-    return _clipped_box(outline, width, height)
+    return clipped_box(outline, width, height)
 
 
 def whole_card_boxes(bgr: np.ndarray, corners: list[CornerLabel]) -> list[CornerLabel]:
@@ -237,11 +237,11 @@ def whole_card_boxes(bgr: np.ndarray, corners: list[CornerLabel]) -> list[Corner
     index_height = float(np.median([longer_side(c.box) for c in corners]))
     found = []
     for outline in card_outlines(bgr, index_height):
-        inside = [c for c in corners if _holds(outline, c.box)]
+        inside = [c for c in corners if holds_centre(outline, c.box)]
         if not inside or len({c.card for c in inside}) != 1:
             continue
         if _card_sized(outline, inside, width * height):
-            found.append(CornerLabel(inside[0].card, _clipped_box(outline, width, height)))
+            found.append(CornerLabel(inside[0].card, clipped_box(outline, width, height)))
     boxed = {label.card for label in found}
     for card in sorted({c.card for c in corners} - boxed):
         box = grown_card_box(bgr, [c for c in corners if c.card == card], [c for c in corners if c.card != card])

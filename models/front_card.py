@@ -25,9 +25,12 @@ import numpy as np
 from vision.card_classifier import CLASSIFIER_CLASSES, CardClassifier
 from vision.card_merge import Box
 from vision.corner_pairs import centre, longer_side
+from vision.source_tree import load_source_package
 
-#: A real UNO card's height over its width (56 x 87 mm).
-CARD_ASPECT = 87.0 / 56.0
+from .detector_data import clipped_box, holds_centre
+
+load_source_package("datasets")  # the renderer's folder, not HuggingFace's package of that name
+from tableref_datasets.uno_faces import UNO_ASPECT as CARD_ASPECT  # noqa: E402  (a real UNO card: 87 x 56 mm)
 #: The centre of the classic deck's top-left index on its face, in card widths from the left and from the top edge.
 #: Fitted on uno-cards-rf's training share: the outlines through the network's two corner indices of a card (110
 #: pairs) lie best on the photos' edges here (the renderer's classic face prints it at 0.17, 0.16).
@@ -113,19 +116,14 @@ def best_outline(gradients: tuple[np.ndarray, np.ndarray], index_box: Box) -> tu
     side = longer_side(index_box)
     widths, turns_deg = np.asarray(WIDTHS) * side, np.asarray(TURNS, np.float64)
     width_step, turn_step = (WIDTHS[1] - WIDTHS[0]) * side, float(TURNS[1] - TURNS[0])
+    steps = np.arange(-FINER, FINER + 1) / FINER
     for _ in range(2):  # the coarse grid, then a finer one around its best
         outlines, turns, card_widths = card_outlines(index_box, widths, turns_deg)
         weakest = edge_strength(gradients, outlines).min(axis=1)
         best = int(np.argmax(weakest))
-        steps = np.arange(-FINER, FINER + 1) / FINER
         widths = card_widths[best] + width_step * steps
         turns_deg = math.degrees(turns[best]) + turn_step * steps
     return outlines[best], float(weakest[best]), float(turns[best]), float(card_widths[best])
-
-
-def holds_point(outline: np.ndarray, point: tuple[float, float]) -> bool:
-    """Whether ``point`` lies strictly inside ``outline``."""
-    return cv2.pointPolygonTest(outline.astype(np.float32), (float(point[0]), float(point[1])), False) > 0
 
 
 def front_card(bgr: np.ndarray, corners: Sequence[tuple[str, Box]], reader: CardClassifier) -> tuple[int, Box] | None:
@@ -141,14 +139,13 @@ def front_card(bgr: np.ndarray, corners: Sequence[tuple[str, Box]], reader: Card
         outline, weakest, turn, card_width = best_outline(gradients, box)
         if weakest < MIN_EDGE:
             continue
-        if any(holds_point(outline, centre(other)) for k, (_, other) in enumerate(corners) if k != position):
+        others = [other for k, (_, other) in enumerate(corners) if k != position]
+        if any(holds_centre(outline.astype(np.float32), other) for other in others):
             continue
         opposite = opposite_index(box, turn, card_width)
         if not (0 <= opposite[0] and 0 <= opposite[1] and opposite[2] <= width and opposite[3] <= height):
             continue
         if reader.probabilities(bgr, [opposite])[0][CLASSIFIER_CLASSES.index(value)] < MIN_OPPOSITE:
             continue
-        x1, y1 = np.maximum(outline.min(axis=0), 0)
-        x2, y2 = np.minimum(outline.max(axis=0), [width, height])
-        passed.append((position, (float(x1), float(y1), float(x2), float(y2))))
+        passed.append((position, clipped_box(outline, width, height)))
     return passed[0] if len(passed) == 1 else None

@@ -31,7 +31,7 @@ def laid_card(seed: int = 0) -> tuple[np.ndarray, tuple[float, float, float, flo
     index = (150.0, 90.0, 150.0 + INDEX_SIDE, 90.0 + INDEX_SIDE)
     outline = card_outlines(index, [CARD_WIDTH], [math.degrees(TURN)])[0][0]
     cv2.fillPoly(photo, [np.rint(outline).astype(np.int32)], (245, 245, 245))
-    field = centre(index) + (outline - outline.mean(axis=0)) * 0.8 + (outline.mean(axis=0) - centre(index))
+    field = outline.mean(axis=0) + (outline - outline.mean(axis=0)) * 0.8  # the red field inside a white border
     cv2.fillPoly(photo, [np.rint(field).astype(np.int32)], (40, 40, 220))
     return photo, index, outline
 
