@@ -140,6 +140,15 @@ def test_sightings_look_at_a_card_where_it_was_read() -> None:
     assert grouped == one_by_one and grouped.parts == 2 and grouped.sure
 
 
+def test_a_sighting_is_apart_only_where_every_look_at_it_was() -> None:
+    top_left, bottom_right = corners_of((200.0, 200.0), 0.0, UNO_INDEX, UNO_ASPECT)
+    (peeking,) = merge_detections([Detection("red-2", 0.8, top_left, apart=True)])
+    assert peeking.apart
+    (seen_too,) = merge_detections([Detection("red-2", 0.8, top_left, apart=True),
+                                    Detection("red-2", 0.9, bottom_right)])
+    assert not seen_too.apart and seen_too.parts == 2
+
+
 #: Designs whose corners pairing leaves out: jumbo indices lie 2.80-3.22 index sides apart; widening the span
 #: to them cost the standard render sets 0.2-0.5 points (seeds 11 and 13, models/EXPERIMENTS.md, nineteenth
 #: round) and saved no card counted twice.

@@ -383,6 +383,15 @@ def test_a_corner_peeking_from_under_the_top_card_that_shows_whole_is_no_play() 
     assert settled(pile, [top, misread_index], 2.0) == []
 
 
+def test_a_corner_lying_in_another_cards_box_is_no_play_even_off_the_top_cards_corners() -> None:
+    pile = PileWatch()
+    top = Sighting("red-7", (346.0, 148.0, 456.0, 237.0), 1.0, parts=2)  # the box spanning its two corners
+    assert [n.card for n in settled(pile, [top], 0.0)] == ["red-7"]
+    under = Sighting("red-reverse", (406.0, 245.0, 428.0, 266.0), 0.8, apart=True)  # an older card, peeking out
+    assert settled(pile, [top, under], 1.0) == []
+    assert [n.card for n in settled(pile, [top, replace(under, apart=False)], 2.0)] == ["red-reverse"]
+
+
 def test_a_card_landing_on_the_top_card_is_a_play_from_its_corners() -> None:
     pile = PileWatch()
     top = Sighting("6D", (350.0, 140.0, 440.0, 260.0), 0.95, parts=2)

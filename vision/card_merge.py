@@ -2,9 +2,12 @@
 
 The detector finds a card up to three times over: a box per visible corner index and a box for the
 whole card, all named with the card's id. A small box lying almost wholly inside a much larger one is a
-part (corner index) of that card. Within such a group the most confident id wins; parts naming another
-id are dropped (one card is never reported as two different cards), and the card is reported once: its
-whole-card box, with the corner boxes that agree with it as its ``parts``. Two corner boxes with no
+part (corner index) of that card, unless it names another card and lies outside the card as the card lies
+turned in its box (:mod:`vision.turned_outline`): the index of a card fanned behind it or lying beside it,
+a card of its own (``apart``, :func:`marked_beside`).
+Within such a group the most confident id wins; parts naming another id are dropped (one card is never
+reported as two different cards), and the card is reported once: its whole-card box, with the corner boxes
+that agree with it as its ``parts``. Two corner boxes with no
 whole-card box around them are one card too when they lie as its two indices do
 (:mod:`vision.corner_pairs`); two copies of one card lying apart (four decks are played at once) stay
 two. A later look at the pixels (``identify``) decides once per card, and its answer names the card; a
@@ -21,10 +24,20 @@ from typing import Any
 import numpy as np
 
 from referee.cards import parse_card
-from vision.corner_pairs import Box, pair_corners
+from vision.corner_pairs import Box, centre, pair_corners
+from vision.turned_outline import card_outlines, distance_outside
 
 PART_INSIDE = 0.85  # share of a part's area that must lie inside its card's box
 PART_MAX_AREA = 0.35  # a part is at most this share of its card's box area
+#: A box inside a card's box but naming another card is no part of it where its centre lies at least this
+#: share of the card's short side outside the card as it lies turned in its box (:func:`marked_beside`).
+BESIDE_MARGIN = 0.05
+#: ... where the card's own corner indices found in its box lie within this share of its short side of the
+#: outline's corners (their centres lie 0.20-0.33 of it from the card's corner on the renderer's faces, every id and
+#: design).
+OWN_INDEX_REACH = 0.45
+#: A box this close to the frame's edge (pixels) may be cut by it.
+FRAME_EDGE = 2.0
 #: Two cards read as one id whose boxes overlap this much (intersection over union), or one lying within
 #: the other (``PART_INSIDE`` of it), are one card seen twice (named as two classes by the network, or
 #: found whole and in part): two copies of a card lie further apart.
@@ -130,6 +143,59 @@ def pairwise_part_of(parts: Sequence[Box], cards: Sequence[Box]) -> np.ndarray:
     inter = pairwise_intersection(first, second)
     small = (part_area > 0) & (card_area > 0) & (part_area <= PART_MAX_AREA * card_area)
     return small & (inter >= PART_INSIDE * part_area)
+
+
+def marked_beside(detections: Sequence[Detection], frame: tuple[int, int]) -> list[Detection]:
+    """``detections`` (boxes in a ``frame`` of that height and width) with each box marked ``apart`` that lies in a
+    card's box (:func:`pairwise_part_of`) but names another card and lies outside that card as it is turned in its
+    box (:func:`beside_outlines`), unless it is a part of a box naming its own card: the corner index of a card
+    fanned behind it or lying beside it, a card of its own, never taken for a part of the card whose box it lies in."""
+    boxes = [d.box for d in detections]
+    containing = pairwise_part_of(boxes, boxes)
+    named_alike = np.array([[part.card == card.card for card in detections] for part in detections],
+                           bool).reshape(containing.shape)
+    beside = beside_outlines(detections, containing, frame).any(axis=1) & ~(containing & named_alike).any(axis=1)
+    return [replace(d, apart=True) if off else d for d, off in zip(detections, beside)]
+
+
+def beside_outlines(detections: Sequence[Detection], containing: np.ndarray, frame: tuple[int, int]) -> np.ndarray:
+    """Of ``containing`` (whether each of ``detections``, rows, is a part of each, columns:
+    :func:`pairwise_part_of` of their boxes), the boxes that name another card than the card they lie in and lie
+    outside it as it is turned in its box (:func:`fitted_outline`; ``BESIDE_MARGIN`` of its short side out). A card
+    whose box reaches the edge of the ``frame`` (height, width) may be cut by it, its box not its whole outline:
+    nothing lies beside it."""
+    beside = np.zeros_like(containing)
+    height, width = frame
+    for column in np.flatnonzero(containing.any(axis=0)):
+        card = detections[column]
+        x1, y1, x2, y2 = card.box
+        if min(x1, y1) <= FRAME_EDGE or x2 >= width - FRAME_EDGE or y2 >= height - FRAME_EDGE:
+            continue
+        rows = [int(row) for row in np.flatnonzero(containing[:, column]) if row != column]
+        others = [row for row in rows if detections[row].card != card.card]
+        if not others:
+            continue
+        own = [centre(detections[row].box) for row in rows if detections[row].card == card.card]
+        outline = fitted_outline(card, own)
+        if outline is None:
+            continue
+        short_side = min(float(np.linalg.norm(outline[1] - outline[0])), float(np.linalg.norm(outline[2] - outline[1])))
+        for row in others:
+            beside[row, column] = distance_outside(outline, centre(detections[row].box)) > BESIDE_MARGIN * short_side
+    return beside
+
+
+def fitted_outline(card: Detection, own_indices: Sequence[tuple[float, float]]) -> np.ndarray | None:
+    """The outline of ``card`` as it lies turned in its box (:func:`vision.turned_outline.card_outlines`), the mirror
+    image told by the centres of its ``own_indices`` found inside it; ``None`` where none was found, or where one of
+    them lies further than ``OWN_INDEX_REACH`` of the card's short side from the outline's corners (the box is not
+    the card's alone, or the card is not seen flat)."""
+    if not own_indices:
+        return None
+    (outline,) = card_outlines(card.card, card.box, own_indices)[:1]
+    short_side = min(float(np.linalg.norm(outline[1] - outline[0])), float(np.linalg.norm(outline[2] - outline[1])))
+    reach = np.linalg.norm(np.asarray(own_indices, np.float64)[:, None] - outline[None], axis=2).min(axis=1)
+    return outline if float(reach.max()) <= OWN_INDEX_REACH * short_side else None
 
 
 def _parent_of(index: int, detections: Sequence[Detection], containing: np.ndarray) -> int | None:
@@ -310,7 +376,9 @@ def folded(surer: Detection, other: Detection) -> Detection:
     """One card seen as two detections of its id: the ``surer`` one's reading where it was read. A surer
     card read whole (no corner of it found, and itself no corner of the other) stands as it is; else the
     larger box where the smaller lies in it as a part (:func:`is_part_of`: a corner index found on its
-    own), and the corner boxes of both, that corner among them."""
+    own), and the corner boxes of both, that corner among them. It is ``apart`` (read from an index lying in
+    another card's box) only where both were: seen there as a card of its own too, it is that card."""
+    surer = replace(surer, apart=surer.apart and other.apart)
     if not surer.parts and not is_part_of(surer.box, other.box):
         return surer
     larger, smaller = sorted((surer, other), key=lambda d: -box_area(d.box))

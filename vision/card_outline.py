@@ -15,9 +15,10 @@ import cv2
 import numpy as np
 
 from vision.card_merge import Box, iou
+from vision.turned_outline import CARD_ASPECTS
 
 #: Height / width of a standard card: 88 x 63 mm (``datasets.cards.card_aspect``).
-CARD_ASPECT = 88 / 63
+CARD_ASPECT = 1 / CARD_ASPECTS["standard"]
 #: Long / short side of an outline accepted as one card: the card's own 1.40, give or take the
 #: perspective of a camera looking down at an angle (a tilt of up to about 30 degrees shortens one side
 #: by up to 13 %).

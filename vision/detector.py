@@ -11,9 +11,10 @@ that the card is right and ``sure`` set where that is at least 0.99 (:mod:`visio
    inside a grey border where a card may be held close (:mod:`vision.close_cards`);
    ``family`` keeps one deck family's classes; faces the network is unsure of are kept where the reader
    sees a card, and a corner index inside a sure card that the reader surely reads as another card is a
-   card of its own, lying under that one, never sure (:mod:`vision.unsure_boxes`); a card's corner boxes
-   and whole box, or its two corner boxes where no whole box was found, are grouped into one card,
-   reported once (:mod:`vision.card_merge`).
+   card of its own, lying under that one, never sure (:mod:`vision.unsure_boxes`), as is a box naming another
+   card inside a card's box but off the card as it lies turned there (:func:`vision.card_merge.marked_beside`);
+   a card's corner boxes and whole box, or its two corner boxes where no whole box was found, are grouped
+   into one card, reported once (:mod:`vision.card_merge`).
 2. **Read** (:mod:`vision.card_reading`, the reader :mod:`vision.card_classifier`): every crop of a card
    (its box, the corners found inside it, a standard card's index corners, also straightened upright from
    its outline) is read, each as cut and turned half a turn (``card_classifier.TURNS``), and the readings
@@ -44,7 +45,7 @@ from referee.cards import parse_card
 from vision.calibration import Calibration, CalibrationError, default_calibration_path
 from vision.card_classifier import (NOT_A_CARD, CardClassifier, ClassifierError, HeadShift, classifier_label,
                                    default_classifier_path, family_classes)
-from vision.card_merge import Box, Detection, contested, merge_card_parts
+from vision.card_merge import Box, Detection, contested, marked_beside, merge_card_parts
 from vision.card_reading import (READ_CONFIDENCE, ColourLook, View, card_reading, inner_parts_of, named, own_boxes,
                                  reader_views, recoloured, unread)
 from vision.colour_reader import COLOURS, ColourReader, ColourReaderError, default_colour_reader_path
@@ -226,6 +227,7 @@ class Detector(TableDeck):
         detections = surest_of_looks(native, zoomed, self.iou_threshold)
         if self.classifier is not None:
             detections = confirmed(image, detections, self.classifier, self.conf_threshold)
+        detections = marked_beside(detections, image.shape[:2])  # another card's index in a turned card's box
         # one detection and one reading per physical card: the merge asks once per card with its smallest
         # agreeing box and the corner paired with it where no whole-card box was found
         inner: dict[Box, list[Box]] = {}  # each asked box's inner parts, found for all cards at once (read_ahead)

@@ -30,8 +30,10 @@ DUPLICATE_REACH = 0.45
 
 @dataclass
 class Sighting:
-    """One physical card seen in one frame: id, box around all its parts, best confidence, zone, and
-    whether any of its detections was read ``sure`` (cards.md)."""
+    """One physical card seen in one frame: id, box around all its parts, best confidence, zone,
+    whether any of its detections was read ``sure`` (cards.md), and whether all of them were ``apart``: a
+    corner index lying in another card's box, a card under or beside that one
+    (:attr:`vision.card_merge.Detection.apart`)."""
 
     card: str
     box: Box
@@ -39,6 +41,7 @@ class Sighting:
     parts: int = 1
     zone: str | None = None
     sure: bool = False
+    apart: bool = False
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -62,11 +65,11 @@ def merge_detections(detections: Iterable[Any]) -> list[Sighting]:
     for det, box in sorted(looks, key=lambda look: box_area(look[1]), reverse=True):
         host = next((s for s in merged if s.card == det.card
                      and intersection_area(box, s.box) >= INSIDE_SHARE * max(1e-9, box_area(box))), None)
-        sure = bool(getattr(det, "sure", False))
+        sure, apart = bool(getattr(det, "sure", False)), bool(getattr(det, "apart", False))
         if host is None:
-            merged.append(Sighting(det.card, box, float(det.conf), sure=sure))
+            merged.append(Sighting(det.card, box, float(det.conf), sure=sure, apart=apart))
             continue
-        host.sure = host.sure or sure
+        host.sure, host.apart = host.sure or sure, host.apart and apart
         if box_area(host.box) >= PART_OF_CARD * box_area(box):  # a corner index inside its whole-card box
             host.conf, host.parts = max(host.conf, float(det.conf)), host.parts + 1
         elif float(det.conf) > host.conf:  # two boxes on the same thing: keep the surer one
@@ -100,12 +103,12 @@ def _join_loose_corners(sightings: list[Sighting], card_diagonal: float) -> list
                     home = i
                     break
         if home is None:
-            out.append(Sighting(s.card, s.box, s.conf, s.parts, s.zone, s.sure))
+            out.append(Sighting(s.card, s.box, s.conf, s.parts, s.zone, s.sure, s.apart))
             members.append([s.centre])
             continue
         o = out[home]
         paired = min(_distance(c, s.centre) for c in members[home]) > DUPLICATE_REACH * card_diagonal
-        o.box, o.conf, o.sure = _union(o.box, s.box), max(o.conf, s.conf), o.sure or s.sure
+        o.box, o.conf, o.sure, o.apart = _union(o.box, s.box), max(o.conf, s.conf), o.sure or s.sure, o.apart and s.apart
         o.parts += s.parts if paired else 0
         members[home].append(s.centre)
     return out

@@ -4,7 +4,8 @@
   that is none of them, not a part of a card overlapping the top one while that shows whole (an older
   card peeking out from under it), and still in at least ``need`` sharp frames spanning ``still_s`` seconds,
   with enough weight of votes and a clear majority on its id, is the new top card (3 frames at 15
-  frames/s; 2 on a machine that processes fewer, so the wait is the same time, not more). An older
+  frames/s; 2 on a machine that processes fewer, so the wait is the same time, not more); a card seen only
+  ``apart`` (a corner index lying in another card's box: under or beside it) never is. An older
   card's corner peeking out from under a hand, a card misread while a hand covers it or a
   one-frame misreading therefore never makes a play. Each frame's reading of the candidate is kept,
   and the new card goes out as their fusion (``vision.reading.fuse``): its id, probability and sure mark.
@@ -157,7 +158,7 @@ class PileWatch:
         matches = [(s, self._is_known(s)) for s in sightings]
         top = next((k for k in reversed(self.known) if not k.withdrawn), None)
         top_shown = any(match is top and self._whole(s.box) for s, match in matches)
-        fresh = [s for s, match in matches if match is None and s.conf >= MIN_VOTE_CONF
+        fresh = [s for s, match in matches if match is None and s.conf >= MIN_VOTE_CONF and not s.apart
                  and not (top_shown and self._part_over(s, top))]
         self._age_withdrawn({id(match) for _, match in matches if match is not None})
         pick = max(fresh, key=self.weight, default=None)
