@@ -124,6 +124,24 @@ def test_an_index_inside_a_sure_card_read_surely_as_another_card_is_a_card_of_it
     assert classifier.turns == [INDEX_CHECK_TURNS]  # ...and as cut only
 
 
+def test_an_index_lying_on_a_turned_card_s_box_but_off_the_card_is_read_as_an_index_inside_it() -> None:
+    turn, width, height = np.radians(40.0), 60.0, 60.0 * 87 / 56  # an UNO card turned 40 degrees
+    half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * [width / 2, height / 2]
+    corners = half @ np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]]).T + 100.0
+    sure = Detection("blue-9", 0.9, (*corners.min(axis=0), *corners.max(axis=0)))
+    x, y = 0.8 * corners[0] + 0.2 * corners[2]
+    own_index = Detection("blue-9", 0.7, (x - 6, y - 6, x + 6, y + 6))
+    x1, y1 = sure.box[:2]
+    peeking = Detection("blue-7", 0.2, (x1 - 4, y1 - 4, x1 + 14, y1 + 14))  # over the box's empty corner
+    assert pairwise_lies_on([peeking.box], [sure.box])[0, 0] and not pairwise_part_of([peeking.box], [sure.box])[0, 0]
+    classifier = ScriptedClassifier({round(peeking.box[0], 3): Reading("3", 0.9)})
+    kept = confirmed(IMAGE, [sure, own_index, peeking], classifier, DEFAULT_CONF)
+    assert kept[:2] == [sure, own_index] and kept[2].apart and kept[2].card == "blue-3"
+    assert classifier.turns == [INDEX_CHECK_TURNS]  # read as an index inside a sure card
+    without_own_index = confirmed(IMAGE, [sure, peeking], ScriptedClassifier({}), DEFAULT_CONF)
+    assert without_own_index == [sure]  # the card's outline untold: the box lies on it, left out unread
+
+
 def test_a_card_read_from_an_index_inside_another_is_never_sure() -> None:
     apart = Detection("red-3", 0.999, (12, 70, 22, 85), sure=True, apart=True)
     capped = capped_apart(apart)

@@ -25,7 +25,7 @@ import numpy as np
 
 from referee.cards import parse_card
 from vision.corner_pairs import Box, centre, pair_corners
-from vision.turned_outline import card_outlines, distance_outside
+from vision.turned_outline import card_outlines, distance_outside, short_side
 
 PART_INSIDE = 0.85  # share of a part's area that must lie inside its card's box
 PART_MAX_AREA = 0.35  # a part is at most this share of its card's box area
@@ -148,41 +148,46 @@ def pairwise_part_of(parts: Sequence[Box], cards: Sequence[Box]) -> np.ndarray:
 def marked_beside(detections: Sequence[Detection], frame: tuple[int, int]) -> list[Detection]:
     """``detections`` (boxes in a ``frame`` of that height and width) with each box marked ``apart`` that lies in a
     card's box (:func:`pairwise_part_of`) but names another card and lies outside that card as it is turned in its
-    box (:func:`beside_outlines`), unless it is a part of a box naming its own card: the corner index of a card
+    box (:func:`pairwise_off_card`), unless it is a part of a box naming its own card: the corner index of a card
     fanned behind it or lying beside it, a card of its own, never taken for a part of the card whose box it lies in."""
     boxes = [d.box for d in detections]
     containing = pairwise_part_of(boxes, boxes)
     named_alike = np.array([[part.card == card.card for card in detections] for part in detections],
                            bool).reshape(containing.shape)
-    beside = beside_outlines(detections, containing, frame).any(axis=1) & ~(containing & named_alike).any(axis=1)
-    return [replace(d, apart=True) if off else d for d, off in zip(detections, beside)]
+    beside = containing & pairwise_off_card(detections, detections, fitted_outlines(detections, containing, frame))
+    return [replace(d, apart=True) if off else d
+            for d, off in zip(detections, beside.any(axis=1) & ~(containing & named_alike).any(axis=1))]
 
 
-def beside_outlines(detections: Sequence[Detection], containing: np.ndarray, frame: tuple[int, int]) -> np.ndarray:
-    """Of ``containing`` (whether each of ``detections``, rows, is a part of each, columns:
-    :func:`pairwise_part_of` of their boxes), the boxes that name another card than the card they lie in and lie
-    outside it as it is turned in its box (:func:`fitted_outline`; ``BESIDE_MARGIN`` of its short side out). A card
-    whose box reaches the edge of the ``frame`` (height, width) may be cut by it, its box not its whole outline:
-    nothing lies beside it."""
-    beside = np.zeros_like(containing)
+def fitted_outlines(cards: Sequence[Detection], containing: np.ndarray, frame: tuple[int, int]) -> list[np.ndarray | None]:
+    """Each of ``cards`` (boxes in a ``frame`` of that height and width) as it lies turned in its box
+    (:func:`fitted_outline`), its own indices the cards of its id that are its parts (``containing``: whether each
+    is a part of each, :func:`pairwise_part_of`). ``None`` for a card without one, and for a card whose box reaches
+    the frame's edge: cut by it, its box may not be its whole outline."""
     height, width = frame
-    for column in np.flatnonzero(containing.any(axis=0)):
-        card = detections[column]
+    outlines: list[np.ndarray | None] = []
+    for column, card in enumerate(cards):
         x1, y1, x2, y2 = card.box
-        if min(x1, y1) <= FRAME_EDGE or x2 >= width - FRAME_EDGE or y2 >= height - FRAME_EDGE:
-            continue
-        rows = [int(row) for row in np.flatnonzero(containing[:, column]) if row != column]
-        others = [row for row in rows if detections[row].card != card.card]
-        if not others:
-            continue
-        own = [centre(detections[row].box) for row in rows if detections[row].card == card.card]
-        outline = fitted_outline(card, own)
+        own = [centre(cards[row].box) for row in np.flatnonzero(containing[:, column])
+               if row != column and cards[row].card == card.card]
+        cut = min(x1, y1) <= FRAME_EDGE or x2 >= width - FRAME_EDGE or y2 >= height - FRAME_EDGE
+        outlines.append(None if cut else fitted_outline(card, own))
+    return outlines
+
+
+def pairwise_off_card(boxes: Sequence[Detection], cards: Sequence[Detection],
+                      outlines: Sequence[np.ndarray | None]) -> np.ndarray:
+    """Whether each of ``boxes`` (rows) names another card than each of ``cards`` (columns) and its centre lies
+    outside that card's outline (``outlines``, :func:`fitted_outlines`; never where it is ``None``) by at least
+    ``BESIDE_MARGIN`` of the card's short side."""
+    off = np.zeros((len(boxes), len(cards)), bool)
+    for column, (card, outline) in enumerate(zip(cards, outlines)):
         if outline is None:
             continue
-        short_side = min(float(np.linalg.norm(outline[1] - outline[0])), float(np.linalg.norm(outline[2] - outline[1])))
-        for row in others:
-            beside[row, column] = distance_outside(outline, centre(detections[row].box)) > BESIDE_MARGIN * short_side
-    return beside
+        margin = BESIDE_MARGIN * short_side(outline)
+        for row, box in enumerate(boxes):
+            off[row, column] = box.card != card.card and distance_outside(outline, centre(box.box)) > margin
+    return off
 
 
 def fitted_outline(card: Detection, own_indices: Sequence[tuple[float, float]]) -> np.ndarray | None:
@@ -193,9 +198,8 @@ def fitted_outline(card: Detection, own_indices: Sequence[tuple[float, float]]) 
     if not own_indices:
         return None
     (outline,) = card_outlines(card.card, card.box, own_indices)[:1]
-    short_side = min(float(np.linalg.norm(outline[1] - outline[0])), float(np.linalg.norm(outline[2] - outline[1])))
     reach = np.linalg.norm(np.asarray(own_indices, np.float64)[:, None] - outline[None], axis=2).min(axis=1)
-    return outline if float(reach.max()) <= OWN_INDEX_REACH * short_side else None
+    return outline if float(reach.max()) <= OWN_INDEX_REACH * short_side(outline) else None
 
 
 def _parent_of(index: int, detections: Sequence[Detection], containing: np.ndarray) -> int | None:

@@ -64,6 +64,11 @@ def card_outlines(card: str, box: Box, own_indices: Sequence[tuple[float, float]
     return [min(outlines, key=lambda outline: float(np.linalg.norm(points - outline[None], axis=2).min(axis=1).sum()))]
 
 
+def short_side(outline: np.ndarray) -> float:
+    """The shorter of a card outline's sides, in pixels."""
+    return min(float(np.linalg.norm(outline[1] - outline[0])), float(np.linalg.norm(outline[2] - outline[1])))
+
+
 def distance_outside(outline: np.ndarray, point: tuple[float, float]) -> float:
     """How far ``point`` lies outside ``outline`` (negative: inside it, by that much), in pixels."""
     return -cv2.pointPolygonTest(outline.astype(np.float32).reshape(-1, 1, 2), (float(point[0]), float(point[1])),

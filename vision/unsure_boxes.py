@@ -16,7 +16,8 @@ import numpy as np
 
 from referee.cards import parse_card
 from vision.card_classifier import NOT_A_CARD, CardClassifier, Reading, classifier_label
-from vision.card_merge import Box, Detection, as_boxes, box_areas, iou, pairwise_intersection, pairwise_part_of
+from vision.card_merge import (Box, Detection, as_boxes, box_areas, fitted_outlines, iou, pairwise_intersection,
+                               pairwise_off_card, pairwise_part_of)
 from vision.card_reading import READ_CONFIDENCE, named
 
 #: With a second stage, a box whose class scores sum to at least this (``decode``'s ``any_card``) but whose
@@ -56,7 +57,8 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
     box (not ``NOT_A_CARD``), at least ``READ_CONFIDENCE`` sure, and it does not lie on a box kept before
     it (:func:`pairwise_lies_on`): unsure boxes fill in cards found nowhere else, never add a second card on a
     surer one, while the corner of a card fanned or lying beside a surer one, which its neighbour's box
-    overlaps at the edge, stays. A corner index inside a sure card's box (a part of it) is that card's
+    overlaps at the edge, stays. A corner index inside a sure card's box (a part of it), or lying on its box but
+    off the card as it lies turned there (:func:`vision.card_merge.pairwise_off_card`), is that card's
     own unless the classifier reads it, at least ``APART_READING`` sure, as another card: then it is that
     card, named so and marked ``apart`` (a card under the sure one; :func:`capped_apart`). (A corner
     peeking from under the pile's top card is such a card: the pile's watch never takes it for a play,
@@ -66,10 +68,13 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
     sure = [d for d in detections if d.conf >= conf_threshold]
     faces = [d for d in detections if d.conf < conf_threshold and not parse_card(d.card).is_back]
     sure_boxes = [d.box for d in sure]
-    part_of = pairwise_part_of([d.box for d in faces], sure_boxes)
+    lying = pairwise_lies_on([d.box for d in faces], sure_boxes)
+    # a box lying on a sure card but off it as it lies turned in its box is as a corner index inside it
+    outlines = fitted_outlines(sure, pairwise_part_of(sure_boxes, sure_boxes), bgr.shape[:2])
+    part_of = pairwise_part_of([d.box for d in faces], sure_boxes) | (lying & pairwise_off_card(faces, sure, outlines))
     # one lying on a sure box is left out whatever it reads, unless it is a part of it (a corner index
     # inside it, maybe another card's): only the others are worth reading
-    on_sure = pairwise_lies_on([d.box for d in faces], sure_boxes) & ~part_of
+    on_sure = lying & ~part_of
     unsure = [(detection, [other for other, part in zip(sure, parts) if part])  # with the sure cards it is a part of
               for detection, parts, lying in zip(faces, part_of, on_sure) if not lying.any()]
     candidates = one_per_spot(unsure)
