@@ -4,15 +4,14 @@ The detector finds a card up to three times over: a box per visible corner index
 whole card, all named with the card's id. A small box lying almost wholly inside a much larger one is a
 part (corner index) of that card, unless it names another card and lies outside the card as the card lies
 turned in its box (:mod:`vision.turned_outline`): the index of a card fanned behind it or lying beside it,
-a card of its own (``apart``, :func:`marked_beside`).
-Within such a group the most confident id wins; parts naming another id are dropped (one card is never
-reported as two different cards), and the card is reported once: its whole-card box, with the corner boxes
-that agree with it as its ``parts``. Two corner boxes with no
-whole-card box around them are one card too when they lie as its two indices do
-(:mod:`vision.corner_pairs`); two copies of one card lying apart (four decks are played at once) stay
-two. A later look at the pixels (``identify``) decides once per card, and its answer names the card; a
-corner of a card found by a corner, dropped for naming another card, joins its ``parts`` where it reads
-as the card on its own (``attach``, :func:`with_corners_read_as_it`).
+a card of its own (``apart``, :func:`marked_beside`). Within such a group the most confident id wins; parts
+naming another id are dropped (one card is never reported as two different cards), and the card is reported
+once: its whole-card box, with the corner boxes that agree with it as its ``parts``. Two corner boxes with no
+whole-card box around them are one card too when they lie as its two indices do (:mod:`vision.corner_pairs`);
+two copies of one card lying apart (four decks are played at once) stay two. A later look at the pixels
+(``identify``) decides once per card, and its answer names the card; a corner of a card found by a corner,
+dropped for naming another card, joins its ``parts`` where it reads as the card on its own (``attach``,
+:func:`with_corners_read_as_it`).
 """
 from __future__ import annotations
 
@@ -159,7 +158,8 @@ def marked_beside(detections: Sequence[Detection], frame: tuple[int, int]) -> li
             for d, off in zip(detections, beside.any(axis=1) & ~(containing & named_alike).any(axis=1))]
 
 
-def fitted_outlines(cards: Sequence[Detection], containing: np.ndarray, frame: tuple[int, int]) -> list[np.ndarray | None]:
+def fitted_outlines(cards: Sequence[Detection], containing: np.ndarray,
+                    frame: tuple[int, int]) -> list[np.ndarray | None]:
     """Each of ``cards`` (boxes in a ``frame`` of that height and width) as it lies turned in its box
     (:func:`fitted_outline`), its own indices the cards of its id that are its parts (``containing``: whether each
     is a part of each, :func:`pairwise_part_of`). ``None`` for a card without one, and for a card whose box reaches

@@ -108,7 +108,8 @@ def _join_loose_corners(sightings: list[Sighting], card_diagonal: float) -> list
             continue
         o = out[home]
         paired = min(_distance(c, s.centre) for c in members[home]) > DUPLICATE_REACH * card_diagonal
-        o.box, o.conf, o.sure, o.apart = _union(o.box, s.box), max(o.conf, s.conf), o.sure or s.sure, o.apart and s.apart
+        o.box, o.conf = _union(o.box, s.box), max(o.conf, s.conf)
+        o.sure, o.apart = o.sure or s.sure, o.apart and s.apart
         o.parts += s.parts if paired else 0
         members[home].append(s.centre)
     return out

@@ -20,8 +20,7 @@ import cv2
 import numpy as np
 
 from referee.cards import parse_card
-
-Box = tuple[float, float, float, float]
+from vision.corner_pairs import Box
 
 #: Short over long side of a card of each deck family: a real UNO card is 56 x 87 mm, a standard (poker
 #: size) card 63 x 88 mm; the renderer draws them so (``datasets.uno_faces.UNO_ASPECT``,
@@ -43,11 +42,10 @@ def turned_outlines(box: Box, aspect: float) -> list[np.ndarray]:
         return [_box_corners(box)]
     turn = math.atan((ratio - aspect) / (1 - ratio * aspect))
     cos, sin = math.cos(turn), math.sin(turn)
-    long_side = width / (aspect * cos + sin)
-    short_side = aspect * long_side
+    length = width / (aspect * cos + sin)  # the card's long side; its short side is aspect * length
     # corners on the top, right, bottom and left sides of the box
-    outline = np.array([[long_side * sin, 0.0], [width, short_side * sin],
-                        [short_side * cos, height], [0.0, long_side * cos]]) + [x1, y1]
+    outline = np.array([[length * sin, 0.0], [width, aspect * length * sin],
+                        [aspect * length * cos, height], [0.0, length * cos]]) + [x1, y1]
     mirrored = outline.copy()
     mirrored[:, 0] = x1 + x2 - mirrored[:, 0]
     return [outline, mirrored]

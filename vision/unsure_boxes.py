@@ -68,13 +68,14 @@ def confirmed(bgr: np.ndarray, detections: list[Detection], classifier: CardClas
     sure = [d for d in detections if d.conf >= conf_threshold]
     faces = [d for d in detections if d.conf < conf_threshold and not parse_card(d.card).is_back]
     sure_boxes = [d.box for d in sure]
-    lying = pairwise_lies_on([d.box for d in faces], sure_boxes)
+    lies_on = pairwise_lies_on([d.box for d in faces], sure_boxes)
     # a box lying on a sure card but off it as it lies turned in its box is as a corner index inside it
     outlines = fitted_outlines(sure, pairwise_part_of(sure_boxes, sure_boxes), bgr.shape[:2])
-    part_of = pairwise_part_of([d.box for d in faces], sure_boxes) | (lying & pairwise_off_card(faces, sure, outlines))
+    off_card = pairwise_off_card(faces, sure, outlines)
+    part_of = pairwise_part_of([d.box for d in faces], sure_boxes) | (lies_on & off_card)
     # one lying on a sure box is left out whatever it reads, unless it is a part of it (a corner index
     # inside it, maybe another card's): only the others are worth reading
-    on_sure = lying & ~part_of
+    on_sure = lies_on & ~part_of
     unsure = [(detection, [other for other, part in zip(sure, parts) if part])  # with the sure cards it is a part of
               for detection, parts, lying in zip(faces, part_of, on_sure) if not lying.any()]
     candidates = one_per_spot(unsure)
