@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.card_merge import Detection, marked_beside, merge_card_parts
+from vision.card_merge import Detection, fitted_outline, marked_beside, merge_card_parts
 from vision.card_reading import inner_parts_of
 from vision.source_tree import load_source_package
 from vision.turned_outline import CARD_ASPECTS, card_outlines, distance_outside, turned_outlines
@@ -133,3 +133,11 @@ def test_a_card_read_apart_and_as_a_card_of_its_own_at_one_place_is_not_apart() 
     assert not merged.apart and merged.box == card.box
     (both_apart,) = merge_card_parts([replace(card, apart=True), peeking])
     assert both_apart.apart
+
+
+def test_a_card_s_two_indices_lie_at_opposite_corners_of_its_outline() -> None:
+    corners = laid_card(CARD_ASPECTS["uno"], 35.0)
+    card = Detection("red-7", 0.9, box_of(corners))
+    near = [tuple(0.8 * corners[k] + 0.2 * corners[(k + 2) % 4]) for k in range(4)]  # an index at each corner
+    assert same_corners(fitted_outline(card, [near[0], near[2]]), corners)
+    assert fitted_outline(card, [near[0], near[1]]) is None  # neighbouring corners: not this card's two indices

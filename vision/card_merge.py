@@ -193,13 +193,17 @@ def pairwise_off_card(boxes: Sequence[Detection], cards: Sequence[Detection],
 def fitted_outline(card: Detection, own_indices: Sequence[tuple[float, float]]) -> np.ndarray | None:
     """The outline of ``card`` as it lies turned in its box (:func:`vision.turned_outline.card_outlines`), the mirror
     image told by the centres of its ``own_indices`` found inside it; ``None`` where none was found, or where one of
-    them lies further than ``OWN_INDEX_REACH`` of the card's short side from the outline's corners (the box is not
-    the card's alone, or the card is not seen flat)."""
+    them lies further than ``OWN_INDEX_REACH`` of the card's short side from the outline's corners, or where two lie
+    nearest neighbouring corners, not opposite ones as a card prints them (the box is not the card's alone, or the
+    card is not seen flat)."""
     if not own_indices:
         return None
     (outline,) = card_outlines(card.card, card.box, own_indices)[:1]
-    reach = np.linalg.norm(np.asarray(own_indices, np.float64)[:, None] - outline[None], axis=2).min(axis=1)
-    return outline if float(reach.max()) <= OWN_INDEX_REACH * short_side(outline) else None
+    distances = np.linalg.norm(np.asarray(own_indices, np.float64)[:, None] - outline[None], axis=2)
+    if float(distances.min(axis=1).max()) > OWN_INDEX_REACH * short_side(outline):
+        return None
+    nearest = set(distances.argmin(axis=1).tolist())  # a card prints its two indices at opposite corners
+    return outline if all((a - b) % 4 in (0, 2) for a in nearest for b in nearest) else None
 
 
 def _parent_of(index: int, detections: Sequence[Detection], containing: np.ndarray) -> int | None:
