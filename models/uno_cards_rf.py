@@ -19,8 +19,10 @@ card's other corner index and the whole card; left unlabelled, those would be ta
 * with ``--front-cards``, the card in front of each fan, whole, takes a box named as its corner where its
   outline is found from that corner (:func:`models.front_card.front_card`): left unlabelled, a whole real
   classic card is taught as background (the shipped detector, trained so, boxes 3 of them in 300 photos). Not
-  by default: a detector that learns them boxes the front card, and the merge then takes the corners of the
-  cards under it, inside its axis-aligned box, for its parts (``models/EXPERIMENTS.md``, thirty-second round).
+  by default: a detector that learnt them (a CPU fine-tune) read 93 fewer of the fans' corners, the merge taking
+  the corners of the cards under the front card, inside its axis-aligned box, for its parts; the merge now keeps
+  those lying off the turned card (:func:`vision.card_merge.marked_beside`), but 24 stay lost where the front
+  card's box spans the fan behind it (``models/EXPERIMENTS.md``, thirty-second and thirty-third rounds).
 
 The photos of the chosen share (``--share``, picked by a hash of the file name, so the same photos each time)
 are written as JPEG (``--quality``, scaled down to ``--side`` pixels where given) into ``OUT/images/train``,
@@ -279,7 +281,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--side", type=int, default=None, help="scale photos down to this longest side")
     parser.add_argument("--detector", type=Path, default=None, help="detector to pseudo-label with (default shipped)")
     parser.add_argument("--front-cards", action="store_true",
-                        help="also box the card in front of each fan whole (models/front_card.py; read with the shipped reader)")
+                        help="also box the card in front of each fan whole (models/front_card.py; read with the "
+                             "shipped reader)")
     args = parser.parse_args(argv)
     if not (args.datasets / DATASET / "labels.csv").is_file():
         print(f"uno_cards_rf: no {DATASET}/labels.csv under {args.datasets}", file=sys.stderr)

@@ -12,7 +12,7 @@ import pytest
 from vision.card_merge import Detection, fitted_outline, marked_beside, merge_card_parts
 from vision.card_reading import inner_parts_of
 from vision.source_tree import load_source_package
-from vision.turned_outline import CARD_ASPECTS, card_outlines, distance_outside, turned_outlines
+from vision.turned_outline import CARD_ASPECTS, outlines_in_box, distance_outside, turned_outlines
 
 load_source_package("datasets")
 from tableref_datasets.cards import card_aspect  # noqa: E402
@@ -62,9 +62,9 @@ def test_a_card_lying_square_or_a_box_of_another_shape_is_the_box_itself() -> No
 def test_the_cards_own_index_tells_the_mirror_images_apart() -> None:
     corners = laid_card(CARD_ASPECTS["uno"], 35.0)
     own_index = 0.8 * corners[0] + 0.2 * corners[2]  # near its first corner, towards the middle
-    (outline,) = card_outlines("red-7", box_of(corners), [tuple(own_index)])
+    (outline,) = outlines_in_box("red-7", box_of(corners), [tuple(own_index)])
     assert same_corners(outline, corners)
-    assert len(card_outlines("red-7", box_of(corners))) == 2  # no index of its own found: either way
+    assert len(outlines_in_box("red-7", box_of(corners))) == 2  # no index of its own found: either way
 
 
 def test_how_far_a_point_lies_outside() -> None:

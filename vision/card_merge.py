@@ -24,7 +24,7 @@ import numpy as np
 
 from referee.cards import parse_card
 from vision.corner_pairs import Box, centre, pair_corners
-from vision.turned_outline import card_outlines, distance_outside, short_side
+from vision.turned_outline import distance_outside, outlines_in_box, short_side
 
 PART_INSIDE = 0.85  # share of a part's area that must lie inside its card's box
 PART_MAX_AREA = 0.35  # a part is at most this share of its card's box area
@@ -151,8 +151,8 @@ def marked_beside(detections: Sequence[Detection], frame: tuple[int, int]) -> li
     fanned behind it or lying beside it, a card of its own, never taken for a part of the card whose box it lies in."""
     boxes = [d.box for d in detections]
     containing = pairwise_part_of(boxes, boxes)
-    named_alike = np.array([[part.card == card.card for card in detections] for part in detections],
-                           bool).reshape(containing.shape)
+    names = np.array([d.card for d in detections], dtype=object)
+    named_alike = names[:, None] == names[None, :]
     beside = containing & pairwise_off_card(detections, detections, fitted_outlines(detections, containing, frame))
     return [replace(d, apart=True) if off else d
             for d, off in zip(detections, beside.any(axis=1) & ~(containing & named_alike).any(axis=1))]
@@ -191,14 +191,14 @@ def pairwise_off_card(boxes: Sequence[Detection], cards: Sequence[Detection],
 
 
 def fitted_outline(card: Detection, own_indices: Sequence[tuple[float, float]]) -> np.ndarray | None:
-    """The outline of ``card`` as it lies turned in its box (:func:`vision.turned_outline.card_outlines`), the mirror
+    """The outline of ``card`` as it lies turned in its box (:func:`vision.turned_outline.outlines_in_box`), the mirror
     image told by the centres of its ``own_indices`` found inside it; ``None`` where none was found, or where one of
     them lies further than ``OWN_INDEX_REACH`` of the card's short side from the outline's corners, or where two lie
     nearest neighbouring corners, not opposite ones as a card prints them (the box is not the card's alone, or the
     card is not seen flat)."""
     if not own_indices:
         return None
-    (outline,) = card_outlines(card.card, card.box, own_indices)[:1]
+    (outline,) = outlines_in_box(card.card, card.box, own_indices)  # one: its own indices choose
     distances = np.linalg.norm(np.asarray(own_indices, np.float64)[:, None] - outline[None], axis=2)
     if float(distances.min(axis=1).max()) > OWN_INDEX_REACH * short_side(outline):
         return None

@@ -5,7 +5,7 @@ one side of the box, and the box's corners are table, or another card. For a car
 (:data:`CARD_ASPECTS`) the box's width over its height says how far it is turned (it grows steadily from
 the card's short / long side upright to long / short lying sideways), so the box gives the card's outline
 up to a mirror image: turned one way or the other (:func:`turned_outlines`). The card's own corner
-indices, lying near two of its corners, tell the two apart (:func:`card_outlines`). A box not shaped as
+indices, lying near two of its corners, tell the two apart (:func:`outlines_in_box`). A box not shaped as
 such a card turned (the card cut by the frame, seen at a slant) is taken as the card lying square in it.
 
 :mod:`vision.card_merge` uses this to keep a corner index that lies in a card's box but outside the card
@@ -51,7 +51,7 @@ def turned_outlines(box: Box, aspect: float) -> list[np.ndarray]:
     return [outline, mirrored]
 
 
-def card_outlines(card: str, box: Box, own_indices: Sequence[tuple[float, float]] = ()) -> list[np.ndarray]:
+def outlines_in_box(card: str, box: Box, own_indices: Sequence[tuple[float, float]] = ()) -> list[np.ndarray]:
     """Where ``card`` may lie in its ``box`` (:func:`turned_outlines` for its family's shape): the one of the two
     mirror images whose corners lie nearest the centres of the card's ``own_indices`` found in it (its corner
     indices lie near two of its corners), or both where none was found."""
