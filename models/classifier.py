@@ -15,7 +15,9 @@ from the seed.
 ``train`` part of ``cards-rf`` (real standard cards, rank and suit; :mod:`vision.splits`), and from the
 ``train`` half of ``cards-real-dev`` every box the committed detector keeps inside a labelled card and the
 labelled card box itself. Those last labels name the rank only, so their loss is that of the rank's four
-faces together (the log of their summed probabilities).
+faces together (the log of their summed probabilities). ``--front-cards CSV`` adds the card in front of each
+``uno-cards-rf`` fan, whole (:mod:`models.whole_classic_cards`): the set labels corners only, and a reader that
+never saw the real classic deck's whole face named 30 % of them right.
 """
 from __future__ import annotations
 
@@ -33,6 +35,9 @@ from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE
 from vision.splits import PARTS
 
 LABEL_SMOOTHING = 0.05
+#: How often each whole classic card of ``--front-cards`` is used an epoch: 1,776 cards twice beside uno-cards-rf's
+#: 9,000 corners (thirty-fourth round).
+FRONT_CARD_REPEAT = 2
 PROGRESS_EVERY = 200  # training steps between progress lines
 
 
@@ -194,10 +199,11 @@ def real_crops(datasets: Path, name: str, copies: int, rng: np.random.Generator,
 
 def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: int = 2, seed: int = 0,
                      real: Path | None = None, size: int = CROP_SIZE, start_from: Path | None = None,
-                     max_lr: float = 3e-3) -> list[float]:
+                     max_lr: float = 3e-3, front_cards: Path | None = None) -> list[float]:
     """Extract the ``size`` x ``size`` crops of ``renders`` (and of the real sets of ``REAL_SHARES`` under
-    ``real`` when given), train (from the reader at ``start_from`` when given), export to ``out``; returns
-    the held-out accuracy per epoch."""
+    ``real`` when given, with the whole classic cards boxed in ``front_cards``, each used
+    ``FRONT_CARD_REPEAT`` times), train (from the reader at ``start_from`` when given), export to ``out``;
+    returns the held-out accuracy per epoch."""
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
     parts = [extract_crops(folder, copies, rng, size) for folder in renders]
@@ -212,6 +218,13 @@ def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: i
         print(f"{len(crops_of_set)} real crops of {name}, each used {repeat} times", flush=True)
         all_crops += [crops_of_set] * repeat
         all_targets += [targets_of_set] * repeat
+    if real is not None and front_cards is not None:
+        crops_of_set, labels_of_set = real_corner_crops(real / "uno-cards-rf", copies, rng, size=size,
+                                                        labels_csv=front_cards)
+        print(f"{len(crops_of_set)} whole classic cards of uno-cards-rf, each used {FRONT_CARD_REPEAT} times",
+              flush=True)
+        all_crops += [crops_of_set] * FRONT_CARD_REPEAT
+        all_targets += [one_hot(labels_of_set)] * FRONT_CARD_REPEAT
     network, history = train(np.concatenate(all_crops), np.concatenate(all_targets), epochs, seed,
                              start_from=start_from, max_lr=max_lr)
     export(network, out, size)
@@ -233,9 +246,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start-from", type=Path, default=None,
                         help="an exported reader (ONNX) of the same network to train on from (the project's own)")
     parser.add_argument("--max-lr", type=float, default=3e-3, help="the one-cycle schedule's highest learning rate")
+    parser.add_argument("--front-cards", type=Path, default=None, metavar="CSV",
+                        help="with --real: also learn the whole classic cards boxed in this file "
+                             "(python -m models.whole_classic_cards --boxes-out CSV)")
     args = parser.parse_args(argv)
+    if args.front_cards is not None and args.real is None:
+        parser.error("--front-cards needs --real (the folder holding uno-cards-rf/)")
     train_and_export(args.renders, args.out, args.epochs, args.copies, args.seed, args.real, args.crop_size,
-                     args.start_from, args.max_lr)
+                     args.start_from, args.max_lr, args.front_cards)
     return 0
 
 

@@ -107,17 +107,18 @@ def jittered_crops(image: np.ndarray, box, copies: int, rng: np.random.Generator
 
 
 def real_corner_crops(folder: Path, copies: int, rng: np.random.Generator, dataset: str | None = None,
-                      size: int = CROP_SIZE) -> tuple[np.ndarray, np.ndarray]:
+                      size: int = CROP_SIZE, labels_csv: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Crops (``size`` pixels square) of the corner indices labelled in a real photo set (``labels.csv``:
     ``image,card,...`` with card ids, as ``cards-rf``, or ``image,value,...`` with UNO values, as
     ``uno-cards-rf``), ``copies`` jittered crops a box; with ``dataset`` (a set of
     :data:`vision.splits.PARTS`), only photos of its ``train`` part. Backs, which the classifier does not
-    read, are left out. Returns (crops, class indices)."""
+    read, are left out. ``labels_csv``: another file of the same columns naming boxes of the set's photos (the
+    whole front cards of ``models/whole_classic_cards.py``). Returns (crops, class indices)."""
     from vision.splits import part_of
 
     crops, labels = [], []
     by_image: dict[str, list[tuple[str, tuple[float, ...]]]] = {}
-    with open(folder / "labels.csv", newline="") as handle:
+    with open(labels_csv or folder / "labels.csv", newline="") as handle:
         for row in csv.DictReader(handle):
             label = row["value"] if "value" in row else classifier_label(row["card"])
             box = tuple(float(row[k]) for k in ("x1", "y1", "x2", "y2"))
@@ -133,7 +134,7 @@ def real_corner_crops(folder: Path, copies: int, rng: np.random.Generator, datas
             crops.extend(jittered_crops(image, box, copies, rng, size))
             labels.extend([CLASS_INDEX[label]] * copies)
     if not crops:
-        raise ValueError(f"{folder}: no labelled corner index to train on")
+        raise ValueError(f"{labels_csv or folder}: no labelled box to train on")
     return np.stack(crops), np.array(labels, dtype=np.int64)
 
 
