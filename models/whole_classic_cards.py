@@ -52,9 +52,10 @@ def uno_reader(path: Path | None = None) -> CardClassifier:
 
 
 def front_cards(source: Path, photos: dict[str, list[tuple[str, Box]]], names: list[str],
-                finder: CardClassifier) -> Iterator[tuple[str, str, Box]]:
-    """(photo, value, whole-card box) of the front card of each of ``names`` where :func:`front_card` finds one with
-    ``finder``'s reading of the opposite corner; ``OSError`` for a photo that cannot be read."""
+                finder: CardClassifier) -> Iterator[tuple[str, str, Box, np.ndarray]]:
+    """(photo, value, whole-card box, the photo itself) of the front card of each of ``names`` where
+    :func:`front_card` finds one with ``finder``'s reading of the opposite corner; ``OSError`` for a photo that
+    cannot be read."""
     for name in names:
         bgr = cv2.imread(str(source / "images" / name))
         if bgr is None:
@@ -62,7 +63,7 @@ def front_cards(source: Path, photos: dict[str, list[tuple[str, Box]]], names: l
         found = front_card(bgr, photos[name], finder)
         if found is not None:
             position, box = found
-            yield name, photos[name][position][0], box
+            yield name, photos[name][position][0], box, bgr
 
 
 def write_front_boxes(datasets_dir: Path, out: Path, finder: CardClassifier) -> int:
@@ -75,7 +76,7 @@ def write_front_boxes(datasets_dir: Path, out: Path, finder: CardClassifier) -> 
     with open(out, "w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(COLUMNS)
-        for name, value, box in front_cards(source, photos, names, finder):
+        for name, value, box, _ in front_cards(source, photos, names, finder):
             writer.writerow([name, value, *(f"{v:.1f}" for v in box)])
             written += 1
     return written
@@ -87,16 +88,16 @@ def front_check(datasets_dir: Path, finder: CardClassifier, reader: CardClassifi
     source = datasets_dir / DATASET
     photos = read_values(source / "labels.csv")
     names = check_names(photos, CHECK_PHOTOS, DETECTOR_SHARE)
-    right, confused = 0, Counter()
-    fronts = list(front_cards(source, photos, names, finder))
-    for name, value, box in fronts:
-        read = CLASSIFIER_CLASSES[int(np.argmax(reader.probabilities(cv2.imread(str(source / "images" / name)),
-                                                                     [box])[0]))]
+    found = right = 0
+    confused = Counter()
+    for _, value, box, bgr in front_cards(source, photos, names, finder):
+        read = CLASSIFIER_CLASSES[int(np.argmax(reader.probabilities(bgr, [box])[0]))]
+        found += 1
         right += read == value
         confused[(value, read)] += read != value
     common = ", ".join(f"{value} read {read} x{count}" for (value, read), count in confused.most_common(5) if count)
-    return (f"{len(names)} photos outside the detector's share, {len(fronts)} front cards found; read whole by "
-            f"{reader.path}: right {right}/{len(fronts)} ({100 * right / max(len(fronts), 1):.1f} %)"
+    return (f"{len(names)} photos outside the detector's share, {found} front cards found; read whole by "
+            f"{reader.path}: right {right}/{found} ({100 * right / max(found, 1):.1f} %)"
             + (f"; most confused: {common}" if common else ""))
 
 

@@ -24,7 +24,7 @@ VALUES = ("7", "3", "9")
 @pytest.fixture()
 def fanned(tmp_path, monkeypatch):
     """A folder laid out as uno-cards-rf with three photos of one card each (values :data:`VALUES`), the check
-    made of the first photo alone; returns the datasets folder and the card's outline."""
+    made of the first photo alone; returns the datasets folder, the card's labelled index box and its outline."""
     folder = tmp_path / "uno-cards-rf"
     (folder / "images").mkdir(parents=True)
     photo, index, outline = laid_card()
