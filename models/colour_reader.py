@@ -31,13 +31,13 @@ from torch import nn
 
 from .classifier import conv_block, to_tensor
 from .classifier_data import MIN_SIDE, MIN_VISIBLE, half_turns, jittered_crops, rendered_images
-from .uno_cards_rf import COLOURLESS, DATASET, check_names, corner_card, corner_hues, hue_centres, read_values
+from .uno_cards_rf import (COLOURLESS, DATASET, DETECTOR_SHARE, check_names, corner_card, corner_hues, hue_centres,
+                           read_values)
 from referee.cards import parse_card
 from vision.colour_reader import COLOURS, CROP_SIZE
 
-#: The ``uno-cards-rf`` share the detector trained on, and how many photos outside it ``--colour-check`` reads:
+#: How many photos outside the detector's share of ``uno-cards-rf`` (``DETECTOR_SHARE``) ``--colour-check`` reads:
 #: those photos are never trained on.
-DETECTOR_SHARE = 0.15
 CHECK_PHOTOS = 400
 #: Copies of each real corner, against one of each render object: the real photos are about a third of the crops.
 REAL_COPIES = 2

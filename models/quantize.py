@@ -48,7 +48,7 @@ from vision.source_tree import load_source_package
 from vision.splits import part_of
 
 from .train import DEFAULT_ONNX, MODELS_DIR
-from .uno_cards_rf import in_share
+from .uno_cards_rf import DETECTOR_SHARE, in_share
 
 load_source_package("datasets")  # the renderer's folder, not HuggingFace's package of that name
 from tableref_datasets.scene import render_scene  # noqa: E402
@@ -73,8 +73,6 @@ RENDER_KINDS = ("table", "crowded", "closeup", "few")
 #: small on a dark table (a webcam over the table), its longer side this share of the table's.
 PHOTOS_PER_SET = 32
 SMALL_SIDE_SHARE = (0.3, 0.7)
-#: The share of uno-cards-rf the detector is trained on (``models/gpu_train.sh``).
-UNO_CARDS_RF_SHARE = 0.15
 #: Detector inputs kept (of one to three looks a frame) and reader crops kept, in batches.
 DETECTOR_BLOBS = 150
 READER_CROPS = 2000
@@ -90,7 +88,7 @@ def trainable_photos(datasets: Path) -> list[Path]:
     """The real photos under ``datasets`` (``../shared/datasets``) that training may use, ``PHOTOS_PER_SET``
     of each set spread over it: uno-cards-rf's detector share, cards-rf's and cards-real-dev's train parts."""
     chosen: dict[str, Callable[[str], bool]] = {
-        "uno-cards-rf": lambda name: in_share(name, UNO_CARDS_RF_SHARE),
+        "uno-cards-rf": lambda name: in_share(name, DETECTOR_SHARE),
         "cards-rf": lambda name: part_of("cards-rf", name) == "train",
         "cards-real-dev": lambda name: part_of("cards-real-dev", name) == "train",
     }

@@ -57,6 +57,9 @@ from vision.deck_inks import hue_peaks, named_inks
 from vision.uno_colour import hue_distance, shown_hue
 
 DATASET = "uno-cards-rf"
+#: The share of the photos the detector is trained on (``models/gpu_train.sh``: ``--share 0.15``), picked by
+#: :func:`in_share`; the checks of the colour network, the reader and the 8-bit copies read photos outside it.
+DETECTOR_SHARE = 0.15
 #: The shipped detector's boxes added as labels score at least this (its raw top-class score).
 PSEUDO_CONF = 0.6
 #: A network box "lies on" a labelled corner from this intersection over union (or where its centre lies inside

@@ -10,7 +10,7 @@ whole card it reads wrong drags down a card the detector boxes whole.
   (the columns of the set's own ``labels.csv``), for ``python -m models.classifier ... --front-cards CSV``;
 * ``--check`` reads the front cards of the check photos whole (value only) with the reader under test
   (``--reader``, default the shipped one) and prints how many it names right. The check photos are the first
-  :data:`CHECK_PHOTOS` by name outside the detector's training share (:data:`DETECTOR_SHARE`), which hold the colour
+  :data:`CHECK_PHOTOS` by name outside the detector's training share (:data:`models.uno_cards_rf.DETECTOR_SHARE`), which hold the colour
   check's photos (:func:`models.uno_cards_rf.check_names`); the fronts are found with the shipped reader, so every
   reader is checked on the same boxes. They show the deck and rooms of the photos trained on: a figure for this
   deck, not for decks never seen (those are what the renders' ``uno-ring`` face stands for).
@@ -31,15 +31,13 @@ import cv2
 import numpy as np
 
 from .front_card import front_card
-from .uno_cards_rf import DATASET, check_names, read_values
+from .uno_cards_rf import DATASET, DETECTOR_SHARE, check_names, read_values
 from vision.card_classifier import CLASSIFIER_CLASSES, CardClassifier
 from vision.card_merge import Box
 from vision.commands.evaluate import default_datasets_dir
 
 #: The photos the check reads: this many by name outside the detector's training share.
 CHECK_PHOTOS = 800
-#: The detector's training share of uno-cards-rf (``models/gpu_train.sh``: ``--share 0.15``).
-DETECTOR_SHARE = 0.15
 #: The columns of a front-card boxes file (those of uno-cards-rf's ``labels.csv``).
 COLUMNS = ("image", "value", "x1", "y1", "x2", "y2")
 
