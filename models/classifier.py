@@ -17,7 +17,8 @@ from the seed.
 labelled card box itself. Those last labels name the rank only, so their loss is that of the rank's four
 faces together (the log of their summed probabilities). ``--front-cards CSV`` adds the card in front of each
 ``uno-cards-rf`` fan, whole (:mod:`models.whole_classic_cards`): the set labels corners only, and a reader that
-never saw the real classic deck's whole face named 30 % of them right.
+never saw the real classic deck's whole face named 30 % of them right. ``--keep-start S`` (with ``--start-from``)
+exports the trained weights averaged with the start's, ``S`` of the start's (:mod:`models.weight_average`).
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from torch import nn
 
 from .classifier_data import (REAL_SHARES, augment, extract_crops, half_turns, one_hot, real_corner_crops,
                               real_rank_crops)
+from .weight_average import average_readers
 from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE
 from vision.splits import PARTS
 
@@ -199,11 +201,13 @@ def real_crops(datasets: Path, name: str, copies: int, rng: np.random.Generator,
 
 def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: int = 2, seed: int = 0,
                      real: Path | None = None, size: int = CROP_SIZE, start_from: Path | None = None,
-                     max_lr: float = 3e-3, front_cards: Path | None = None) -> list[float]:
+                     max_lr: float = 3e-3, front_cards: Path | None = None,
+                     keep_start: float = 0.0) -> list[float]:
     """Extract the ``size`` x ``size`` crops of ``renders`` (and of the real sets of ``REAL_SHARES`` under
     ``real`` when given, with the whole classic cards boxed in ``front_cards``, each used
-    ``FRONT_CARD_REPEAT`` times), train (from the reader at ``start_from`` when given), export to ``out``;
-    returns the held-out accuracy per epoch."""
+    ``FRONT_CARD_REPEAT`` times), train (from the reader at ``start_from`` when given), export to ``out``, its
+    weights averaged with the start's, ``keep_start`` of the start's, where that is above 0; returns the held-out
+    accuracy per epoch (before the averaging)."""
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
     parts = [extract_crops(folder, copies, rng, size) for folder in renders]
@@ -228,6 +232,9 @@ def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: i
     network, history = train(np.concatenate(all_crops), np.concatenate(all_targets), epochs, seed,
                              start_from=start_from, max_lr=max_lr)
     export(network, out, size)
+    if keep_start > 0.0 and start_from is not None:
+        average_readers(start_from, out, out, 1.0 - keep_start)
+        print(f"averaged with {start_from}, {keep_start:g} of its weights kept", flush=True)
     print(f"exported {out} after {time.perf_counter() - started:.0f} s in all")
     return history
 
@@ -249,11 +256,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--front-cards", type=Path, default=None, metavar="CSV",
                         help="with --real: also learn the whole classic cards boxed in this file "
                              "(python -m models.whole_classic_cards --boxes-out CSV)")
+    parser.add_argument("--keep-start", type=float, default=0.0, metavar="S",
+                        help="with --start-from: export the trained weights averaged with the start's, S of the "
+                             "start's (0 to 1; WiSE-FT, models.weight_average)")
     args = parser.parse_args(argv)
+    if args.keep_start and args.start_from is None:
+        parser.error("--keep-start needs --start-from (the reader to average with)")
+    if not 0.0 <= args.keep_start < 1.0:
+        parser.error("--keep-start must be at least 0 and below 1")
     if args.front_cards is not None and args.real is None:
         parser.error("--front-cards needs --real (the folder holding uno-cards-rf/)")
     train_and_export(args.renders, args.out, args.epochs, args.copies, args.seed, args.real, args.crop_size,
-                     args.start_from, args.max_lr, args.front_cards)
+                     args.start_from, args.max_lr, args.front_cards, args.keep_start)
     return 0
 
 

@@ -60,3 +60,17 @@ def test_about_half_the_crops_are_turned_half_a_turn_and_none_is_mirrored() -> N
     assert 70 < sum(turned) < 130
     for o, b, t in zip(out, batch, turned):  # either as it was or rotated 180 degrees, never flipped
         assert np.array_equal(o, np.rot90(b, 2) if t else b)
+
+
+@pytest.mark.parametrize("options, said", [(["--keep-start", "0.7"], "--keep-start needs --start-from"),
+                                           (["--start-from", "r.onnx", "--keep-start", "1"], "below 1"),
+                                           (["--front-cards", "f.csv"], "--front-cards needs --real")])
+def test_the_command_line_refuses_options_it_cannot_honour(options: list[str], said: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    from models.classifier import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["renders", *options])
+    assert exited.value.code == 2
+    assert said in capsys.readouterr().err
