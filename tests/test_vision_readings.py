@@ -137,6 +137,23 @@ def test_a_flag_resting_on_an_unsure_top_card_asks_about_that_card() -> None:
     assert verdict["state"]["top"] == "red-9" and ruler.events[-2]["card"] == "red-3"
 
 
+def test_a_misreading_that_is_no_likely_confusion_is_still_asked_about() -> None:
+    ruler = Ruler()
+    ruler.judge({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]})
+    ruler.judge({"type": "start_round", "dealer": "cat", "starter": "blue-2"})  # ann plays first
+    # ann's yellow 2 is misread as a blue 7: neither its colour nor its value, and legal on the blue 2 too
+    assert not ruler.judge({"type": "play", "player": "ann", "card": "blue-7"}, reading("blue-7", 0.93))["flags"]
+    # ben's yellow reverse, read sure, would be flagged on the blue 7; none of the blue 7's likely confusions
+    # (another colour's 7, another blue card) clears it, the yellow 2 does: the table is asked
+    waiting = {"type": "play", "player": "ben", "card": "yellow-reverse"}
+    question = ruler.consider(waiting, reading("yellow-reverse", 0.999, True))
+    assert question is not None and question.waiting == waiting
+    assert question.event["card"] == "blue-7" and question.options[:2] == ("blue-7", "yellow-2")
+    ruler.correct(question, "yellow-2")
+    verdict = ruler.judge(waiting, reading("yellow-reverse", 0.999, True))
+    assert verdict["accepted"] and not verdict["flags"] and verdict["state"]["top"] == "yellow-reverse"
+
+
 def test_a_confirmed_top_card_lets_the_flag_stand() -> None:
     ruler = dealt_ruler()
     ruler.judge({"type": "play", "player": "ann", "card": "yellow-4"}, reading("yellow-4", 0.8))

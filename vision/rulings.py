@@ -15,10 +15,11 @@ A flag also rests on the cards put down before it: a sure reading of a red 7 is 
 yellow 3 only if that yellow 3 was itself read sure (or confirmed by the table), and a draw of four
 cards is "owing two" only if the Draw Two before it was read sure. When one of the last
 ``CARDS_LOOKED_BACK`` cards put down was read unsure and another card it may have been clears the
-event that would be flagged, the table is asked about that card instead ("Was the card on the pile
-● Yellow 3?"), the latest such card first; a different answer corrects that earlier event, the
-referee replays its events with the correction, and the waiting event is judged after it. So a
-misreading of either of the last cards put down is never the ground of a flag.
+event that would be flagged (one of its likely confusions, else any face of its family: a yellow 2
+misread as a blue 7 is neither that card's colour nor its value), the table is asked about that card
+instead ("Was the card on the pile ● Yellow 3?"), the latest such card first; a different answer
+corrects that earlier event, the referee replays its events with the correction, and the waiting event
+is judged after it. So a misreading of either of the last cards put down is never the ground of a flag.
 :class:`Ruler` keeps one referee this way (``tableref watch``, ``tableref bench table``).
 """
 from __future__ import annotations
@@ -163,10 +164,19 @@ class UnsureCard:
 
     def clearing(self, event: dict[str, Any]) -> list[str]:
         """The other cards this card may have been, consistently with the events since, with which ``event``
-        would accuse nobody."""
-        return [card for card in _candidates(self.event, self.reading)
-                if (referee := self.replayed(card, consistent=True)) is not None
-                and not accuses(referee.handle(event))]
+        would accuse nobody: among its likely confusions first, else among every face of its family."""
+        read = self.event[CARD_FIELD[self.event["type"]]]
+        likely = _candidates(self.event, self.reading)
+        found = [card for card in likely if self._clears(card, event)]
+        if found:
+            return found
+        return [card for card in FACE_IDS_BY_FAMILY[parse_card(read).family]
+                if card != read and card not in likely and self._clears(card, event)]
+
+    def _clears(self, card: str, event: dict[str, Any]) -> bool:
+        """Whether, had this card been ``card`` (consistently with the events since), ``event`` would accuse nobody."""
+        referee = self.replayed(card, consistent=True)
+        return referee is not None and not accuses(referee.handle(event))
 
 
 def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: str = "unsure",
@@ -177,8 +187,8 @@ def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: s
     if the event's own reading is unsure and another card would be ruled otherwise
     (:func:`same_for_any_card`), the table is asked about the event's card; else about the
     latest of the ``earlier`` unsure cards (oldest first) that another card it may have been would
-    clear the event with (those cards offered first); else the verdict rests on sure readings only
-    and stands."""
+    clear the event with (:meth:`UnsureCard.clearing`; those cards offered first); else the verdict rests
+    on sure readings only and stands."""
     unsure = reading is not None and not reading.sure and event.get("type") in CARD_FIELD
     if ask == "never" or not (unsure or earlier):
         return None
