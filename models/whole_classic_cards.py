@@ -10,10 +10,12 @@ whole card it reads wrong drags down a card the detector boxes whole.
   (the columns of the set's own ``labels.csv``), for ``python -m models.classifier ... --front-cards CSV``;
 * ``--check`` reads the front cards of the check photos whole (value only) with the reader under test
   (``--reader``, default the shipped one) and prints how many it names right. The check photos are the first
-  :data:`CHECK_PHOTOS` by name outside the detector's training share (:data:`models.uno_cards_rf.DETECTOR_SHARE`), which hold the colour
-  check's photos (:func:`models.uno_cards_rf.check_names`); the fronts are found with the shipped reader, so every
-  reader is checked on the same boxes. They show the deck and rooms of the photos trained on: a figure for this
-  deck, not for decks never seen (those are what the renders' ``uno-ring`` face stands for).
+  :data:`CHECK_PHOTOS` by name outside the detector's training share (:data:`models.uno_cards_rf.DETECTOR_SHARE`),
+  which hold the colour check's photos (:func:`models.uno_cards_rf.check_names`). Both actions find the fronts with
+  the reader ``$TABLEREF_CLASSIFIER`` names, by default the shipped one (a recipe may name the reader a boxes file
+  was written with); leave it unset and every ``--reader`` is checked on the same boxes. They show the deck and
+  rooms of the photos trained on: a figure for this deck, not for decks never seen (those are what the renders'
+  ``uno-ring`` face stands for).
 
 ``python -m models.whole_classic_cards --boxes-out /tmp/fronts.csv`` (about 6 minutes on 2 cores);
 ``python -m models.whole_classic_cards --check [--reader READER.onnx]``.

@@ -108,6 +108,11 @@ class Question:
         return line
 
 
+def other_faces(card: str) -> list[str]:
+    """Every face of ``card``'s deck family but ``card`` itself: all it could have been."""
+    return [face for face in FACE_IDS_BY_FAMILY[parse_card(card).family] if face != card]
+
+
 def _order(referee: Any, event: dict[str, Any], field: str, candidates: Sequence[str]) -> list[str]:
     """Candidates the referee would accept without a flag first, each group in the given order."""
     clear = [c for c in candidates if not accuses(preview(referee, {**event, field: c}))]
@@ -131,8 +136,7 @@ def same_for_any_card(referee: Any, event: dict[str, Any], verdict: dict[str, An
     out of turn, say): then which card was read does not matter to the ruling, and nobody need be asked."""
     field = CARD_FIELD[event["type"]]
     expected = ruling(verdict)
-    return all(ruling(preview(referee, {**event, field: card})) == expected
-               for card in FACE_IDS_BY_FAMILY[parse_card(event[field]).family] if card != event[field])
+    return all(ruling(preview(referee, {**event, field: card})) == expected for card in other_faces(event[field]))
 
 
 def ask_about(referee: Any, event: dict[str, Any], reading: Reading, verdict: dict[str, Any]) -> Question:
@@ -170,8 +174,7 @@ class UnsureCard:
         found = [card for card in likely if self._clears(card, event)]
         if found:
             return found
-        return [card for card in FACE_IDS_BY_FAMILY[parse_card(read).family]
-                if card != read and card not in likely and self._clears(card, event)]
+        return [card for card in other_faces(read) if card not in likely and self._clears(card, event)]
 
     def _clears(self, card: str, event: dict[str, Any]) -> bool:
         """Whether, had this card been ``card`` (consistently with the events since), ``event`` would accuse nobody."""
