@@ -50,6 +50,7 @@ def test_calibration_is_fitted_on_tune_parts_and_readings_written_for_report_par
     _fake_set(tmp_path, "cards-rf", rf, "QH")
     calibration = tmp_path / "calibration.json"
     monkeypatch.setenv("TABLEREF_CALIBRATION", str(calibration))
+    monkeypatch.setattr("vision.commands.evaluate.COLOUR_RENDERS", 12)  # the flow, not the fit: a few renders
     readings = tmp_path / "readings.csv"
     assert main(["eval", "--datasets", str(tmp_path), "--sets", "uno,cards-rf", "--calibrate",
                  "--readings-out", str(readings)]) == 0

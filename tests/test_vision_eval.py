@@ -9,6 +9,7 @@ from vision.card_merge import Detection
 from vision.evaluation import (
     CardOutline,
     LabelBox,
+    ScoredReading,
     colour_votes_synthetic,
     point_in_polygon,
     read_labels_csv,
@@ -185,5 +186,14 @@ def test_colour_votes_count_only_detections_on_one_card() -> None:
         Detection("red-9", 0.9, (10, 60, 30, 80)),  # colour not read from pixels: not counted
         # read from an index inside another card: its probability is capped, not calibrated
         Detection("green-1", 0.9, (160, 60, 180, 80), colour_share=0.95, apart=True),
+        # its value misread too: the value's probability counts that, not the colour's
+        Detection("red-5", 0.9, (150, 60, 190, 80), colour_share=0.99),
     ]}
     assert colour_votes_synthetic(cards, predictions) == ([0.98, 0.6], [True, False])
+
+
+def test_a_reading_knows_whether_its_value_was_right_apart_from_its_colour() -> None:
+    assert ScoredReading("green-3", "yellow-3", 0.9, False, False, 0.8).value_right
+    assert not ScoredReading("green-3", "green-5", 0.9, False, False, 0.8).value_right
+    assert ScoredReading("wild-draw4", "wild-draw4", 0.9, False, True).value_right
+    assert not ScoredReading("KS", "KC", 0.9, False, False).value_right  # a standard card's value is its id

@@ -15,8 +15,10 @@ hold too few colour errors to tell how far a colour vote can be trusted. The col
 its own: a second Platt scaling, of the colour's share of its pixels' votes
 (:func:`vision.uno_colour.colour_vote`) fused with the colour network's look (:func:`vision.uno_colour.fused_vote`),
 fitted on held-out renders of cards lying on a table under
-warm, cold and cast light (where colours do go wrong) together with the tune photos. A reading's
-probability is then the value's times the colour's, and ``sure`` is fitted on that product.
+warm, cold and cast light (where colours do go wrong) together with the tune photos, each of a card whose
+value was read right. A reading's probability is then the value's times the colour's given the value
+(``P(value right) * P(colour right | value right)``: a box whose value is misread, a card cut by the frame's
+edge, is the value's probability to count), and ``sure`` is fitted on that product.
 """
 from __future__ import annotations
 

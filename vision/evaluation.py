@@ -115,6 +115,11 @@ class ScoredReading:
                    detection.agreed, detection.corners_agreed)
 
     @property
+    def value_right(self) -> bool:
+        """Whether the value read (an UNO card's, its colour aside; a standard card's id) is the true one."""
+        return uno_colour_and_value(self.truth)[1] == uno_colour_and_value(self.read)[1]
+
+    @property
     def colour_right(self) -> bool | None:
         """Whether the UNO colour read is the true one; ``None`` where no colour was read from pixels or
         the truth has none."""
@@ -331,10 +336,13 @@ class CardOutline:
 
 def colour_votes_synthetic(cards: Mapping[str, Sequence[CardOutline]],
                            predictions: Predictions) -> tuple[list[float], list[bool]]:
-    """The colour votes of rendered scenes: for each detection whose colour was read from pixels and
-    whose box centre lies on exactly one card (where cards overlap, which one is seen is not known), its
-    vote share and whether that card is of the colour read. Cards read from an index inside another card
-    (``apart``) are left out: their probability is capped, never calibrated (``vision.unsure_boxes.capped_apart``)."""
+    """The colour votes of rendered scenes: for each detection whose colour was read from pixels, whose box
+    centre lies on exactly one card (where cards overlap, which one is seen is not known) and whose value is
+    that card's, its vote share and whether that card is of the colour read. A reading's probability is its
+    value's times its colour's given the value (``vision.calibration``): a box read wrong in value (a card cut
+    by the frame's edge, an index of 20 px) is the value's probability to count, not the colour's. Cards read
+    from an index inside another card (``apart``) are left out: their probability is capped, never calibrated
+    (``vision.unsure_boxes.capped_apart``)."""
     shares, right = [], []
     for image, outlines in cards.items():
         for detection in predictions.get(image, ()):
@@ -342,10 +350,11 @@ def colour_votes_synthetic(cards: Mapping[str, Sequence[CardOutline]],
                 continue
             centre = ((detection.box[0] + detection.box[2]) / 2, (detection.box[1] + detection.box[3]) / 2)
             under = [o.card for o in outlines if point_in_polygon(*centre, o.polygon)]
-            truth = uno_colour_and_value(under[0])[0] if len(under) == 1 else None
-            if detection.colour_share is not None and truth in UNO_COLORS:
+            truth, value = uno_colour_and_value(under[0]) if len(under) == 1 else (None, None)
+            colour, read_value = uno_colour_and_value(detection.card)
+            if detection.colour_share is not None and truth in UNO_COLORS and read_value == value:
                 shares.append(detection.colour_share)
-                right.append(uno_colour_and_value(detection.card)[0] == truth)
+                right.append(colour == truth)
     return shares, right
 
 

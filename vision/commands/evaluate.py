@@ -293,14 +293,16 @@ def _scored_parts(which: str) -> Callable[[str], list[str]]:
 
 
 #: The held-out renders the colour vote's calibration is fitted on: table scenes of UNO cards under
-#: warm, cold and cast light, of a seed neither training nor the report renders use.
-COLOUR_RENDERS = 150
+#: warm, cold and cast light, of a seed neither training nor the report renders use (600: the first 150
+#: held one wrong colour of 451, too few to fit how often a colour goes wrong; 600 hold 11 among the values
+#: read right, thirty-sixth round).
+COLOUR_RENDERS = 600
 COLOUR_SEED = 23
 
 
 def colour_votes_on_renders(detector, n: int, seed: int, note_error) -> tuple[list[float], list[bool]]:
     """Vote shares of colours read on ``n`` rendered table scenes of UNO cards (``seed``) and whether
-    each was right (:func:`vision.evaluation.colour_votes_synthetic`)."""
+    each was right, of the cards whose value was read right (:func:`vision.evaluation.colour_votes_synthetic`)."""
     from vision import evaluation
     from vision.images import read_image
 
@@ -330,7 +332,8 @@ def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path
         by_family.setdefault(family, []).extend(report.confidence.reported)
         sources.append(f"{folder_name} {part}")
     shares, right = colour_votes_on_renders(detector, COLOUR_RENDERS, COLOUR_SEED, note_error)
-    tune_colours = [(r.colour_share, r.colour_right) for r in by_family.get("uno", []) if r.colour_right is not None]
+    tune_colours = [(r.colour_share, r.colour_right) for r in by_family.get("uno", [])
+                    if r.colour_right is not None and r.value_right]  # the colour's given the value: see the renders'
     colour_votes = (shares + [s for s, _ in tune_colours], right + [c for _, c in tune_colours])
     sources.append(f"UNO colour votes also on {COLOUR_RENDERS} table renders of seed {COLOUR_SEED}")
     def fitted(family: str, readings: list) -> FamilyCalibration:
