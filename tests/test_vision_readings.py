@@ -228,3 +228,55 @@ def test_accuses_and_confusables() -> None:
     assert confusables("10H")[:3] == ["10S", "10D", "10C"] and "AH" in confusables("10H")
     assert confusables("KC")[-1] == "joker"  # Jokers of many designs are read as court cards
     assert confusables("joker") == [face for face in STANDARD_FACE_IDS if face != "joker"] and len(confusables("joker")) == 52
+
+
+def test_an_answer_about_one_card_leaves_the_other_unsure_card_looked_back_on() -> None:
+    """The table confirms the Joker on top as read; the flag rested on the unsure card under it, which the
+    Joker buries (takes the colour and value of): that card is asked about next, not taken as confirmed."""
+    ruler = Ruler()
+    ruler.judge({"type": "new_game", "rules": "twist", "players": ["ann", "ben", "cat"]})
+    ruler.judge({"type": "start_round", "dealer": "cat", "starter": "7H"})  # ben plays first
+    # ben's 7C is read unsure as 7S (legal on the 7H either way); ann's Joker, read unsure, buries it
+    assert not ruler.judge({"type": "play", "player": "ben", "card": "7S"}, reading("7S", 0.8))["flags"]
+    assert not ruler.judge({"type": "play", "player": "ann", "card": "joker"}, reading("joker", 0.9))["flags"]
+    assert not ruler.judge({"type": "draw", "player": "ben", "count": 5})["flags"]  # the Joker's draw
+    # cat's 4C, read sure, would be flagged on a Joker of spades: the Joker is asked about first (a club or a 4
+    # would clear it), then, confirmed, the 7S under it
+    truth = {"joker": "joker", "7S": "7C"}
+    verdict, asked = ruler.settle({"type": "play", "player": "cat", "card": "4C"}, reading("4C", 0.999, True),
+                                  lambda question: truth[question.event["card"]])
+    assert [(question.event["card"], card) for question, card in asked] == [("joker", "joker"), ("7S", "7C")]
+    assert verdict["accepted"] and not verdict["flags"]
+    assert [e.get("card") for e in ruler.events[-4:]] == ["7C", "joker", None, "4C"]
+
+
+def test_a_card_corrected_is_what_the_unsure_card_before_it_is_looked_back_on_with() -> None:
+    ruler = dealt_ruler()
+    assert not ruler.judge({"type": "play", "player": "ann", "card": "red-5"}, reading("red-5", 0.8))["flags"]
+    # ben's red-3 is misread, unsure, as yellow-5 (legal on the red-5 by value)
+    assert not ruler.judge({"type": "play", "player": "ben", "card": "yellow-5"}, reading("yellow-5", 0.8))["flags"]
+    waiting = {"type": "play", "player": "cat", "card": "red-9"}
+    question = ruler.consider(waiting, reading("red-9", 0.999, True))
+    assert question is not None and question.event["card"] == "yellow-5"
+    ruler.correct(question, "red-3")
+    # ann's red-5 is still unsure, and looked back on with ben's card as the table named it
+    (red_5,) = ruler.unsure_cards()
+    assert red_5.event["card"] == "red-5" and [e["card"] for e in red_5.since] == ["red-3"]
+    assert red_5.replayed("red-5").state()["top"] == "red-3"
+    verdict = ruler.judge(waiting, reading("red-9", 0.999, True))
+    assert verdict["accepted"] and not verdict["flags"]
+
+
+def test_the_unsure_card_after_one_corrected_is_looked_back_on_from_the_corrected_table() -> None:
+    ruler = dealt_ruler()
+    # ann's red-3 is misread, unsure, as red-5; ben's red-8 after it is read unsure too
+    assert not ruler.judge({"type": "play", "player": "ann", "card": "red-5"}, reading("red-5", 0.8))["flags"]
+    assert not ruler.judge({"type": "play", "player": "ben", "card": "red-8"}, reading("red-8", 0.8))["flags"]
+    older = ruler.unsure_cards()[0]
+    ruler.correct(Question(older.event, older.reading, ("red-5", "red-3"), (), {"type": "draw", "player": "cat",
+                                                                              "count": 1}), "red-3")
+    (red_8,) = ruler.unsure_cards()
+    assert red_8.event["card"] == "red-8" and red_8.before.state()["top"] == "red-3"
+    assert red_8.replayed("red-8").state()["top"] == "red-8" and ruler.referee.state()["top"] == "red-8"
+    assert [e.get("card") for e in ruler.events[-2:]] == ["red-3", "red-8"]
+

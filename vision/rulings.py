@@ -19,7 +19,9 @@ event that would be flagged (one of its likely confusions, else any face of its 
 misread as a blue 7 is neither that card's colour nor its value), the table is asked about that card
 instead ("Was the card on the pile ● Yellow 3?"), the latest such card first; a different answer
 corrects that earlier event, the referee replays its events with the correction, and the waiting event
-is judged after it. So a misreading of either of the last cards put down is never the ground of a flag.
+is judged after it. An answer confirms the card asked about only: the other unsure card stays looked back
+on (a Joker confirmed on top still buries a misread card). So a misreading of either of the last cards put
+down is never the ground of a flag.
 :class:`Ruler` keeps one referee this way (``tableref watch``, ``tableref bench table``).
 """
 from __future__ import annotations
@@ -182,6 +184,25 @@ class UnsureCard:
         return referee is not None and not accuses(referee.handle(event))
 
 
+def _with_earlier_corrected(card: UnsureCard, later: int, corrected: dict[str, Any]) -> UnsureCard:
+    """``card`` with the event put down after it that ``later`` events followed replaced by ``corrected`` (the
+    table's answer about that event): its referee before it is unchanged."""
+    since = list(card.since)
+    since[len(since) - 1 - later] = corrected
+    return UnsureCard(card.event, card.reading, card.before, tuple(since))
+
+
+def _built_on_corrected(card: UnsureCard, asked: UnsureCard, corrected: dict[str, Any]) -> UnsureCard:
+    """``card``, put down after the card ``asked`` about, with its referee before it rebuilt on the table's
+    answer (``corrected``, the event ``asked`` put down, as answered)."""
+    referee = asked.before.copy()
+    referee.handle(corrected)
+    own = len(asked.since) - 1 - len(card.since)  # where this card's event lies among those since the asked one
+    for event in asked.since[:own]:
+        referee.handle(event)
+    return UnsureCard(card.event, card.reading, referee, card.since)
+
+
 def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: str = "unsure",
             earlier: Sequence[UnsureCard] = ()) -> Question | None:
     """None: judge ``event`` as read; else the :class:`Question` to put to the table first.
@@ -254,13 +275,23 @@ class Ruler:
 
     def correct(self, question: Question, card: str) -> None:
         """The table's answer to a question about an earlier card: the referee becomes as if it had been
-        ``card`` (when it differs). That card and those before it count as confirmed; the unsure cards
-        after it are left unasked too (their referees were built on the reading corrected)."""
-        asked = next((c for c in reversed(self.unsure_cards()) if c.event == question.event), None)
-        self._down = [None] * len(self._down)
-        if asked is not None and card != question.event[question.field]:
-            self.referee = asked.replayed(card)
-            self.events[len(self.events) - 1 - len(asked.since)] = question.answer(card)
+        ``card`` (when it differs), and that card counts as confirmed. The other unsure cards among the last
+        put down stay unsure, their events and referees as the answer made them: the answer confirmed one
+        card, not the others (a yellow 3 put right under a misread skip is no reason to trust the skip)."""
+        at = next((i for i in reversed(range(len(self._down)))
+                   if self._down[i] is not None and self._down[i].event == question.event), None)
+        if at is None:
+            return
+        asked = self._down[at]
+        self._down[at] = None
+        if card == question.event[question.field]:
+            return
+        corrected = question.answer(card)
+        self.referee = asked.replayed(card)
+        self.events[len(self.events) - 1 - len(asked.since)] = corrected
+        self._down = [None if other is None else
+                      _with_earlier_corrected(other, len(asked.since), corrected) if i < at else
+                      _built_on_corrected(other, asked, corrected) for i, other in enumerate(self._down)]
 
     def settle(self, event: dict[str, Any], reading: Reading | None,
                ask_table: Callable[[Question], str | None]) -> tuple[dict[str, Any] | None, list[tuple[Question, str]]]:
