@@ -194,3 +194,54 @@ def test_the_scripted_answer_is_the_next_camera_card_or_the_earlier_card_asked_a
     assert scripted_answer(script, judged=2, about=ann_misread) == "red-9"  # the card ann put down
     assert scripted_answer(script, judged=3, about=ann_misread) == "red-9"  # under cat's blue-5
     assert scripted_answer(script, judged=0, about=ann_misread) is None  # nothing put down yet
+
+
+def test_an_answer_about_one_card_leaves_the_other_unsure_card_looked_back_on(tmp_path: Path) -> None:
+    """The page as the referee's Ruler: the Joker on top is confirmed as read, and the misread card it buries is
+    asked about next, not taken as the table's word."""
+    app = make_app(tmp_path)
+    client = TableClient(app)
+    game_id = client.new_game(players=["ann", "ben", "cat"], rules="twist")
+    client.event(game_id, {"type": "start_round", "dealer": "cat", "starter": "7H"})  # ben plays first
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    # ben's 7C is misread, unsure, as 7S; ann's Joker, read unsure, buries it; ben draws the Joker's five
+    assert not camera.on_event(camera_play("7S", 0.8, False))["flags"]
+    assert not camera.on_event(camera_play("joker", 0.9, False))["flags"]
+    assert not camera.on_event({"type": "draw", "count": 5})["flags"]
+    # cat's 4C, read sure, would be flagged on a Joker of spades: the Joker is asked about first
+    assert camera.on_event(camera_play("4C", 0.999, True)) is None
+    first = client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    assert first["event"]["card"] == "joker" and first["waiting"]["card"] == "4C"
+    assert client.post(f"/api/games/{game_id}/questions/{first['id']}/answer", {"card": "joker"}).get_json()[
+        "verdict"] is None  # confirmed; the flag now rests on the 7S under it, which is asked about
+    second = client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    assert second["event"]["card"] == "7S" and second["waiting"]["card"] == "4C"
+    entry = client.post(f"/api/games/{game_id}/questions/{second['id']}/answer", {"card": "7C"}).get_json()
+    assert entry["verdict"]["accepted"] and not entry["verdict"]["flags"]
+    assert client.state(game_id)["top"] == "4C"
+
+
+def test_the_unsure_card_after_one_corrected_is_still_looked_back_on_where_it_was_posted_again(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    client = TableClient(app)
+    game_id = client.new_game(players=["ann", "ben", "cat"], rules="twist")
+    client.event(game_id, {"type": "start_round", "dealer": "cat", "starter": "7H"})  # ben plays first
+    camera, rulings = app.extensions["tableref.camera"], app.extensions["tableref.rulings"]
+    camera.follow(game_id)
+    # ben's 2H is misread, unsure, as 4H; cat's 2H is read right but unsure; ann draws the four cards owed
+    assert not camera.on_event(camera_play("4H", 0.8, False))["flags"]
+    assert not camera.on_event(camera_play("2H", 0.9, False))["flags"]
+    assert camera.on_event({"type": "draw", "count": 4}) is None
+    question = client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    assert question["event"]["card"] == "4H"
+    entry = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "2H"}).get_json()
+    assert entry["verdict"]["accepted"] and not entry["verdict"]["flags"]
+    # cat's 2H was posted again after the corrected card: still unsure, looked back on at its new place
+    plays = [e for e in client.get(f"/api/games/{game_id}/events").get_json()["events"]
+             if not e["undone"] and e["event"]["type"] == "play"]
+    assert [(e["source"], e["event"]["card"]) for e in plays] == [("table", "2H"), ("camera", "2H")]
+    assert [(seq, reading is not None) for seq, reading in rulings._down[game_id]] == [
+        (plays[0]["seq"], False), (plays[1]["seq"], True)]
+    (unsure,) = rulings._earlier(game_id)
+    assert unsure[0] == plays[1]["seq"] and unsure[1].event["card"] == "2H"

@@ -152,10 +152,12 @@ class Rulings:
                 verdict = self._judge(game_id, {**told, field: card}, reading, "table", stored.still_id)
             else:  # about an earlier card: corrected if need be, then the waiting event is judged (or asked about)
                 about = self._about.pop(question_id, None)
-                if card != body["event"][field] and about is not None:
-                    self._correct(game_id, about, card)
-                # that card and those before it are the table's word now; the later ones are posted again
-                self._down[game_id] = [(seq, None) for seq, _ in self._down.get(game_id, [])]
+                moved = self._correct(game_id, about, card) if card != body["event"][field] and about is not None \
+                    else {}
+                # that card is the table's word now; the other unsure one is still looked back on (where a later
+                # one was posted again, at its new place: vision.rulings.Ruler.correct)
+                self._down[game_id] = [(moved.get(seq, seq), None if seq == about else unsure)
+                                       for seq, unsure in self._down.get(game_id, [])]
                 told = body["waiting"]
                 self.evidence.answer_question(question_id, card, None)
                 verdict = self._judge(game_id, told, *self._waiting.pop(question_id, (None, "camera", None)))
@@ -168,9 +170,10 @@ class Rulings:
             self._release(game_id)
             return entry
 
-    def _correct(self, game_id: int, seq: int, card: str) -> None:
+    def _correct(self, game_id: int, seq: int, card: str) -> dict[int, int]:
         """The card put down at ``seq`` was really ``card``: its event and every later one are undone and
-        posted again, the corrected card first (a table correction); its still follows it."""
+        posted again, the corrected card first (a table correction); its still follows it. Returns where each
+        event posted again now lies: its ``seq`` before -> its ``seq`` now."""
         later = [e for e in self.tables.store.events(game_id, include_undone=False) if e.seq >= seq]
         for _ in later:
             self.tables.undo(game_id)
@@ -180,8 +183,10 @@ class Rulings:
         for still in self.evidence.stills(game_id):
             if still.seq == seq:
                 self.evidence.attach_still(still.id, entry["seq"])
+        moved = {first.seq: entry["seq"]}
         for again in rest:
-            self.tables.post(game_id, again.event, source=again.source)
+            moved[again.seq] = self.tables.post(game_id, again.event, source=again.source)["seq"]
+        return moved
 
     def _release(self, game_id: int) -> None:
         """Judge the camera's events that waited for the answer, until one needs a question of its own."""
