@@ -280,3 +280,24 @@ def test_the_unsure_card_after_one_corrected_is_looked_back_on_from_the_correcte
     assert red_8.replayed("red-8").state()["top"] == "red-8" and ruler.referee.state()["top"] == "red-8"
     assert [e.get("card") for e in ruler.events[-2:]] == ["red-3", "red-8"]
 
+
+
+def test_two_misread_cards_that_make_one_flag_together_are_both_asked_about() -> None:
+    """ann's KC is read unsure as KS, ben's AC (a reverse: ann is next again) as AS. ann's QC, read sure, seems
+    not to match the AS; an AC would clear it but cannot lie on the KS, a KC alone leaves the AS: only both
+    misreadings together clear the flag, so the table is asked about the KS first, then about the AS on it."""
+    ruler = Ruler()
+    ruler.judge({"type": "new_game", "rules": "twist", "players": ["ann", "ben", "cat", "dan"]})
+    ruler.judge({"type": "start_round", "dealer": "dan", "starter": "KH"})  # ann plays first
+    assert not ruler.judge({"type": "play", "player": "ann", "card": "KS"}, reading("KS", 0.73))["flags"]
+    assert not ruler.judge({"type": "play", "player": "ben", "card": "AS"}, reading("AS", 0.71))["flags"]
+    event = {"type": "play", "player": "ann", "card": "QC"}
+    older, later = ruler.unsure_cards()
+    assert older.clearing(event) == [] and later.clearing(event) == []
+    assert older.clearing_with(later, event)[0] == "KC"
+    truth = {"KS": "KC", "AS": "AC"}
+    verdict, asked = ruler.settle(event, reading("QC", 0.999, True), lambda question: truth[question.event["card"]])
+    assert [(question.event["card"], card) for question, card in asked] == [("KS", "KC"), ("AS", "AC")]
+    assert asked[0][0].options[:2] == ("KS", "KC")
+    assert verdict["accepted"] and not verdict["flags"] and [e.get("card") for e in ruler.events[-3:]] == [
+        "KC", "AC", "QC"]

@@ -245,3 +245,27 @@ def test_the_unsure_card_after_one_corrected_is_still_looked_back_on_where_it_wa
         (plays[0]["seq"], False), (plays[1]["seq"], True)]
     (unsure,) = rulings._earlier(game_id)
     assert unsure[0] == plays[1]["seq"] and unsure[1].event["card"] == "2H"
+
+
+def test_two_misread_cards_that_make_one_flag_together_are_both_asked_about_on_the_page(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    client = TableClient(app)
+    game_id = client.new_game(players=["ann", "ben", "cat", "dan"], rules="twist")
+    client.event(game_id, {"type": "start_round", "dealer": "dan", "starter": "KH"})  # ann plays first
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    # ann's KC is read unsure as KS, ben's AC (a reverse: ann is next again) as AS; ann's QC, read sure
+    assert not camera.on_event(camera_play("KS", 0.73, False))["flags"]
+    assert not camera.on_event(camera_play("AS", 0.71, False))["flags"]
+    assert camera.on_event(camera_play("QC", 0.999, True)) is None
+    first = client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    assert first["event"]["card"] == "KS" and first["options"][:2] == ["KS", "KC"] and first["waiting"]["card"] == "QC"
+    assert client.post(f"/api/games/{game_id}/questions/{first['id']}/answer", {"card": "KC"}).get_json()[
+        "verdict"] is None  # the KC corrected, the AS posted again on it: now it alone stands in the way
+    second = client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    assert second["event"]["card"] == "AS" and "AC" in second["options"]
+    entry = client.post(f"/api/games/{game_id}/questions/{second['id']}/answer", {"card": "AC"}).get_json()
+    assert entry["verdict"]["accepted"] and not entry["verdict"]["flags"]
+    plays = [e["event"]["card"] for e in client.get(f"/api/games/{game_id}/events").get_json()["events"]
+             if not e["undone"] and e["event"]["type"] == "play"]
+    assert plays == ["KC", "AC", "QC"] and client.state(game_id)["top"] == "QC"

@@ -20,8 +20,9 @@ misread as a blue 7 is neither that card's colour nor its value), the table is a
 instead ("Was the card on the pile ● Yellow 3?"), the latest such card first; a different answer
 corrects that earlier event, the referee replays its events with the correction, and the waiting event
 is judged after it. An answer confirms the card asked about only: the other unsure card stays looked back
-on (a Joker confirmed on top still buries a misread card). So a misreading of either of the last cards put
-down is never the ground of a flag.
+on (a Joker confirmed on top still buries a misread card). Where only both of the last two cards together
+clear the flag (a king misread in suit under an ace misread in suit), the older is asked about first. So a
+misreading of either of the last cards put down, or of both, is never the ground of a flag.
 :class:`Ruler` keeps one referee this way (``tableref watch``, ``tableref bench table``).
 """
 from __future__ import annotations
@@ -178,6 +179,26 @@ class UnsureCard:
             return found
         return [card for card in other_faces(read) if card not in likely and self._clears(card, event)]
 
+    def clearing_with(self, later: UnsureCard, event: dict[str, Any]) -> list[str]:
+        """The other cards this card may have been (its likely confusions) with which one of the likely
+        confusions of ``later`` (an unsure card put down after it) clears ``event``, consistently with the events
+        since: two misreadings that together make one flag (an ace read for the reverse it was, on a king
+        misread in suit), neither clearing it alone."""
+        at = len(self.since) - 1 - len(later.since)  # where the later card's event lies among those since this one
+        field, later_field = CARD_FIELD[self.event["type"]], CARD_FIELD[later.event["type"]]
+        found = []
+        for card in _candidates(self.event, self.reading):
+            referee = self.before.copy()
+            if not all(referee.handle(each).get("accepted") for each in ({**self.event, field: card}, *self.since[:at])):
+                continue
+            for other in _candidates(later.event, later.reading):
+                trial = referee.copy()
+                if (all(trial.handle(each).get("accepted") for each in ({**later.event, later_field: other}, *later.since))
+                        and not accuses(trial.handle(event))):
+                    found.append(card)
+                    break
+        return found
+
     def _clears(self, card: str, event: dict[str, Any]) -> bool:
         """Whether, had this card been ``card`` (consistently with the events since), ``event`` would accuse nobody."""
         referee = self.replayed(card, consistent=True)
@@ -211,8 +232,9 @@ def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: s
     if the event's own reading is unsure and another card would be ruled otherwise
     (:func:`same_for_any_card`), the table is asked about the event's card; else about the
     latest of the ``earlier`` unsure cards (oldest first) that another card it may have been would
-    clear the event with (:meth:`UnsureCard.clearing`; those cards offered first); else the verdict rests
-    on sure readings only and stands."""
+    clear the event with (:meth:`UnsureCard.clearing`; those cards offered first); else, where two misread
+    earlier cards clear it only together, about the older of them (:meth:`UnsureCard.clearing_with`; the later
+    one is asked about next); else the verdict rests on sure readings only and stands."""
     unsure = reading is not None and not reading.sure and event.get("type") in CARD_FIELD
     if ask == "never" or not (unsure or earlier):
         return None
@@ -224,12 +246,21 @@ def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: s
     for card in reversed(earlier):
         clearing = card.clearing(event)
         if clearing:
-            others = [c for c in _candidates(card.event, card.reading) if c not in clearing]
-            field = CARD_FIELD[card.event["type"]]
-            return Question(dict(card.event), card.reading,
-                            (card.event[field], *(clearing + others)[:OPTIONS_OFFERED]),
-                            tuple(dict(f) for f in verdict.get("flags") or []), dict(event))
+            return _earlier_question(card, clearing, event, verdict)
+    if len(earlier) >= 2:  # neither alone: both misread, the older asked about first (the later one is next)
+        together = earlier[-2].clearing_with(earlier[-1], event)
+        if together:
+            return _earlier_question(earlier[-2], together, event, verdict)
     return None
+
+
+def _earlier_question(card: UnsureCard, clearing: list[str], event: dict[str, Any], verdict: dict[str, Any]) -> Question:
+    """The question about the earlier unsure ``card`` that ``event`` waits on: the cards that would clear it offered
+    first, then its other likely confusions."""
+    others = [c for c in _candidates(card.event, card.reading) if c not in clearing]
+    field = CARD_FIELD[card.event["type"]]
+    return Question(dict(card.event), card.reading, (card.event[field], *(clearing + others)[:OPTIONS_OFFERED]),
+                    tuple(dict(f) for f in verdict.get("flags") or []), dict(event))
 
 
 class Ruler:
