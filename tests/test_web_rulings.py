@@ -39,6 +39,17 @@ def table(tmp_path: Path) -> tuple[Any, TableClient, int]:
     return app, client, game_id
 
 
+def twist_table(tmp_path: Path, players: list[str], dealer: str, starter: str) -> tuple[Any, TableClient, int, Any]:
+    """A four-deck game dealt with ``starter`` face up, the camera following it: app, client, game id, camera."""
+    app = make_app(tmp_path)
+    client = TableClient(app)
+    game_id = client.new_game(players=players, rules="twist")
+    client.event(game_id, {"type": "start_round", "dealer": dealer, "starter": starter})
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    return app, client, game_id, camera
+
+
 def test_an_unsure_reading_that_would_flag_is_asked_and_nothing_is_judged(table: tuple[Any, TableClient, int]) -> None:
     app, client, game_id = table
     camera = app.extensions["tableref.camera"]
@@ -138,12 +149,7 @@ def test_a_flag_resting_on_an_unsure_top_card_asks_about_it_and_the_answer_corre
 
 def test_a_flag_resting_on_an_unsure_card_under_the_top_one_asks_about_it_and_the_answer_corrects_it(
         tmp_path: Path) -> None:
-    app = make_app(tmp_path)
-    client = TableClient(app)
-    game_id = client.new_game(players=["ann", "ben", "cat"], rules="twist")
-    client.event(game_id, {"type": "start_round", "dealer": "cat", "starter": "7H"})  # ben plays first
-    camera = app.extensions["tableref.camera"]
-    camera.follow(game_id)
+    _app, client, game_id, camera = twist_table(tmp_path, ["ann", "ben", "cat"], "cat", "7H")  # ben plays first
     # ben's 2H (a Draw Two) is misread, unsure, as 4H; cat stacks a 2H of another deck, read sure
     assert not camera.on_event(camera_play("4H", 0.8, False))["flags"]
     assert not camera.on_event(camera_play("2H", 0.999, True))["flags"]
@@ -199,12 +205,7 @@ def test_the_scripted_answer_is_the_next_camera_card_or_the_earlier_card_asked_a
 def test_an_answer_about_one_card_leaves_the_other_unsure_card_looked_back_on(tmp_path: Path) -> None:
     """The page as the referee's Ruler: the Joker on top is confirmed as read, and the misread card it buries is
     asked about next, not taken as the table's word."""
-    app = make_app(tmp_path)
-    client = TableClient(app)
-    game_id = client.new_game(players=["ann", "ben", "cat"], rules="twist")
-    client.event(game_id, {"type": "start_round", "dealer": "cat", "starter": "7H"})  # ben plays first
-    camera = app.extensions["tableref.camera"]
-    camera.follow(game_id)
+    _app, client, game_id, camera = twist_table(tmp_path, ["ann", "ben", "cat"], "cat", "7H")  # ben plays first
     # ben's 7C is misread, unsure, as 7S; ann's Joker, read unsure, buries it; ben draws the Joker's five
     assert not camera.on_event(camera_play("7S", 0.8, False))["flags"]
     assert not camera.on_event(camera_play("joker", 0.9, False))["flags"]
@@ -223,12 +224,8 @@ def test_an_answer_about_one_card_leaves_the_other_unsure_card_looked_back_on(tm
 
 
 def test_the_unsure_card_after_one_corrected_is_still_looked_back_on_where_it_was_posted_again(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
-    client = TableClient(app)
-    game_id = client.new_game(players=["ann", "ben", "cat"], rules="twist")
-    client.event(game_id, {"type": "start_round", "dealer": "cat", "starter": "7H"})  # ben plays first
-    camera, rulings = app.extensions["tableref.camera"], app.extensions["tableref.rulings"]
-    camera.follow(game_id)
+    app, client, game_id, camera = twist_table(tmp_path, ["ann", "ben", "cat"], "cat", "7H")  # ben plays first
+    rulings = app.extensions["tableref.rulings"]
     # ben's 2H is misread, unsure, as 4H; cat's 2H is read right but unsure; ann draws the four cards owed
     assert not camera.on_event(camera_play("4H", 0.8, False))["flags"]
     assert not camera.on_event(camera_play("2H", 0.9, False))["flags"]
@@ -248,12 +245,7 @@ def test_the_unsure_card_after_one_corrected_is_still_looked_back_on_where_it_wa
 
 
 def test_two_misread_cards_that_make_one_flag_together_are_both_asked_about_on_the_page(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
-    client = TableClient(app)
-    game_id = client.new_game(players=["ann", "ben", "cat", "dan"], rules="twist")
-    client.event(game_id, {"type": "start_round", "dealer": "dan", "starter": "KH"})  # ann plays first
-    camera = app.extensions["tableref.camera"]
-    camera.follow(game_id)
+    _app, client, game_id, camera = twist_table(tmp_path, ["ann", "ben", "cat", "dan"], "dan", "KH")  # ann first
     # ann's KC is read unsure as KS, ben's AC (a reverse: ann is next again) as AS; ann's QC, read sure
     assert not camera.on_event(camera_play("KS", 0.73, False))["flags"]
     assert not camera.on_event(camera_play("AS", 0.71, False))["flags"]
