@@ -126,6 +126,14 @@ class ScoredReading:
         truth, read = uno_colour_and_value(self.truth)[0], uno_colour_and_value(self.read)[0]
         return None if self.colour_share is None or truth not in UNO_COLORS else read == truth
 
+    @property
+    def colour_vote(self) -> tuple[float, bool] | None:
+        """What the UNO colour's calibration learns from this reading: its colour's vote share and whether the colour
+        is right, where a colour was read from pixels and the value read is the true one (the colour's probability is
+        the colour's given the value: ``vision.calibration``); ``None`` elsewhere."""
+        right = self.colour_right
+        return (self.colour_share, right) if right is not None and self.value_right else None
+
 
 @dataclass
 class SureTally:
@@ -350,11 +358,11 @@ def colour_votes_synthetic(cards: Mapping[str, Sequence[CardOutline]],
                 continue
             centre = ((detection.box[0] + detection.box[2]) / 2, (detection.box[1] + detection.box[3]) / 2)
             under = [o.card for o in outlines if point_in_polygon(*centre, o.polygon)]
-            truth, value = uno_colour_and_value(under[0]) if len(under) == 1 else (None, None)
-            colour, read_value = uno_colour_and_value(detection.card)
-            if detection.colour_share is not None and truth in UNO_COLORS and read_value == value:
-                shares.append(detection.colour_share)
-                right.append(colour == truth)
+            vote = ScoredReading.of(under[0], detection, detection.card == under[0]).colour_vote \
+                if len(under) == 1 else None
+            if vote is not None:
+                shares.append(vote[0])
+                right.append(vote[1])
     return shares, right
 
 

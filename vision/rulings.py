@@ -184,19 +184,13 @@ class UnsureCard:
         confusions of ``later`` (an unsure card put down after it) clears ``event``, consistently with the events
         since: two misreadings that together make one flag (an ace read for the reverse it was, on a king
         misread in suit), neither clearing it alone."""
-        at = len(self.since) - 1 - len(later.since)  # where the later card's event lies among those since this one
-        field, later_field = CARD_FIELD[self.event["type"]], CARD_FIELD[later.event["type"]]
+        field = CARD_FIELD[self.event["type"]]
         found = []
         for card in _candidates(self.event, self.reading):
-            referee = self.before.copy()
-            if not all(referee.handle(each).get("accepted") for each in ({**self.event, field: card}, *self.since[:at])):
-                continue
-            for other in _candidates(later.event, later.reading):
-                trial = referee.copy()
-                if (all(trial.handle(each).get("accepted") for each in ({**later.event, later_field: other}, *later.since))
-                        and not accuses(trial.handle(event))):
-                    found.append(card)
-                    break
+            rebuilt = _built_on_corrected(later, self, {**self.event, field: card}, consistent=True)
+            if rebuilt is not None and any(rebuilt._clears(other, event)
+                                           for other in _candidates(later.event, later.reading)):
+                found.append(card)
         return found
 
     def _clears(self, card: str, event: dict[str, Any]) -> bool:
@@ -213,14 +207,16 @@ def _with_earlier_corrected(card: UnsureCard, later: int, corrected: dict[str, A
     return UnsureCard(card.event, card.reading, card.before, tuple(since))
 
 
-def _built_on_corrected(card: UnsureCard, asked: UnsureCard, corrected: dict[str, Any]) -> UnsureCard:
-    """``card``, put down after the card ``asked`` about, with its referee before it rebuilt on the table's
-    answer (``corrected``, the event ``asked`` put down, as answered)."""
+def _built_on_corrected(card: UnsureCard, asked: UnsureCard, corrected: dict[str, Any],
+                        consistent: bool = False) -> UnsureCard | None:
+    """``card``, put down after the card ``asked`` about, with its referee before it rebuilt on ``corrected`` (the
+    event ``asked`` put down, as the table answered it, or as it may have been). With ``consistent``, None where
+    ``corrected`` or an event between it and ``card`` would be refused."""
     referee = asked.before.copy()
-    referee.handle(corrected)
     own = len(asked.since) - 1 - len(card.since)  # where this card's event lies among those since the asked one
-    for event in asked.since[:own]:
-        referee.handle(event)
+    for event in (corrected, *asked.since[:own]):
+        if not referee.handle(event).get("accepted") and consistent:
+            return None
     return UnsureCard(card.event, card.reading, referee, card.since)
 
 

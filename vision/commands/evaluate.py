@@ -332,8 +332,7 @@ def calibrate(detector, datasets: Path, limit: int | None, note_error, out: Path
         by_family.setdefault(family, []).extend(report.confidence.reported)
         sources.append(f"{folder_name} {part}")
     shares, right = colour_votes_on_renders(detector, COLOUR_RENDERS, COLOUR_SEED, note_error)
-    tune_colours = [(r.colour_share, r.colour_right) for r in by_family.get("uno", [])
-                    if r.colour_right is not None and r.value_right]  # the colour's given the value: see the renders'
+    tune_colours = [r.colour_vote for r in by_family.get("uno", []) if r.colour_vote is not None]
     colour_votes = (shares + [s for s, _ in tune_colours], right + [c for _, c in tune_colours])
     sources.append(f"UNO colour votes also on {COLOUR_RENDERS} table renders of seed {COLOUR_SEED}")
     def fitted(family: str, readings: list) -> FamilyCalibration:
