@@ -51,6 +51,23 @@ OPTIONS_OFFERED = 3
 CARDS_LOOKED_BACK = 2
 
 
+def put_down(event: dict[str, Any], verdict: dict[str, Any]) -> bool:
+    """Whether ``event``, judged ``verdict``, put its card down on the pile: accepted, and its card on top
+    after it (a play taken back leaves the card under it on top)."""
+    field = CARD_FIELD.get(event.get("type", ""))
+    return field is not None and bool(verdict.get("accepted")) and verdict["state"].get("top") == event[field]
+
+
+def still_unsure(reading: Reading | None, confirmed: bool = False) -> bool:
+    """Whether a card read as ``reading`` is one to look back on: read, not sure, and not the table's word."""
+    return reading is not None and not reading.sure and not confirmed
+
+
+def looked_back_on(down: Sequence[Any], card: Any) -> list[Any]:
+    """The last cards put down (oldest first) once ``card`` is put down: the last ``CARDS_LOOKED_BACK``."""
+    return [*down, card][-CARDS_LOOKED_BACK:]
+
+
 def accuses(verdict: dict[str, Any]) -> bool:
     """True when a verdict refuses its event or flags anything but a neutral table event."""
     if not verdict.get("accepted"):
@@ -283,8 +300,7 @@ class Ruler:
 
     def judge(self, event: dict[str, Any], reading: Reading | None = None, confirmed: bool = False) -> dict[str, Any]:
         """Apply ``event``; its verdict."""
-        unsure = reading is not None and not reading.sure and not confirmed
-        before = self.referee.copy() if unsure and self.ask != "never" else None
+        before = self.referee.copy() if still_unsure(reading, confirmed) and self.ask != "never" else None
         verdict = self.referee.handle(event)
         if not verdict.get("accepted"):
             return verdict
@@ -294,10 +310,8 @@ class Ruler:
             return verdict
         self._down = [None if c is None else UnsureCard(c.event, c.reading, c.before, (*c.since, event))
                       for c in self._down]
-        field = CARD_FIELD.get(event.get("type", ""))
-        if field is not None and verdict["state"].get("top") == event[field]:
-            put_down = UnsureCard(event, reading, before) if before is not None else None
-            self._down = [*self._down, put_down][-CARDS_LOOKED_BACK:]
+        if put_down(event, verdict):
+            self._down = looked_back_on(self._down, UnsureCard(event, reading, before) if before is not None else None)
         return verdict
 
     def correct(self, question: Question, card: str) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 from referee.cards import is_card_id
 from vision.reading import Reading
 from referee.engine import Referee
-from vision.rulings import CARD_FIELD, CARDS_LOOKED_BACK, Question, UnsureCard, rule_on
+from vision.rulings import CARD_FIELD, Question, UnsureCard, looked_back_on, put_down, rule_on, still_unsure
 from web.evidence import EvidenceStore, StoredQuestion
 from web.tables import Tables
 from web.validation import InvalidInput, check_event
@@ -89,13 +89,9 @@ class Rulings:
             still_id = self.evidence.add_still(game_id, reading.to_dict(), reading.still, entry["seq"])
         elif still_id is not None:
             self.evidence.attach_still(still_id, entry["seq"])
-        field = CARD_FIELD.get(event["type"])
-        if field is None or not entry["verdict"].get("accepted"):
-            return
-        if entry["verdict"]["state"].get("top") != event[field]:
-            return  # taken back: the card under it is still on top
-        unsure = reading if reading is not None and not reading.sure and not confirmed else None
-        self._down[game_id] = [*self._down.get(game_id, []), (entry["seq"], unsure)][-CARDS_LOOKED_BACK:]
+        if put_down(event, entry["verdict"]):
+            unsure = reading if still_unsure(reading, confirmed) else None
+            self._down[game_id] = looked_back_on(self._down.get(game_id, []), (entry["seq"], unsure))
 
     def _earlier(self, game_id: int) -> list[tuple[int, UnsureCard]]:
         """The unsure cards among the last the camera put down, oldest first, each with its ``seq``: its

@@ -112,7 +112,7 @@ def make_game_class() -> type:
     """The simulator's game with a camera referee beside it (built here: the referee's classes load on use)."""
     from referee.simulate import HONEST_FLAGS, MISTAKES, GameRun
     from vision.reading import fuse
-    from vision.rulings import CARD_FIELD, CARDS_LOOKED_BACK, Ruler
+    from vision.rulings import CARD_FIELD, Ruler, looked_back_on, put_down
 
     class CameraGame(GameRun):
         """A simulated game whose every event is also judged as the camera would send it."""
@@ -123,7 +123,7 @@ def make_game_class() -> type:
             self.camera = Ruler(ask)
             self.record: list[dict[str, Any]] = []  # the camera's events as they really were
             #: the cards put down as the camera referee judged them, each with the card really played
-            self.put_down: list[tuple[dict[str, Any], str]] = []
+            self.cards_down: list[tuple[dict[str, Any], str]] = []
             self.draw4_player: str | None = None  # who played the last Wild Draw Four
             self.round_was_over = False
             super().__init__(rules, players, rng, tally, mistakes)
@@ -156,15 +156,15 @@ def make_game_class() -> type:
             def ask_table(question: Any) -> str | None:  # the table names the card really played
                 if question.waiting is None:
                     return truth[field]
-                return next((real for judged, real in reversed(self.put_down) if judged == question.event), None)
+                return next((real for judged, real in reversed(self.cards_down) if judged == question.event), None)
 
             verdict, asked = self.camera.settle(seen, reading, ask_table)
             bench.questions += len(asked)
             bench.earlier_questions += sum(question.waiting is not None for question, _ in asked)
             bench.mistake_questions += len(asked) if expect else 0
             seen = next((question.answer(card) for question, card in asked if question.waiting is None), seen)
-            if field is not None and verdict["accepted"] and verdict["state"].get("top") == seen[field]:
-                self.put_down = [*self.put_down, (seen, truth[field])][-CARDS_LOOKED_BACK:]
+            if put_down(seen, verdict):
+                self.cards_down = looked_back_on(self.cards_down, (seen, truth[field]))
             self.record.append(truth)
             kinds = {f["kind"] for f in verdict["flags"]}
             wrong = not verdict["accepted"] or bool(kinds - HONEST_FLAGS)
@@ -214,7 +214,7 @@ def make_game_class() -> type:
             self.camera = Ruler(self.ask)
             for event in self.record:
                 self.camera.judge(event)
-            self.put_down = []
+            self.cards_down = []
 
         def show_hands(self, event: dict[str, Any]) -> None:
             """Hands a camera referee must see, which the simulator's referee (it knows them) never asks
