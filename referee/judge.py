@@ -24,8 +24,8 @@ class PlayJudge(RefereeBase):
         """Decide a play of ``card`` by ``player`` without changing anything.
 
         Returns (flag kind or None when legal, reason or mode, penalty draw, mode) where mode is
-        ``turn``, ``jump`` (identical card out of turn or a double) or ``implied`` (after the turn
-        player drew, the next player plays: an implied pass).
+        ``turn``, ``jump`` (an identical card out of turn), ``double`` (an identical card after one's own) or
+        ``implied`` (after the turn player drew, the next player plays: an implied pass).
         """
         game: GameState = self._game
         r: RoundState = game.round
@@ -39,7 +39,7 @@ class PlayJudge(RefereeBase):
             if identical and opts["jump_in"] and not (r.pending and rule.draw == 0):
                 mode = "jump"
             elif identical and opts["doubles"] and r.last_player == player and rule.draw == 0:
-                mode = "jump"
+                mode = "double"
             elif (r.drawn and not r.pending and seat == self._adv(r.turn, 1)
                   and opts["play_drawn_card"]):
                 mode = "implied"
@@ -47,14 +47,18 @@ class PlayJudge(RefereeBase):
                 return "out_of_turn", (f"{player} played {card} when it was {self._name(r.turn)}'s turn"
                                        + (" (not an identical card: no jump-in)" if opts["jump_in"] else "")), \
                     opts["out_of_turn_penalty"], mode
-        if mode == "jump":
-            return None, "an identical card played out of turn (jump-in/overtake)", 0, mode
+        if mode in ("jump", "double"):
+            finish = self._finish_check(player, rule, mode)
+            if finish[0] is not None:
+                return finish
+            return None, ("an identical card played out of turn (jump-in/overtake)" if mode == "jump"
+                          else "an identical card played after one's own (double)"), 0, mode
         drawn_here = r.drawn and mode == "turn"
         if r.pending and mode == "turn":
             if not self._answers_pending(rule):
                 return "must_draw", (f"{player} owes {r.pending} cards and {card} does not answer the draw under "
                                      f"{game.preset.name} rules (Forgot to record: a player discards although he has "
-                                     f"to pick up cards)"), opts["forgot_draw_penalty"], mode
+                                     f"to pick up cards)"), max(opts["forgot_draw_penalty"], opts["wrong_play_penalty"]), mode
             return self._finish_check(player, rule, mode)
         if drawn_here and opts["play_drawn_card"] and r.drawn_card is not None and card != r.drawn_card:
             return "drawn_card_only", (f"{player} drew {r.drawn_card} and played {card}: 'The player cannot play any "
@@ -73,6 +77,9 @@ class PlayJudge(RefereeBase):
         r: RoundState = self._game.round
         opts = self._game.opts
         if r.counts[player] == 1:
+            if r.owed.get(player):  # penalty cards are drawn before going out: 'forcing them to draw two cards'
+                return "illegal_finish", (f"{player} owes {r.owed[player]} penalty cards and may not go out "
+                                          f"before drawing them"), 0, mode
             if opts["end_without_0"] and rule.match == "0":
                 return "illegal_finish", f"{player} may not go out on a 0 (End without 0)", \
                     opts["illegal_finish_penalty"], mode
@@ -123,14 +130,20 @@ class PlayJudge(RefereeBase):
         """Whether ``player`` may legally play ``card`` now, exactly as ``legal_plays`` lists it (the draw rules
         ask this of a drawn card: draw until playable, pass after drawing)."""
         kind, _, _, mode = self._judge_play(player, card)
-        return kind is None and (mode == "jump" or self._wild_allowed(player, RULES[card]))
+        return kind is None and (mode in ("jump", "double") or self._wild_allowed(player, RULES[card]))
 
     def _answers_pending(self, rule: CardRule) -> bool:
         """Whether ``rule`` may be played on a pending draw (stacking, return carriage, let me, custom)."""
         r: RoundState = self._game.round
         opts = self._game.opts
-        top: CardRule = RULES[r.top]
-        pending_kind = top.kind if top.draw else ("draw4" if r.pending >= 4 else "draw2")
+        pending_kind = "draw4" if r.pending >= 4 else "draw2"  # a custom wild's draw, or a starter's
+        for card in reversed(r.discard):  # the draw card it comes from, under the Skips and Reverses passing it on
+            under: CardRule = RULES[card]
+            if under.draw:
+                pending_kind = under.kind
+                break
+            if under.kind not in ("skip", "reverse"):
+                break
         if rule.draw:
             if opts["stack_mixed"]:
                 return True

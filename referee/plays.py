@@ -71,7 +71,7 @@ class PlayRules(RoundEnd):
         self._uno_after_play(player)
         r.wild_check = None
         seat = game.seat[player]
-        if rule.wild and mode != "jump" and self._restricted(rule):
+        if rule.wild and mode not in ("jump", "double") and self._restricted(rule):
             flags += self._wild_restriction(player, rule, *previous)
         if r.counts[player] == 0 and not opts["bring_in"]:
             return flags + self._went_out(player, rule, seat)
@@ -126,8 +126,11 @@ class PlayRules(RoundEnd):
         if not breach:
             r.wild_check = {**check, "fair": True}
             return []
-        draw = opts["wild_restriction_penalty"] if opts["wild_only_when_no_match"] else opts["challenge_upheld_draw"]
+        # settled as an upheld challenge (calls._settle): the draw stacked before it is the offender's too
+        draw = (opts["wild_restriction_penalty"] if opts["wild_only_when_no_match"]
+                else opts["challenge_upheld_draw"] + r.pending)
         self._owe(player, draw)
+        r.pending, r.pending_from = 0, None
         r.cancelled = True
         text = (f"{player} played {rule.id} while holding a card matching {color}"
                 + (f" or {match}" if opts["wild_only_when_no_match"] else "")

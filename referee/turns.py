@@ -49,7 +49,8 @@ class TurnRules(PlayJudge):
             if two:
                 r.turn = seat
             else:
-                r.direction = -r.direction
+                if mode != "double":  # a double's action does not add up: play goes on as after one Reverse
+                    r.direction = -r.direction
                 r.turn = self._adv(seat, 1)
         else:
             r.turn = self._adv(seat, 1)

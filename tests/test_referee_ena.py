@@ -172,3 +172,12 @@ def test_either_deck_works():
     ref = counts_round("ena", P4, "red-5", dealer="dan", deck="108")
     assert ref.state()["draw_pile"] == 108 - 28 - 1
     assert kinds(send(ref, "play", player="ann", card="wild-shuffle", color="red")) == ["invalid_event"]
+
+
+def test_an_incorrect_card_on_a_pending_draw_costs_two():
+    """'If a player ... plays an incorrect card ... they must draw two cards': a card that does not answer a Draw
+    Two is an incorrect card too; it is taken back, and the two are owed beside the draw."""
+    ref = counts_round("ena", P4, "red-5", dealer="dan")
+    ok(ref, "play", player="ann", card="red-draw2")
+    flag_ = only_flag(send(ref, "play", player="ben", card="red-3"), "must_draw")
+    assert flag_["draw"] == 2 and ref.state()["owed"] == {"ben": 2} and ref.state()["pending_draw"] == 2

@@ -357,3 +357,66 @@ def test_wrong_draw_count_on_two_cards_pull_default():
     assert only_flag(send(ref, "play", player="ann", card="blue-1"), "illegal_card")["draw"] == 2
     assert only_flag(send(ref, "play", player="cat", card="red-1"), "out_of_turn")["draw"] == 2
     assert ref.state()["owed"] == {"ann": 2, "cat": 2}
+
+
+def test_a_stacked_wild_draw_four_bluff_seen_in_known_hands_takes_the_stack():
+    """'the usual rules apply, only that the number of penalty cards increases accordingly': a bluffed Wild Draw
+    Four on a fair one, seen at once in known hands, is settled as an upheld challenge would settle it (the bluffer
+    draws the whole stack, the next player nothing), as in counts mode after a challenge."""
+    hands = {"ann": ["wild-draw4", "blue-3", "green-4"], "ben": ["wild-draw4", "blue-2", "green-2"],
+             "cat": ["red-3", "red-4", "blue-4"]}
+    known = known_round("official", hands, "red-5", dealer="cat", stack_draw4=True)
+    ok(known, "play", player="ann", card="wild-draw4", color="blue")
+    flag_ = only_flag(send(known, "play", player="ben", card="wild-draw4", color="green"), "illegal_card")
+    assert flag_["draw"] == 8 and known.state()["pending_draw"] == 0 and known.state()["turn"] == "cat"
+    counts = counts_round("official", P3, "red-5", dealer="cat", stack_draw4=True, hand_size=3)
+    ok(counts, "play", player="ann", card="wild-draw4", color="blue")
+    ok(counts, "play", player="ben", card="wild-draw4", color="green")
+    ok(counts, "challenge", player="cat")
+    upheld = only_flag(send(counts, "reveal", player="ben", cards=["blue-2", "green-2"]), "challenge_upheld")
+    assert upheld["draw"] == flag_["draw"] and counts.state()["pending_draw"] == known.state()["pending_draw"]
+
+
+def test_let_me_and_return_carriage_after_a_stack_of_draw_twos_passed_on():
+    """'Let me! ... Accumulation and the combination with the return carriage are possible': four cards pending
+    from two Draw Twos, passed on by a Skip, are still a Draw Two's to stack on or pass on."""
+    ref = counts_round("official", P4, "red-5", dealer="dan", stack_draw2=True, let_me=True, return_carriage=True)
+    ok(ref, "play", player="ann", card="red-draw2")
+    ok(ref, "play", player="ben", card="blue-draw2")
+    assert ok(ref, "play", player="cat", card="blue-skip")["pending_draw"] == 4
+    assert ok(ref, "play", player="dan", card="green-draw2")["pending_draw"] == 6
+    again = counts_round("official", P4, "red-5", dealer="dan", stack_draw2=True, let_me=True)
+    ok(again, "play", player="ann", card="red-draw2")
+    ok(again, "play", player="ben", card="blue-draw2")
+    ok(again, "play", player="cat", card="blue-skip")
+    state = ok(again, "play", player="dan", card="blue-skip")
+    assert state["turn"] == "ann" and state["pending_draw"] == 4
+
+
+def test_a_doubled_reverse_does_not_reverse_back():
+    """Doubles: 'its action does not add up (play continues as after one such card)' (docs/rules.md), for a
+    Reverse as for a Skip."""
+    ref = known_round("official", {"ann": ["red-reverse", "red-reverse", "blue-3"], "ben": ["red-1", "red-2", "blue-2"],
+                                   "cat": ["red-3", "red-4", "blue-4"], "dan": ["red-6", "red-7", "blue-8"]},
+                      "red-5", dealer="dan", doubles=True)
+    assert ok(ref, "play", player="ann", card="red-reverse")["turn"] == "dan"
+    state = ok(ref, "play", player="ann", card="red-reverse")
+    assert state["turn"] == "dan" and state["direction"] == -1
+
+
+def test_no_going_out_while_owing_penalty_cards():
+    """'another player can call them out, forcing them to draw two cards as a penalty' (official-2018.txt): a
+    player who owes penalty cards draws them before going out; the last card is taken back (`illegal_finish`,
+    nothing more to draw) and the round goes on."""
+    ref = known_round("official", {"ann": ["red-1", "red-2"], "ben": ["red-4", "red-6"], "cat": ["red-8", "red-9"]},
+                      "red-5", dealer="cat")
+    ok(ref, "play", player="ann", card="red-1")
+    send(ref, "catch", player="cat", target="ann")
+    ok(ref, "play", player="ben", card="red-4")
+    ok(ref, "play", player="cat", card="red-8")
+    assert ref.legal_plays("ann") == []
+    flag_ = only_flag(send(ref, "play", player="ann", card="red-2"), "illegal_finish")
+    state = ref.state()
+    assert flag_["draw"] == 0 and not state["round_over"] and state["owed"] == {"ann": 2}
+    ok(ref, "draw", player="ann", count=2, cards=["blue-1", "blue-2"])
+    assert ok(ref, "play", player="ann", card="red-2")["hand_counts"]["ann"] == 2
