@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from web.commands.referee import serve_lines
+from web.store import WINNER_LENGTH
 from web_support import CAUGHT, PLAYERS, SHORT_DEAL, SHORT_OPTIONS, SHORT_ROUND, TableClient, make_app, short_game
 
 
@@ -66,6 +67,49 @@ def test_undo_rebuilds_the_referee_without_the_last_event(client: TableClient) -
     assert client.post(f"/api/games/{game_id}/undo").status_code == 200  # the deal
     response = client.post(f"/api/games/{game_id}/undo")
     assert response.status_code == 400 and "nothing to undo" in response.get_json()["error"]
+
+
+def test_undo_takes_back_the_last_accepted_event_and_the_refused_ones_after_it(client: TableClient) -> None:
+    """A refused event changed nothing: Undo takes back the play before it, not the refusal alone (and the refusal
+    with it, which judged again after the undo might be accepted)."""
+    game_id = short_game(client)
+    client.event(game_id, SHORT_ROUND[0])
+    played = client.state(game_id)
+    refused = client.event(game_id, {"type": "draw", "player": "cat", "count": 2, "cards": ["blue-1"]})
+    assert not refused["verdict"]["accepted"] and client.state(game_id) == played
+    undone = client.post(f"/api/games/{game_id}/undo").get_json()["undone"]
+    assert undone["seq"] == 2 and client.state(game_id)["top"] == "red-5"
+    assert [e["undone"] for e in client.get(f"/api/games/{game_id}/events").get_json()["events"]] == \
+        [False, False, True, True]
+
+
+def test_undo_puts_the_game_list_back_in_step(client: TableClient) -> None:
+    """The games list (home page, history) shows the winner and scores as the game stands after an undo."""
+    game_id = client.new_game(options={**SHORT_OPTIONS, "target_score": 1})
+    client.event(game_id, SHORT_DEAL)
+    for event in SHORT_ROUND:
+        client.event(game_id, event)
+    listed = next(g for g in client.get("/api/games").get_json()["games"] if g["id"] == game_id)
+    assert listed["game_over"] and listed["winner"] == "ben" and listed["scores"]["ben"] > 0
+    client.post(f"/api/games/{game_id}/undo")
+    listed = next(g for g in client.get("/api/games").get_json()["games"] if g["id"] == game_id)
+    assert not listed["game_over"] and listed["winner"] is None and listed["scores"] == client.state(game_id)["scores"]
+
+
+def test_a_winner_too_long_for_the_game_list_is_cut_not_refused(client: TableClient) -> None:
+    """Two teams of four: the winner is its players' names joined, longer than the games list keeps."""
+    players = ["Alexandra Montgomery", "Bartholomew Fitzgerald", "Christopher Wellington", "Dominique Beauregard",
+               "Evangeline Hawthorne", "Frederick Worthington", "Genevieve Kensington", "Harrison Whitmore"]
+    game_id = client.new_game(players=players, teams=[players[0::2], players[1::2]],
+                              options={"hand_size": 1, "target_score": 1})
+    client.event(game_id, {"type": "start_round", "dealer": players[-1], "starter": "red-5",
+                           "hands": {p: [f"red-{i}"] for i, p in enumerate(players)}})
+    entry = client.event(game_id, {"type": "play", "player": players[0], "card": "red-0"})
+    state = client.state(game_id)
+    assert entry["verdict"]["accepted"] and state["game_over"] and len(str(state["winner"])) > WINNER_LENGTH
+    listed = next(g for g in client.get("/api/games").get_json()["games"] if g["id"] == game_id)
+    assert len(listed["winner"]) == WINNER_LENGTH and listed["winner"].endswith("…")
+    assert client.get(f"/api/games/{game_id}/events").status_code == 200
 
 
 def test_who_played_this_gives_the_last_play_to_another_player(client: TableClient) -> None:

@@ -147,6 +147,61 @@ def test_a_flag_resting_on_an_unsure_top_card_asks_about_it_and_the_answer_corre
     assert client.state(game_id)["top"] == "red-9"
 
 
+def _asked_about_an_earlier_card(app: Any, client: TableClient, game_id: int) -> dict[str, Any]:
+    """ben's red-7 read, unsure, as yellow-5, then cat's red-9 read sure: the question about the yellow-5."""
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    assert not camera.on_event(camera_play("yellow-5", 0.8, False))["flags"]
+    assert camera.on_event(camera_play("red-9", 0.999, True)) is None
+    return client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+
+
+def _plays_in_force(client: TableClient, game_id: int) -> list[tuple[str, str, str]]:
+    log = client.get(f"/api/games/{game_id}/events").get_json()["events"]
+    return [(e["source"], e["event"]["player"], e["event"].get("card")) for e in log
+            if not e["undone"] and e["event"]["type"] in ("play", "draw")]
+
+
+@pytest.mark.parametrize("entered", [None, {"type": "draw", "player": "ben", "count": 1},
+                                     {"type": "play", "player": "ben", "card": "red-8"}])
+def test_an_answer_about_a_card_the_table_took_back_corrects_nothing(
+        table: tuple[Any, TableClient, int], entered: dict[str, Any] | None) -> None:
+    """The table pressed Undo on the card asked about (and maybe entered what really happened) before answering:
+    the answer has no card to correct, nothing entered since is rewritten, and the waiting event is judged."""
+    app, client, game_id = table
+    question = _asked_about_an_earlier_card(app, client, game_id)
+    assert client.post(f"/api/games/{game_id}/undo").status_code == 200
+    if entered:
+        client.event(game_id, entered)
+    before = _plays_in_force(client, game_id)
+    response = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "red-7"})
+    assert response.status_code == 200
+    assert _plays_in_force(client, game_id) == [*before, ("camera", "cat", "red-9")]
+    assert client.get(f"/api/games/{game_id}/questions").get_json()["questions"] == []
+
+
+def test_an_answer_naming_a_card_of_another_deck_is_refused_and_changes_nothing(
+        table: tuple[Any, TableClient, int]) -> None:
+    app, client, game_id = table
+    question = _asked_about_an_earlier_card(app, client, game_id)
+    before = client.get(f"/api/games/{game_id}/events").get_json()["events"]
+    for card in ("10H", "joker"):
+        response = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": card})
+        assert response.status_code == 400 and "not a card of this game's deck" in response.get_json()["error"]
+    assert client.get(f"/api/games/{game_id}/events").get_json()["events"] == before
+    entry = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "red-7"}).get_json()
+    assert entry["verdict"]["accepted"] and not entry["verdict"]["flags"]
+
+
+def test_an_answer_body_nested_too_deep_is_a_clear_error(table: tuple[Any, TableClient, int]) -> None:
+    app, client, game_id = table
+    question = _asked_about_an_earlier_card(app, client, game_id)
+    response = client.http.post(f"/api/games/{game_id}/questions/{question['id']}/answer",
+                                data="[" * 30000 + "]" * 30000, content_type="application/json",
+                                headers={"X-CSRF-Token": client.token})
+    assert response.status_code == 400
+
+
 def test_a_flag_resting_on_an_unsure_card_under_the_top_one_asks_about_it_and_the_answer_corrects_it(
         tmp_path: Path) -> None:
     _app, client, game_id, camera = twist_table(tmp_path, ["ann", "ben", "cat"], "cat", "7H")  # ben plays first

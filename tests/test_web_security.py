@@ -90,3 +90,17 @@ def test_wrong_pins_lock_out_only_the_device_that_sent_them(tmp_path: Path) -> N
     page = TableClient(app)
     page.http.environ_base["REMOTE_ADDR"] = "192.168.1.8"
     assert page.http.post("/unlock", data={"pin": "424242", "csrf_token": page.token}).status_code == 303
+
+
+@pytest.mark.parametrize("target", ["//evil.example", "/%09/evil.example", "/%5Cevil.example", "https://evil.example",
+                                    "/%0A/evil.example", "/ /evil.example"])
+def test_unlocking_never_sends_the_browser_to_another_site(tmp_path: Path, target: str) -> None:
+    page = TableClient(make_app(tmp_path, pin="424242"))
+    response = page.http.post(f"/unlock?next={target}", data={"pin": "424242", "csrf_token": page.token})
+    assert response.status_code == 303 and response.headers["Location"] == "/"
+
+
+def test_unlocking_returns_to_the_page_it_came_from(tmp_path: Path) -> None:
+    page = TableClient(make_app(tmp_path, pin="424242"))
+    response = page.http.post("/unlock?next=/games/1%3Fx%3D1", data={"pin": "424242", "csrf_token": page.token})
+    assert response.status_code == 303 and response.headers["Location"] == "/games/1?x=1"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, url_for
 
 from web.describe import reason_text
+from web.http import json_body
 from web.security import controls
-from web.validation import InvalidInput
 
 api_rulings = Blueprint("api_rulings", __name__, url_prefix="/api/games/<int:game_id>")
 
@@ -43,10 +43,7 @@ def questions(game_id: int) -> Response:
 @controls
 def answer(game_id: int, question_id: int) -> Response:
     """``{"card": id}``: the card really played; it is judged as a table correction. Answers its log entry."""
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise InvalidInput('expected a JSON object {"card": "<card id>"} as the request body')
-    return jsonify(_rulings().answer(game_id, question_id, body.get("card")))
+    return jsonify(_rulings().answer(game_id, question_id, json_body().get("card")))
 
 
 @api_rulings.get("/evidence")

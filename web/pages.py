@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 from typing import Any
 
 from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
@@ -145,13 +146,20 @@ def unlock() -> Any:
         if throttle.locked(address):
             error = "Too many wrong PINs from this device: wait a minute."
         elif check_pin(request.form.get("pin")):
-            target = request.args.get("next", "")
-            return redirect(target if target.startswith("/") and not target.startswith("//") else url_for("pages.home"),
-                            code=303)
+            return redirect(_local_path(request.args.get("next", "")) or url_for("pages.home"), code=303)
         else:
             throttle.failed(address)
             error = "Wrong PIN."
     return render_template("unlock.html", error=error), (403 if error else 200)
+
+
+def _local_path(target: str) -> str | None:
+    """``target`` where it is a path on this server (``/games/3?x=1``), else None: no scheme or host, and none of
+    the backslashes, spaces or control characters a browser drops or turns into ``/`` (``/%09/evil.example``, a tab)."""
+    if not target.startswith("/") or any(c <= " " or c in "\\\x7f" for c in target):
+        return None
+    parts = urlsplit(target)
+    return target if not parts.scheme and not parts.netloc and not target.startswith("//") else None
 
 
 def _mjpeg(camera: Any) -> Iterator[bytes]:

@@ -17,10 +17,11 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from referee.cards import is_card_id
+from referee.cards import is_card_id, parse_card
 from vision.reading import Reading
 from referee.engine import Referee
 from vision.rulings import CARD_FIELD, Question, UnsureCard, looked_back_on, put_down, rule_on, still_unsure
+from web.decks import game_family
 from web.evidence import EvidenceStore, StoredQuestion
 from web.tables import Tables
 from web.validation import InvalidInput, check_event
@@ -139,6 +140,9 @@ class Rulings:
                 raise InvalidInput(f"question {question_id} was already answered ({stored.answer})")
             if not is_card_id(card):
                 raise InvalidInput(f"card: {card!r} is not a card id (e.g. red-7, wild-draw4, 10H)")
+            family = game_family(self.tables.live(game_id).setup)
+            if family is not None and parse_card(card).family != family:
+                raise InvalidInput(f"card: {card} is not a card of this game's deck ({family} cards)")
             body = stored.body
             field = CARD_FIELD[body["event"]["type"]]
             if body.get("waiting") is None:  # about the event's own card: the answer is the event judged
@@ -147,9 +151,12 @@ class Rulings:
                 self.evidence.answer_question(question_id, card, None)
                 verdict = self._judge(game_id, {**told, field: card}, reading, "table", stored.still_id)
             else:  # about an earlier card: corrected if need be, then the waiting event is judged (or asked about)
-                about = self._about.pop(question_id, None)
+                about = self._about.get(question_id)
+                if about is not None and not self._in_force(game_id, about, body["event"]):
+                    about = None  # the table took that card back (undo) since: the answer has nothing to correct
                 moved = self._correct(game_id, about, card) if card != body["event"][field] and about is not None \
                     else {}
+                self._about.pop(question_id, None)
                 # that card is the table's word now; the other unsure one is still looked back on (where a later
                 # one was posted again, at its new place: vision.rulings.Ruler.correct)
                 self._down[game_id] = [(moved.get(seq, seq), None if seq == about else unsure)
@@ -166,15 +173,30 @@ class Rulings:
             self._release(game_id)
             return entry
 
+    def _in_force(self, game_id: int, seq: int, event: dict[str, Any]) -> bool:
+        """Whether the event at ``seq`` is still in force (not undone) and is ``event``."""
+        return any(e.seq == seq and e.event == event for e in self.tables.store.events(game_id, include_undone=False))
+
     def _correct(self, game_id: int, seq: int, card: str) -> dict[int, int]:
-        """The card put down at ``seq`` was really ``card``: its event and every later one are undone and
-        posted again, the corrected card first (a table correction); its still follows it. Returns where each
-        event posted again now lies: its ``seq`` before -> its ``seq`` now."""
-        later = [e for e in self.tables.store.events(game_id, include_undone=False) if e.seq >= seq]
-        for _ in later:
-            self.tables.undo(game_id)
+        """The card put down at ``seq`` (an event in force) was really ``card``: its event and every later one are
+        undone and posted again, the corrected card first (a table correction); its still follows it. Returns where
+        each event posted again now lies: its ``seq`` before -> its ``seq`` now. Raises :class:`InvalidInput`,
+        changing nothing, where the referee would refuse the corrected event (a card this game's deck lacks)."""
+        active = self.tables.store.events(game_id, include_undone=False)
+        later = [e for e in active if e.seq >= seq]
         first, rest = later[0], later[1:]
         field = CARD_FIELD[first.event["type"]]
+        referee = Referee()
+        for earlier in active:
+            if earlier.seq >= seq:
+                break
+            referee.handle(earlier.event)
+        refused = referee.handle({**first.event, field: card})
+        if not refused.get("accepted"):
+            reasons = "; ".join(f.get("reason") or f.get("kind", "") for f in refused.get("flags") or [])
+            raise InvalidInput(f"card: {card} cannot have been that card ({reasons})")
+        for _ in later:
+            self.tables.undo(game_id)
         entry = self.tables.post(game_id, {**first.event, field: card}, source="table")
         for still in self.evidence.stills(game_id):
             if still.seq == seq:

@@ -47,6 +47,8 @@ APP_NAME = "tableref"
 MAX_SETTING_NAME = 200
 #: Longest idempotency key of an event (a camera node's: its run and the event's number).
 MAX_EVENT_KEY = 120
+#: Longest winner kept in a game's row (a team's players or a tie's names joined; cut with "…" beyond).
+WINNER_LENGTH = 80
 #: The first of the two keys of PostgreSQL advisory locks taken on a game (the second is its id).
 GAME_LOCK_SPACE = 0x7AB1E
 
@@ -99,7 +101,7 @@ class GameRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     game_over: Mapped[bool] = mapped_column(Boolean, default=False)
-    winner: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    winner: Mapped[str | None] = mapped_column(String(WINNER_LENGTH), nullable=True)
     scores: Mapped[dict] = mapped_column(JSON, default=dict)
     #: how many times events already applied were changed (undone, cleared): a process holding the game
     #: in memory rebuilds it when this moved; new events alone are caught up with one by one
@@ -319,15 +321,16 @@ class Store:
         """Record an applied event's verdict, and keep the game's row in step with its state
         (scores, game over, winner), in one transaction."""
         state = verdict.get("state") if isinstance(verdict.get("state"), dict) else {}
-        scores = state.get("scores") if isinstance(state.get("scores"), dict) else {}
-        winner = state.get("winner")
         with self._sessions.begin() as session:
             session.execute(update(EventRow).where(EventRow.game_id == game_id, EventRow.seq == seq)
                             .values(verdict=json.dumps(verdict)))
             if verdict.get("accepted"):
-                session.execute(update(GameRow).where(GameRow.id == game_id).values(
-                    scores=scores, game_over=bool(state.get("game_over")),
-                    winner=str(winner) if winner is not None else None, updated_at=utcnow()))
+                session.execute(update(GameRow).where(GameRow.id == game_id).values(**_row_summary(state)))
+
+    def record_summary(self, game_id: int, state: dict[str, Any]) -> None:
+        """Keep the game's row in step with its state as it stands (after an undo took an event back)."""
+        with self._sessions.begin() as session:
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(**_row_summary(state)))
 
     def set_undone(self, game_id: int, seq: int) -> None:
         """Mark an event as undone: it stays in the history but is no longer replayed."""
@@ -414,3 +417,14 @@ class Store:
     def save_camera_inks(self, camera: str, hues: list[float]) -> None:
         """Store (and commit) the hues of the UNO cards a camera saw played, replacing the earlier ones."""
         self._put_camera_row(CameraInksRow, camera, utcnow(), hues=json.dumps([round(float(hue), 2) for hue in hues]))
+
+
+def _row_summary(state: dict[str, Any]) -> dict[str, Any]:
+    """The game row's summary of a referee state: scores, game over and winner (a team's or a tie's names, joined,
+    cut to the column's ``WINNER_LENGTH``)."""
+    scores = state.get("scores") if isinstance(state.get("scores"), dict) else {}
+    winner = state.get("winner")
+    text = None if winner is None else str(winner)
+    if text is not None and len(text) > WINNER_LENGTH:
+        text = text[:WINNER_LENGTH - 1] + "…"
+    return {"scores": scores, "game_over": bool(state.get("game_over")), "winner": text, "updated_at": utcnow()}

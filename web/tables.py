@@ -273,14 +273,20 @@ class Tables:
         return entry
 
     def undo(self, game_id: int) -> dict[str, Any]:
-        """Take back the last event still in force (never the ``new_game``); returns its log entry."""
+        """Take back the last event still in force that the referee accepted (never the ``new_game``), and the
+        refused ones after it, which changed nothing (judged again after it, one might be accepted); returns its
+        log entry. Where only refused events are left, the last of them is taken back."""
         with self._locked(game_id):
             active = [e for e in self.store.events(game_id) if not e.undone and e.seq > 0]
             if not active:
                 raise InvalidInput("nothing to undo: the game has no events yet")
-            last = active[-1]
-            self.store.set_undone(game_id, last.seq)
+            accepted = [e for e in active if (e.verdict or {}).get("accepted")]
+            last = accepted[-1] if accepted else active[-1]
+            for stored in active:
+                if stored.seq >= last.seq:
+                    self.store.set_undone(game_id, stored.seq)
             game = self._replace_live(game_id)
+            self.store.record_summary(game_id, game.referee.state())
             self._announce_reset(game_id, f"undone: {event_text(last.event)}")
             rebuilt = {"accepted": True, "flags": [], "state": game.referee.state()}
             self._tell(Applied(game_id, last.event, rebuilt, "undo"))
