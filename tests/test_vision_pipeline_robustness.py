@@ -373,6 +373,14 @@ def test_a_new_card_must_lie_still_for_the_same_time_at_any_frame_rate(fps: floa
     assert results[-1] is not None and results[-1].card == "blue-3" and results[-1].first_t == 0.0
 
 
+def test_the_first_cards_on_an_empty_pile_whole_and_in_part_are_read_without_a_crash() -> None:
+    """No card on the pile yet: a whole card and another's corner in one frame (a crash of `watch` once)."""
+    pile = PileWatch()
+    whole = Sighting("blue-5", (350.0, 140.0, 440.0, 260.0), 0.95, parts=2)
+    corner = Sighting("red-2", (100.0, 100.0, 122.0, 130.0), 0.9)
+    assert [n.card for n in settled(pile, [whole, corner], 0.0)] == ["blue-5"]
+
+
 def test_a_corner_peeking_from_under_the_top_card_that_shows_whole_is_no_play() -> None:
     pile = PileWatch()
     top = Sighting("blue-5", (350.0, 140.0, 440.0, 260.0), 0.95, parts=2)

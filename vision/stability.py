@@ -157,7 +157,7 @@ class PileWatch:
             self.card_area = biggest if not self.card_area else 0.8 * self.card_area + 0.2 * biggest
         matches = [(s, self._is_known(s)) for s in sightings]
         top = next((k for k in reversed(self.known) if not k.withdrawn), None)
-        top_shown = any(match is top and self._whole(s.box) for s, match in matches)
+        top_shown = top is not None and any(match is top and self._whole(s.box) for s, match in matches)
         fresh = [s for s, match in matches if match is None and s.conf >= MIN_VOTE_CONF and not s.apart
                  and not (top_shown and self._part_over(s, top))]
         self._age_withdrawn({id(match) for _, match in matches if match is not None})
