@@ -203,15 +203,53 @@ def test_profiles_round_trip_and_damage_is_a_clear_error(store) -> None:
 @pytest.mark.parametrize("rows, message", [
     (["image,card", "a.png,purple-3"], "not a card id"),
     (["image,card", "missing.png,red-3"], "no image"),
-    (["image,card", "a.png,red-3", "a.png,QH"], "mix UNO and standard"),
+    (["image,card", "a.png,red-3", "b.png,QH"], "mix UNO and standard"),
     (["picture,id", "a.png,red-3"], "must name the columns"),
+    (["image,card", "a.png,red-3", "a.png,blue-3"], "labelled red-3 already"),
 ])
 def test_bad_teaching_folders_are_clear_errors(tmp_path: Path, rows: list[str], message: str) -> None:
     (tmp_path / "images").mkdir()
-    cv2.imwrite(str(tmp_path / "images" / "a.png"), np.zeros((8, 8, 3), np.uint8))
+    for name in ("a.png", "b.png"):
+        cv2.imwrite(str(tmp_path / "images" / name), np.zeros((8, 8, 3), np.uint8))
     (tmp_path / "labels.csv").write_text("\n".join(rows) + "\n")
     with pytest.raises(decks.DeckError, match=message):
         decks.read_shots(tmp_path)
+
+
+def test_labels_saved_by_a_spreadsheet_are_read_and_other_encodings_are_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "images").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "a.png"), np.zeros((8, 8, 3), np.uint8))
+    (tmp_path / "labels.csv").write_bytes("image,card\r\na.png,red-3\r\n".encode("utf-8-sig"))  # "CSV UTF-8"
+    shots, family = decks.read_shots(tmp_path)
+    assert [shot.card for shot in shots] == ["red-3"] and family == "uno"
+    (tmp_path / "labels.csv").write_bytes("image,card\nä.png,red-3\n".encode("latin-1"))
+    with pytest.raises(decks.DeckError, match="not UTF-8"):
+        decks.read_shots(tmp_path)
+
+
+def test_a_shot_labelled_with_another_colour_is_refused(tmp_path: Path, store, capsys) -> None:
+    labels = [("red-4" if card == "blue-4" else card) for card in TEACHING]  # a blue card called red
+    folder = teaching_folder(tmp_path / "teach", TEACHING, labels=labels, yellowish=False)
+    assert main(["deck", "learn", str(folder), "--name", "wrong"]) == 1
+    assert "no ink near the colour they are labelled with (red-4 shows hue" in capsys.readouterr().err
+    assert store.names() == []
+
+
+def test_a_deck_known_already_is_taught_again_only_when_asked(tmp_path: Path, store, capsys) -> None:
+    store.save(decks.DeckProfile(name="kitchen", family="uno", hues={"green": 40.0}, shots=3))
+    folder = teaching_folder(tmp_path / "teach", TEACHING[:3])
+    assert main(["deck", "learn", str(folder), "--name", "kitchen"]) == 2
+    assert "--replace" in capsys.readouterr().err and store.load("kitchen").hues == {"green": 40.0}
+    assert main(["deck", "learn", str(folder), "--name", "kitchen", "--replace"]) == 0
+    assert store.load("kitchen").shots == 3 and store.load("kitchen").hues != {"green": 40.0}
+
+
+@pytest.mark.parametrize("content", [b"[1, 2]", b"\xff\xfe", b'"a profile"'])
+def test_a_profile_file_that_is_no_profile_is_a_clear_error(store, content: bytes) -> None:
+    store.folder.mkdir(parents=True, exist_ok=True)
+    store.path("odd").write_bytes(content)
+    with pytest.raises(decks.DeckError, match="damaged deck profile"):
+        store.load("odd")
 
 
 def test_learn_refuses_a_folder_with_no_labels(tmp_path: Path, store, capsys) -> None:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import struct
+import zlib
 
 import numpy as np
 import pytest
 
 from referee.cards import parse_card
 from vision.detector import Detector, DetectorError, default_model_path
-from vision.images import InvalidImage, check_image
+from vision.images import InvalidImage, check_image, read_image
 from vision.yolo import letterbox
 from vision_support import face_on_table
 from web.cli import main
@@ -58,6 +60,23 @@ def test_empty_table_gives_nothing(detector: Detector) -> None:
 def test_bad_images_are_refused_clearly(detector: Detector, bad, message: str) -> None:
     with pytest.raises(InvalidImage, match=message):
         detector.detect(bad)
+
+
+def _png(width: int, height: int) -> bytes:
+    """A tiny PNG file whose header claims ``width`` x ``height`` pixels."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\x00" * 10)) + chunk(b"IEND", b""))
+
+
+def test_image_files_that_cannot_be_read_are_refused_clearly(tmp_path) -> None:
+    (tmp_path / "huge.png").write_bytes(_png(40000, 30000))  # 1.2 gigapixels claimed: OpenCV refuses the size
+    (tmp_path / "text.jpg").write_text("not an image")
+    for name in ("huge.png", "text.jpg", "missing.png"):
+        with pytest.raises(InvalidImage, match=name):
+            read_image(tmp_path / name)
 
 
 def test_grey_and_bgra_images_are_accepted() -> None:

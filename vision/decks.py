@@ -45,7 +45,9 @@ from vision.card_reading import reader_views
 from vision.corner_pairs import centre
 from vision.detector import Detector
 from vision.images import InvalidImage, check_image, negative_of, read_image
-from vision.uno_colour import HUE_PROTOTYPES, READING_INKS, Inks, as_inks, circular_mean_hue, shown_hue
+from vision.deck_inks import MAX_DRIFT
+from vision.uno_colour import (HUE_PROTOTYPES, READING_INKS, Inks, as_inks, circular_mean_hue, hue_distance,
+                                shown_hue)
 
 PROFILE_VERSION = 1
 DECKS_ENV = "TABLEREF_DECKS"
@@ -182,19 +184,26 @@ def read_shots(folder: Path, family: str | None = None) -> tuple[list[Shot], str
         raise DeckError(f"{folder}: no labels.csv (expected images/ and labels.csv with image,card)")
     shots: list[Shot] = []
     problems: list[str] = []
-    with open(labels, newline="") as handle:
-        reader = csv.DictReader(handle)
-        if not reader.fieldnames or not {"image", "card"} <= set(reader.fieldnames):
-            raise DeckError(f"{labels}: the header must name the columns image and card")
-        for line, row in enumerate(reader, start=2):
-            card, image = (row.get("card") or "").strip(), (row.get("image") or "").strip()
-            path = folder / "images" / image
-            if not is_card_id(card) or card == "none":
-                problems.append(f"line {line}: {card!r} is not a card id")
-            elif not image or not path.is_file():
-                problems.append(f"line {line}: no image images/{image}")
-            else:
-                shots.append(Shot(path, card, _box(row)))
+    try:  # utf-8-sig: a spreadsheet's "CSV UTF-8" starts with a byte order mark
+        rows = labels.read_text(encoding="utf-8-sig").splitlines()
+    except UnicodeDecodeError as exc:
+        raise DeckError(f"{labels}: not UTF-8 text (byte {exc.start}): save it as CSV UTF-8") from None
+    reader = csv.DictReader(rows)
+    if not reader.fieldnames or not {"image", "card"} <= {name.strip() for name in reader.fieldnames}:
+        raise DeckError(f"{labels}: the header must name the columns image and card")
+    pictured: dict[str, str] = {}  # image -> the card it was labelled first
+    for line, row in enumerate(reader, start=2):
+        row = {(key or "").strip(): value for key, value in row.items()}
+        card, image = (row.get("card") or "").strip(), (row.get("image") or "").strip()
+        path = folder / "images" / image
+        if not is_card_id(card) or card == "none":
+            problems.append(f"line {line}: {card!r} is not a card id")
+        elif not image or not path.is_file():
+            problems.append(f"line {line}: no image images/{image}")
+        elif pictured.setdefault(image, card) != card:
+            problems.append(f"line {line}: images/{image} is labelled {pictured[image]} already (one card a photo)")
+        else:
+            shots.append(Shot(path, card, _box(row)))
     families = {parse_card(s.card).family for s in shots}
     if family is not None:
         _family(family)
@@ -336,6 +345,16 @@ def fit_shift(looks: Sequence[ShotLook], family: str, ridge: float, steps: int =
     return HeadShift(weight.astype(np.float32), bias.astype(np.float32))
 
 
+def off_colour(look: ShotLook) -> bool:
+    """Whether an UNO shot shows a hue further than ``MAX_DRIFT`` from every ink its labelled colour is read
+    from (``READING_INKS``): another colour's card under that label (the drift a deck's own inks may show, a
+    classic green printed towards yellow, stays within it)."""
+    if not look.colour or look.hue is None:
+        return False
+    inks = [hue for colour, hue in READING_INKS if colour == look.colour]
+    return bool(inks) and min(float(hue_distance(look.hue, hue)) for hue in inks) > MAX_DRIFT
+
+
 def learnt_hues(looks: Iterable[ShotLook]) -> dict[str, float]:
     """Each UNO colour's hue as the shots show it: the circular mean of its shots' hues."""
     shown: dict[str, list[float]] = {}
@@ -461,13 +480,16 @@ def _shot_image(shot: Shot) -> np.ndarray:
             raise DeckError(f"a shot of {shot.card}: {exc}") from exc
     try:
         return read_image(shot.image)
-    except (InvalidImage, OSError) as exc:
+    except InvalidImage as exc:  # its message names the file
+        raise DeckError(str(exc)) from exc
+    except OSError as exc:
         raise DeckError(f"{shot.image}: {exc}") from exc
 
 
 def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hold_back: bool = True) -> DeckProfile:
     """A profile of the deck that ``shots`` show. It is refused (:class:`ProfileRefused`) when the trained
-    reader reads fewer than ``AGREEING_SHARE`` of the shots as labelled. With ``hold_back``, the shots
+    reader reads fewer than ``AGREEING_SHARE`` of the shots as labelled, or an UNO shot shows no ink of the
+    colour it is labelled with (:func:`off_colour`). With ``hold_back``, the shots
     of every ``HOLD_BACK_EVERY``-th card are kept back (:func:`held_back_shots`) and read by the whole
     detector as trained and with each part of the profile learnt from the others (:func:`kept_parts`):
     a part is kept only where it reads more of them right than reading as trained, so that a profile
@@ -496,6 +518,10 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
     if readable and agreeing < AGREEING_SHARE * len(readable):
         raise ProfileRefused(f"the trained reader reads only {agreeing} of {len(readable)} shots as the value or "
                              "rank they are labelled with: the labels do not match the cards")
+    miscoloured = [f"{shot.card} shows hue {look.hue:.0f}" for shot, look in zip(shots, looks) if off_colour(look)]
+    if miscoloured:
+        raise ProfileRefused(f"{len(miscoloured)} shot(s) show no ink near the colour they are labelled with ("
+                             + "; ".join(miscoloured[:5]) + "): the labels do not match the cards")
     if not holding_back:
         return replace(profile_from(looks, name, family, reader), negative=negative)
     kept = [look for look, back in zip(looks, held_back) if not back]
@@ -574,9 +600,11 @@ class ProfileStore:
             known = ", ".join(self.names()) or "none yet"
             raise DeckError(f"no deck profile named {name!r} (known: {known}); teach one with `tableref deck learn`")
         try:
-            data = json.loads(path.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:  # ValueError: not JSON, or not UTF-8 text
             raise DeckError(f"{path}: damaged deck profile ({exc})") from exc
+        if not isinstance(data, dict):
+            raise DeckError(f"{path}: damaged deck profile (not a JSON object)")
         return DeckProfile.from_dict(data)
 
     def names(self) -> list[str]:

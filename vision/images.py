@@ -17,7 +17,10 @@ def read_image(path: str | Path) -> np.ndarray:
     if not path.is_file():
         raise InvalidImage(f"{path}: no such file")
     data = np.fromfile(str(path), dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    try:
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    except cv2.error:  # a header OpenCV refuses to decode (e.g. one claiming more than 2^30 pixels)
+        raise InvalidImage(f"{path}: not a readable image (its header claims a size OpenCV refuses)") from None
     if image is None:
         raise InvalidImage(f"{path}: not a readable image (corrupt or unsupported format)")
     return image

@@ -2,10 +2,10 @@
 
 ``tableref deck learn DIR --name NAME [--family uno|standard]``: ``DIR`` holds ``images/`` and
 ``labels.csv`` (``image,card[,x1,y1,x2,y2]``, one card per photo, the card ids of
-``shared/spec/cards.md``). Learning holds back the shots of every third card, prints how many of them
+``shared/spec/cards.md``); a deck known already is taught again only with ``--replace``. Learning holds back the shots of every third card, prints how many of them
 are read right without and with the profile, and refuses (exit 1, nothing saved) a profile that reads
-them worse than no profile, or shots whose labels the trained reader mostly disagrees with
-(:mod:`vision.decks`). ``tableref detect|watch ... --deck NAME`` then read with it.
+them worse than no profile, or shots whose labels do not match the cards (values the trained reader mostly
+reads otherwise, an UNO colour no ink of it shows) (:mod:`vision.decks`). ``tableref detect|watch ... --deck NAME`` then read with it.
 """
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     learn.add_argument("--name", required=True, help="the deck's name (letters, digits, space, _ . -)")
     learn.add_argument("--family", choices=("uno", "standard"), default=None,
                        help="the deck's family (default: the one its labels name)")
+    learn.add_argument("--replace", action="store_true", help="teach again a deck that has a profile already")
     sub.add_parser("list", help="the decks tableref knows")
     forget = sub.add_parser("forget", help="delete a deck profile")
     forget.add_argument("name", help="the deck's name")
@@ -79,7 +80,9 @@ def _learn(store, args: argparse.Namespace) -> int:
     from vision import decks
     from vision.detector import Detector, DetectorError
 
-    decks.check_name(args.name)
+    if store.path(args.name).is_file() and not args.replace:
+        raise decks.DeckError(f"a deck named {args.name!r} is known already: pass --replace to teach it again "
+                              f"(or `tableref deck forget {args.name}` first)")
     shots, family = decks.read_shots(args.folder, args.family)
     try:
         detector = Detector.load(family=family)
