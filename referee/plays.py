@@ -30,8 +30,6 @@ class PlayRules(RoundEnd):
             raise Rejected(f"waiting for {self._awaiting_text()} (only a stacked draw card may answer it)")
         if not self._hand_has(player, rule.id):
             raise Rejected(f"{player} does not hold {rule.id}" if r.known else f"{player} holds no cards")
-        if not r.known and r.discard.count(rule.id) >= game.deck[rule.id]:  # counts mode: a misread, not a play
-            raise Rejected(f"every {rule.id} of this deck ({game.deck[rule.id]}) already lies on the discard pile")
         target = None
         opts = game.opts
         if opts["seven_o"] and rule.match == "7" and event.get("target") is not None:

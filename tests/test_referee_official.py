@@ -419,15 +419,3 @@ def test_rejected_event_changes_nothing():
         assert not verdict["accepted"] and kinds(verdict) == ["invalid_event"], event
         assert verdict["flags"][0]["reason"]
     assert ref.state() == {**before, "last_event": before["last_event"]}
-
-
-def test_a_card_whose_every_copy_lies_on_the_discard_pile_cannot_be_played():
-    """Counts mode (a camera's table): the deck holds one red 0; with it face up on the pile, a red 0 played is
-    a misreading, refused with a clear reason; after a reshuffle it may come round again."""
-    ref = counts_round("official", ["ann", "ben", "cat"], "red-0", dealer="cat")
-    verdict = send(ref, "play", player="ann", card="red-0")
-    assert not verdict["accepted"] and "already lies on the discard pile" in verdict["flags"][0]["reason"]
-    assert ok(ref, "play", player="ann", card="red-7")["top"] == "red-7"
-    ok(ref, "play", player="ben", card="red-draw2")
-    verdict = send(ref, "play", player="cat", card="red-draw2")  # the second of two: a card it may be (unstacked)
-    assert verdict["accepted"] and kinds(verdict) == ["must_draw"]
