@@ -32,6 +32,9 @@ DEFAULT_LAYOUT: dict[str, list[Point]] = {
 }
 #: A located pile's zone is the pile's box grown by this factor (room for jitter and new cards).
 PILE_GROWTH = {"draw": 1.7, "discard": 2.1}
+#: The least area a zone must enclose (a share of the frame, or of the top-down view): less is no area at all
+#: (its points one point, or on one line), and nothing would ever be seen in it.
+MIN_ZONE_AREA = 1e-6
 
 
 class ZonesError(ValueError):
@@ -47,7 +50,15 @@ def _polygon(name: str, points: Any) -> list[Point]:
         raise ZonesError(f"zone {name!r} needs at least 3 points, got {len(polygon)}")
     if not all(np.isfinite(v) and -0.5 <= v <= 1.5 for point in polygon for v in point):
         raise ZonesError(f"zone {name!r}: points are relative to the frame (0..1), got {polygon}")
+    if _area(polygon) < MIN_ZONE_AREA:
+        raise ZonesError(f"zone {name!r} encloses no area: its points must outline a region of the frame, "
+                         f"got {polygon}")
     return polygon
+
+
+def _area(polygon: list[Point]) -> float:
+    """The area a polygon encloses (the shoelace formula)."""
+    return abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1]))) / 2
 
 
 @dataclass

@@ -43,20 +43,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def expand_paths(paths: list[str]) -> list[str]:
-    """Image paths as given, with each folder replaced by its image files (sorted)."""
+    """Image paths as given, with each folder replaced by its image files (sorted); ValueError for a folder
+    that holds none."""
     expanded: list[str] = []
     for path in paths:
         folder = Path(path)
         if folder.is_dir():
-            expanded.extend(str(p) for p in sorted(folder.iterdir())
-                            if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+            images = [str(p) for p in sorted(folder.iterdir()) if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES]
+            if not images:
+                raise ValueError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {path}")
+            expanded.extend(images)
         else:
             expanded.append(path)
     return expanded
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run `tableref detect`; exit status 1 when some image could not be read, 2 when no model."""
+    """Run `tableref detect`; exit status 1 when some image could not be read, 2 when no model or a folder
+    holds no image."""
     from vision.decks import DeckError, read_with_deck
     from vision.detector import DEFAULT_CONF, Detector, DetectorError
     from vision.images import InvalidImage, read_image
@@ -69,6 +73,11 @@ def run(args: argparse.Namespace) -> int:
         print("tableref detect: --parts adds the corner boxes to the --json output; give --json too", file=sys.stderr)
         return 2
     try:
+        paths = expand_paths(args.paths)
+    except ValueError as exc:
+        print(f"tableref detect: {exc}", file=sys.stderr)
+        return 2
+    try:
         detector = Detector.load(args.model, conf_threshold=conf, family=args.family)
         read_with_deck(detector, args.deck)
     except (DetectorError, DeckError) as exc:
@@ -78,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     detector.notice_negative_prints(args.learn_inks)
     detect = detector.detect_learning if args.learn_inks else detector.detect
     failures = 0
-    for path in expand_paths(args.paths):
+    for path in paths:
         try:
             detections = detect(read_image(path))
         except InvalidImage as exc:

@@ -124,20 +124,54 @@ def _print_question(question: Any) -> None:
     print(json.dumps({"question": question.to_dict(), "t": question.reading.t}), flush=True)
 
 
-def _asker(answers: IO[str] | None) -> Callable[[Any], str | None]:
-    """Writes a question as a JSON line; returns the card the next line of ``answers`` names (None: no answer)."""
+def _open_answers(spec: str | None) -> IO[bytes] | None:
+    """The ``--answers`` stream as bytes (``-``: standard input; None without it), so that each line is decoded
+    alone and a line that is not UTF-8 cannot take the lines around it with it."""
+    if spec is None:
+        return None
+    return sys.stdin.buffer if spec == "-" else open(spec, "rb")
+
+
+def _answer_in(line: str | bytes) -> str | None:
+    """The card an answer line names (None: nobody knows, or a blank line); ValueError saying what is wrong."""
     from referee.cards import is_card_id
 
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValueError("not UTF-8 text") from None
+    if not line.strip():
+        return None
+    try:
+        answer = json.loads(line)
+    except ValueError:
+        raise ValueError(f"not JSON: {line.strip()!r}") from None
+    if not isinstance(answer, dict) or "answer" not in answer:
+        raise ValueError(f"not a JSON object with an \"answer\": {line.strip()!r}")
+    card = answer["answer"]
+    if card is not None and not is_card_id(card):
+        raise ValueError(f"{card!r} is not a card id (see cards.md)")
+    return card
+
+
+def _asker(answers: IO[str] | IO[bytes] | None) -> Callable[[Any], str | None]:
+    """Writes a question as a JSON line; returns the card the next line of ``answers`` names (None: no answer).
+    A malformed line is answered None, with a warning on standard error naming the line."""
+    read = 0
+
     def ask(question: Any) -> str | None:
+        nonlocal read
         _print_question(question)
         line = answers.readline() if answers is not None else ""
+        if line:
+            read += 1
         try:
-            card = json.loads(line).get("answer") if line.strip() else None
-        except (ValueError, AttributeError):
-            print(f"{PROG}: an answer must be a JSON line {{\"answer\": \"<card id>\"}}, got {line.strip()!r}",
-                  file=sys.stderr, flush=True)
+            return _answer_in(line)
+        except ValueError as exc:
+            _report(f"--answers line {read}: {exc}; expected {{\"answer\": \"<card id>\"}} or {{\"answer\": null}}, "
+                    "so the question is left unanswered")
             return None
-        return card if is_card_id(card) else None
 
     return ask
 
@@ -180,6 +214,7 @@ def _node(args: argparse.Namespace, spec: str, recording: bool) -> Any:
         if args.table is not None or args.queue is not None:
             raise ValueError("--table and --queue belong to a camera node: give --post URL too")
         return None
+    import sqlite3
     from pathlib import Path
 
     from vision.node import CameraNode, default_queue_path
@@ -189,8 +224,11 @@ def _node(args: argparse.Namespace, spec: str, recording: bool) -> Any:
     if not args.table:
         raise ValueError("--table NAME is needed with --post (the server's table this camera watches)")
     queue = Path(args.queue) if args.queue else default_queue_path(args.post, args.table)
-    return CameraNode(args.post, args.table, args.pin or os.environ.get("TABLEREF_PIN"), queue, spec, recording,
-                      _report)
+    try:
+        return CameraNode(args.post, args.table, args.pin or os.environ.get("TABLEREF_PIN"), queue, spec, recording,
+                          _report)
+    except sqlite3.Error as exc:  # a folder, or a file that is not a node's SQLite queue
+        raise ValueError(f"cannot use {queue} as the node's queue (an SQLite file): {exc}") from None
 
 
 def _node_setup(node: Any, args: argparse.Namespace, demo_setup: dict[str, Any] | None) -> tuple[dict[str, Any], str | None]:
@@ -242,7 +280,7 @@ def run(args: argparse.Namespace) -> int:
         elif not demo:
             setup, dealer = _setup(args)
         zones = Zones.load(args.zones) if args.zones else None
-        answers = sys.stdin if args.answers == "-" else open(args.answers) if args.answers else None
+        answers = _open_answers(args.answers)
         # a node reads a recording frame by frame: read again after a restart, it gives the same events
         source = open_source(spec, realtime=False if args.fast or (node is not None and recording) else None)
     except (ValueError, OSError, ZonesError, SourceError, ServerError) as exc:
@@ -286,7 +324,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     finally:
         source.close()
-        if answers is not None and answers is not sys.stdin:
+        if answers is not None and args.answers != "-":
             answers.close()
     for problem in problems:
         print(f"{PROG}: {problem}", file=sys.stderr)

@@ -56,7 +56,33 @@ def check_arguments(args: argparse.Namespace) -> str | None:
         if not isinstance(options, dict):
             return "--options must be a JSON object {name: value}"
         args.options = options
-    return None
+    return setup_refusal(args)
+
+
+def setup_refusal(args: argparse.Namespace) -> str | None:
+    """Why the referee refuses the games' setup (``--options`` it does not know or whose values are out of
+    range), as it would refuse the first game's ``new_game``; None when it accepts it."""
+    from referee.engine import Referee
+
+    names, teams = seating(args)
+    event = {"type": "new_game", "rules": args.rules, "players": names}
+    if teams:
+        event["teams"] = teams
+    if args.options:
+        event["options"] = args.options
+    verdict = Referee().handle(event)
+    if verdict["accepted"]:
+        return None
+    reasons = "; ".join(flag["reason"] for flag in verdict["flags"] if flag.get("reason"))
+    return f"the referee refused the game setup: {reasons or 'no reason given'}"
+
+
+def seating(args: argparse.Namespace) -> tuple[list[str], list[list[str]] | None]:
+    """The players' names (p1 … pN) and, with ``--teams``, the teams, alternating round the table."""
+    from referee.simulate import player_names
+
+    names = player_names(args.players)
+    return names, [names[t::args.teams] for t in range(args.teams)] if args.teams else None
 
 
 def report(args: argparse.Namespace, tally, seconds: float) -> dict:
@@ -107,11 +133,10 @@ def play(args: argparse.Namespace):
     bar on a terminal; returns the tally."""
     import random
 
-    from referee.simulate import MAX_EVENTS_PER_GAME, Tally, play_one_game, player_names
+    from referee.simulate import MAX_EVENTS_PER_GAME, Tally, play_one_game
     from vision.progress import Progress
 
-    names = player_names(args.players)
-    teams = [names[t::args.teams] for t in range(args.teams)] if args.teams else None
+    names, teams = seating(args)
     tally = Tally()
     with Progress(args.games, "games") as progress:
         for index in range(args.games):
