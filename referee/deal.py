@@ -130,7 +130,7 @@ class DealRules(CallRules):
             wrong = [p for p in game.players if counts[p] != size]
             if wrong:
                 flags.append(flag("misdeal", dealer, game.opts["misdeal_penalty"],
-                                  f"misdeal: {', '.join(wrong)} did not get {size} cards (ena: a misdeal costs "
+                                  f"misdeal: {', '.join(wrong)} did not get {size} cards (a misdeal costs "
                                   f"the dealer {game.opts['misdeal_penalty']})"))
             known = True
         else:

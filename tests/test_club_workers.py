@@ -153,3 +153,15 @@ def test_the_wsgi_module_builds_the_app_from_the_environment(tmp_path: Path) -> 
     result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "off"]
+
+
+def test_the_wsgi_app_answers_to_the_names_the_environment_allows(tmp_path: Path) -> None:
+    """gunicorn binding 0.0.0.0: the club server's name is allowed by TABLEREF_ALLOW_HOSTS, any other refused."""
+    script = ("from web.wsgi import app; c = app.test_client(); "
+              "print(*(c.get('/api/session', headers={'Host': h}).status_code "
+              "for h in ('club-server:8000', '192.168.1.5:8000', 'elsewhere.example')))")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'games.db'}", "TABLEREF_SECRET_KEY": "k",
+           "XDG_DATA_HOME": str(tmp_path), "TABLEREF_LISTEN": "0.0.0.0", "TABLEREF_ALLOW_HOSTS": "club-server, x"}
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["200", "200", "400"]
