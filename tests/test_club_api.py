@@ -13,13 +13,16 @@ from web_support import CAUGHT, SHORT_DEAL, SHORT_OPTIONS, PLAYERS, TableClient,
 PIN = "112358"
 
 
-def _node(app: Any, table: str, event: Any, key: str | None, pin: str = PIN, source: Any = None) -> Any:
+def _node(app: Any, table: str, event: Any, key: str | None, pin: str = PIN, source: Any = None,
+          game: Any = None) -> Any:
     headers = {"Authorization": f"Bearer {pin}"}
     if key is not None:
         headers["Idempotency-Key"] = key
     body: dict[str, Any] = {"event": event}
     if source is not None:
         body["source"] = source
+    if game is not None:
+        body["game"] = game
     return app.test_client().post(f"/api/tables/{table}/events", json=body, headers=headers)
 
 
@@ -46,6 +49,24 @@ def test_an_event_sent_twice_with_one_key_is_stored_once(club: tuple[Any, TableC
     # the same key on another table's game is another event
     client.new_game(name="Table 2", options=SHORT_OPTIONS)
     assert _node(app, "Table 2", SHORT_DEAL, "node-a:1").get_json()["seq"] == 1
+
+
+def test_a_node_event_goes_to_the_game_it_was_judged_in_even_after_the_next_game_began(
+        club: tuple[Any, TableClient]) -> None:
+    """A node's queue never spills into the table's next game: its events name the game they were judged in."""
+    app, client = club
+    first = client.new_game(name="Table 1", options=SHORT_OPTIONS)
+    assert _node(app, "Table 1", SHORT_DEAL, "run-a:1", game=first).get_json()["seq"] == 1
+    second = client.new_game(name="Table 1", options=SHORT_OPTIONS)  # the next game, while the node still sends
+    assert _node(app, "Table 1", CAUGHT[0], "run-a:2", game=first).get_json()["seq"] == 2
+    assert len(client.get(f"/api/games/{first}/events").get_json()["events"]) == 3
+    assert len(client.get(f"/api/games/{second}/events").get_json()["events"]) == 1
+    assert _node(app, "Table 1", SHORT_DEAL, "run-b:1").get_json()["seq"] == 1  # no game named: the newest
+    assert len(client.get(f"/api/games/{second}/events").get_json()["events"]) == 2
+    other = client.new_game(name="Table 2", options=SHORT_OPTIONS)
+    for wrong in (other, 10 ** 12, "1", True):
+        response = _node(app, "Table 1", SHORT_DEAL, "run-c:1", game=wrong)
+        assert response.status_code == 400 and "is not a game of the table" in response.get_json()["error"]
 
 
 @pytest.mark.parametrize("key, pin, table, status, words", [

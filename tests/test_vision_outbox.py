@@ -46,3 +46,44 @@ def test_remembered_values_survive_a_restart(tmp_path: Path) -> None:
     box.close()
     assert Outbox(tmp_path / "q.sqlite").recall("setup") == {"type": "new_game", "players": ["ann", "ben"]}
     assert Outbox(tmp_path / "q.sqlite").recall("nothing") is None
+
+
+def test_a_node_queues_a_recording_again_for_the_tables_next_game_each_event_naming_its_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's next game gets the recording's events again (before, the node found them all queued already
+    and sent nothing); each queued event names the game it was judged in, also from the remembered setup."""
+    from types import SimpleNamespace
+
+    import vision.node
+    from vision.node import CameraNode
+
+    setup = {"type": "new_game", "rules": "official", "players": ["ann", "ben"]}
+    server = {"id": 1}
+    monkeypatch.setattr(vision.node, "request_json", lambda url, pin: {"id": server["id"], "setup": setup})
+    played = SimpleNamespace(event=PLAY["event"], source="camera")
+
+    def read_demo() -> list:
+        node = CameraNode("http://club", "Table 1", None, tmp_path / "q.sqlite", "demo", True, lambda line: None)
+        assert node.table_setup() == setup
+        node.send(played)
+        items = []
+        while (item := node.outbox.next_unsent()) is not None:
+            items.append(item)
+            node.outbox.mark_sent(item.n, "stored")
+        node.outbox.close()
+        return items
+
+    first = read_demo()
+    assert [item.body["game"] for item in first] == [1]
+    assert read_demo() == []  # the same game: nothing queued twice
+    server["id"] = 2  # the table's next game
+    second = read_demo()
+    assert [item.body["game"] for item in second] == [2] and second[0].key != first[0].key
+
+    def unreachable(url: str, pin: str | None) -> dict:
+        raise OSError("no route to host")
+
+    monkeypatch.setattr(vision.node, "request_json", unreachable)
+    node = CameraNode("http://club", "Table 1", None, tmp_path / "q.sqlite", "demo", True, lambda line: None)
+    assert node.table_setup() == setup and node.game == 2
+    node.outbox.close()

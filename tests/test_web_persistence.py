@@ -43,6 +43,26 @@ def test_an_event_stored_but_not_yet_applied_is_applied_on_restart(tmp_path: Pat
     assert second.event(game_id, CAUGHT[1])["seq"] == 3
 
 
+def test_an_event_another_worker_stored_and_died_before_judging_is_announced_by_the_one_that_judges_it(
+        tmp_path: Path, db_url: str) -> None:
+    """Club mode: a worker killed between storing a node's event and judging it. The worker that catches up judges
+    it and tells the live pages, so a viewer on any worker sees every event (before, its stream skipped it)."""
+    survivor = TableClient(make_app(tmp_path, db_url))
+    game_id = short_game(survivor)
+    app = survivor.http.application
+    announced: list[int] = []
+    app.extensions["tableref.tables"].listen(lambda change: announced.append(change.event.get("type")))
+    published: list[int] = []
+    fanout = app.extensions["tableref.tables"].fanout
+    publish = fanout.publish
+    fanout.publish = lambda game, message: (published.append(message.get("seq")), publish(game, message))[1]
+    app.extensions["tableref.store"].append_event(game_id, 2, CAUGHT[0], "camera")  # the other worker died here
+    assert survivor.event(game_id, CAUGHT[1])["seq"] == 3
+    assert published == [2, 3] and announced == ["play", CAUGHT[1]["type"]]
+    log = survivor.get(f"/api/games/{game_id}/events").get_json()["events"]
+    assert [e["seq"] for e in log] == [0, 1, 2, 3] and log[2]["accepted"] is True
+
+
 def test_kill_9_mid_game_and_start_again(tmp_path: Path, db_url: str) -> None:
     db = db_url
     port = free_port()

@@ -1,11 +1,12 @@
 """A camera node: ``tableref watch SOURCE --post URL --table NAME`` refereeing a table and sending its events
 to a club's server, where the table's game is kept.
 
-The node reads the table's game setup from the server (remembered in its queue file, so that it can start
+The node reads the table's game setup and id from the server (remembered in its queue file, so that it can start
 while the server is down), referees locally as ``tableref watch`` does, and queues every event it judges
-(not the setup, which the server already has) in its :class:`~vision.outbox.Outbox` before anything else
-happens to it; the :class:`~vision.poster.Poster` sends them in order. Killed and started again, it sends
-what was left; reading a recording again, it queues none of the events it had queued already.
+(not the setup, which the server already has) for that game in its :class:`~vision.outbox.Outbox` before anything
+else happens to it; the :class:`~vision.poster.Poster` sends them in order, each to the game it was judged in.
+Killed and started again, it sends what was left; reading a recording again for the same game, it queues none of
+the events it had queued already (for the table's next game, all of them).
 """
 from __future__ import annotations
 
@@ -35,29 +36,42 @@ class CameraNode:
     def __init__(self, server: str, table: str, pin: str | None, queue: Path, source: str, recording: bool,
                  report: Callable[[str], None]) -> None:
         self.server, self.table, self.pin, self.report = server, table, pin, report
+        self.source, self.recording = source, recording
         self.outbox = Outbox(queue)
-        self.run = self.outbox.run_for(source, recording)
+        self.game: int | None = None  # the server's id of the table's game the node referees
+        self.run = ""
         self.number = 0
         self.poster = Poster(self.outbox, server, table, pin, report)
 
     def table_setup(self) -> dict[str, Any]:
-        """The table's ``new_game`` from the server (remembered), or the remembered one while the server cannot
-        be reached (waiting for it when there is none); ``vision.poster.ServerError`` when the server refuses."""
+        """The table's ``new_game`` from the server (remembered with the game's id), or the remembered one while the
+        server cannot be reached (waiting for it when there is none); ``vision.poster.ServerError`` when the server
+        refuses. Every event is then queued for that game: a recording read again for the table's next game is
+        that game's run (:meth:`vision.outbox.Outbox.run_for`), and what an earlier game left queued still goes to
+        the earlier game."""
         waited = False
         while True:
             try:
-                setup = request_json(table_url(self.server, self.table), self.pin)["setup"]
+                table = request_json(table_url(self.server, self.table), self.pin)
+                setup, game = table["setup"], table.get("id")
                 self.outbox.remember("setup", setup)
-                return setup
+                self.outbox.remember("game", game)
+                return self._for_game(setup, game)
             except OSError as exc:
                 remembered = self.outbox.recall("setup")
                 if remembered is not None:
                     self.report(f"the server cannot be reached ({exc}): using the table's setup from the last start")
-                    return remembered
+                    return self._for_game(remembered, self.outbox.recall("game"))
                 if not waited:
                     self.report(f"the server cannot be reached ({exc}): waiting for it to read the table's setup")
                     waited = True
                 time.sleep(SETUP_RETRY_SECONDS)
+
+    def _for_game(self, setup: dict[str, Any], game: int | None) -> dict[str, Any]:
+        """``setup``, the node now refereeing the game ``game`` (its run of the source that game's)."""
+        self.game = game
+        self.run = self.outbox.run_for(self.source if game is None else f"{self.source}@game:{game}", self.recording)
+        return setup
 
     def start(self) -> None:
         """Start sending (what an earlier start left queued goes first)."""
@@ -71,7 +85,8 @@ class CameraNode:
         if judgement.source == "setup":
             return
         self.number += 1
-        if self.outbox.add(self.run, self.number, {"event": judgement.event, "source": judgement.source}):
+        body = {"event": judgement.event, "source": judgement.source, **({} if self.game is None else {"game": self.game})}
+        if self.outbox.add(self.run, self.number, body):
             self.poster.wake()
 
     def finish(self) -> int:

@@ -46,13 +46,26 @@ def table(name: str) -> Response:
 @club.post("/api/tables/<name>/events")
 @controls
 def table_event(name: str) -> Response:
-    """One event of a camera node, stored once per ``Idempotency-Key``; answers its log entry."""
+    """One event of a camera node, stored once per ``Idempotency-Key`` in the table's game the node read its setup
+    from (``"game"``: its id, as ``GET /api/tables/<name>`` gave it; without it, the table's newest game); answers
+    its log entry. An event of a game that is no longer the table's newest still goes to that game: a node's queue
+    never spills into the next game at its table."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         raise InvalidInput("Idempotency-Key: a camera node's event needs one (the same key each time it is sent)")
     body = json_body()
     source = check_node_source(body.get("source"))
-    return jsonify(_tables().post(_game_of_table(name), body.get("event"), source=source, key=key))
+    game_id = _game_of_table(name) if body.get("game") is None else _table_game(name, body["game"])
+    return jsonify(_tables().post(game_id, body.get("event"), source=source, key=key))
+
+
+def _table_game(name: str, game: Any) -> int:
+    """``game`` where it is the id of a game of the table ``name``; :class:`InvalidInput` otherwise."""
+    known = isinstance(game, int) and not isinstance(game, bool) and 0 < game < 2 ** 31
+    summary = _tables().store.game(game) if known else None
+    if summary is None or summary.name != check_name(name, "table"):
+        raise InvalidInput(f"game: {game!r} is not a game of the table {name!r}")
+    return summary.id
 
 
 @club.get("/api/club")

@@ -223,6 +223,8 @@ class Tables:
             game.note(stored.seq, stored.event, verdict)
             if stored.verdict != verdict:
                 self.store.record_verdict(game.game_id, stored.seq, verdict)
+            if stored.verdict is None:  # stored by a process that died before judging it: never announced
+                self._announce(game, replace(stored, verdict=verdict), stored.source)
         return game
 
     # -- events ----------------------------------------------------------------------------------
@@ -265,11 +267,16 @@ class Tables:
                                  "as it was before it")
         game.note(seq, event, verdict)
         self.store.record_verdict(game.game_id, seq, verdict)
-        entry = log_entry(replace(stored, verdict=verdict))
-        entry["verdict"] = verdict
-        self.fanout.publish(game.game_id, {"kind": "event", "seq": seq, "entry": entry,
+        return self._announce(game, replace(stored, verdict=verdict), source)
+
+    def _announce(self, game: LiveGame, stored: StoredEvent, source: str) -> dict[str, Any]:
+        """Tell the live pages (every worker's, :mod:`web.fanout`) and this process's listeners of a judged event
+        (``stored`` with its verdict); its log entry."""
+        entry = log_entry(stored)
+        entry["verdict"] = stored.verdict
+        self.fanout.publish(game.game_id, {"kind": "event", "seq": stored.seq, "entry": entry,
                                            "snapshot": self._snapshot(game)})
-        self._tell(Applied(game.game_id, event, verdict, source))
+        self._tell(Applied(game.game_id, stored.event, stored.verdict, source))
         return entry
 
     def undo(self, game_id: int) -> dict[str, Any]:
