@@ -87,3 +87,31 @@ def test_a_node_queues_a_recording_again_for_the_tables_next_game_each_event_nam
     node = CameraNode("http://club", "Table 1", None, tmp_path / "q.sqlite", "demo", True, lambda line: None)
     assert node.table_setup() == setup and node.game == 2
     node.outbox.close()
+
+
+def test_a_node_locked_out_for_a_minute_waits_for_the_tables_setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """429 (this address locked out after wrong PINs) and 503 say "later": the node waits; 403 says "no"."""
+    import vision.node
+    from vision.node import CameraNode
+    from vision.poster import ServerError
+
+    setup = {"type": "new_game", "rules": "official", "players": ["ann", "ben"]}
+    answers = [ServerError(429, "too many wrong PINs from this device: wait a minute"),
+               ServerError(503, "starting"), {"id": 3, "setup": setup}]
+
+    def answer(url: str, pin: str | None) -> dict:
+        reply = answers.pop(0)
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
+
+    monkeypatch.setattr(vision.node, "request_json", answer)
+    monkeypatch.setattr(vision.node, "SETUP_RETRY_SECONDS", 0.0)
+    lines: list[str] = []
+    node = CameraNode("http://club", "Table 1", "4711", tmp_path / "q.sqlite", "0", False, lines.append)
+    assert node.table_setup() == setup and node.game == 3
+    assert len(lines) == 1 and "asks to wait" in lines[0]
+    monkeypatch.setattr(vision.node, "request_json", lambda url, pin: (_ for _ in ()).throw(ServerError(403, "wrong PIN")))
+    with pytest.raises(ServerError):
+        node.table_setup()
+    node.outbox.close()

@@ -16,10 +16,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from vision.outbox import Outbox
-from vision.poster import Poster, request_json, table_url
+from vision.poster import Poster, ServerError, request_json, table_url
 
 #: Seconds between tries to read the table's setup while the server cannot be reached.
 SETUP_RETRY_SECONDS = 2.0
+#: Answers that say "later", not "no": this address locked out for a minute after wrong PINs (429), the server
+#: starting or overloaded (503). The node waits for the table's setup as while the server cannot be reached.
+WAIT_STATUSES = frozenset({429, 503})
 
 
 def default_queue_path(server: str, table: str) -> Path:
@@ -57,13 +60,17 @@ class CameraNode:
                 self.outbox.remember("setup", setup)
                 self.outbox.remember("game", game)
                 return self._for_game(setup, game)
-            except OSError as exc:
+            except (OSError, ServerError) as exc:
+                if isinstance(exc, ServerError) and exc.status not in WAIT_STATUSES:
+                    raise
+                why = (f"the server cannot be reached ({exc})" if isinstance(exc, OSError)
+                       else f"the server asks to wait ({exc})")
                 remembered = self.outbox.recall("setup")
                 if remembered is not None:
-                    self.report(f"the server cannot be reached ({exc}): using the table's setup from the last start")
+                    self.report(f"{why}: using the table's setup from the last start")
                     return self._for_game(remembered, self.outbox.recall("game"))
                 if not waited:
-                    self.report(f"the server cannot be reached ({exc}): waiting for it to read the table's setup")
+                    self.report(f"{why}: waiting for it to read the table's setup")
                     waited = True
                 time.sleep(SETUP_RETRY_SECONDS)
 

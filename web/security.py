@@ -131,7 +131,8 @@ def install(app: Flask) -> None:
             g.bearer_ok = True
             return
         if not _csrf_ok():
-            abort(403, description="missing or wrong CSRF token: reload the page (API clients: GET /api/session first)")
+            abort(403, description="missing or wrong CSRF token: reload the page (API clients: GET /api/session first; "
+                                   "a camera node sends the table's PIN as 'Authorization: Bearer PIN')")
 
     @app.after_request
     def _headers(response: Any) -> Any:
