@@ -69,6 +69,23 @@ def test_a_node_event_goes_to_the_game_it_was_judged_in_even_after_the_next_game
         assert response.status_code == 400 and "is not a game of the table" in response.get_json()["error"]
 
 
+def test_a_second_node_on_a_table_is_refused_until_the_first_has_been_quiet_a_while(
+        club: tuple[Any, TableClient], monkeypatch: pytest.MonkeyPatch) -> None:
+    """One node a table: a second would send every event twice. Keys name their node (``<node>.<run>:<n>``)."""
+    import web.api_club
+
+    app, client = club
+    game_id = client.new_game(name="Table 1", options=SHORT_OPTIONS)
+    assert _node(app, "Table 1", SHORT_DEAL, "aaaa.r1:1").status_code == 200
+    second = _node(app, "Table 1", CAUGHT[0], "bbbb.r7:1")
+    assert second.status_code == 409 and "another camera node" in second.get_json()["error"]
+    assert _node(app, "Table 1", SHORT_DEAL, "aaaa.r1:1").get_json()["duplicate"] is True  # a resend: never refused
+    assert _node(app, "Table 1", CAUGHT[0], "aaaa.r2:2").status_code == 200  # the same node, started again
+    monkeypatch.setattr(web.api_club, "NODE_HOLDS_TABLE_SECONDS", 0.0)  # the first node quiet long enough
+    assert _node(app, "Table 1", CAUGHT[1], "bbbb.r7:1").status_code == 200
+    assert len(client.get(f"/api/games/{game_id}/events").get_json()["events"]) == 4
+
+
 @pytest.mark.parametrize("key, pin, table, status, words", [
     (None, PIN, "Table 1", 400, "Idempotency-Key"),
     ("has space", PIN, "Table 1", 400, "Idempotency-Key"),

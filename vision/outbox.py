@@ -2,7 +2,7 @@
 
 An SQLite file (Python's own ``sqlite3``; every write committed with ``synchronous=FULL`` before it counts):
 a node killed at any moment (``kill -9``, a power cut) finds its queue as it was at its last commit. Each
-event has an idempotency key, ``<run>:<number>``, so that the server stores it once however often it is
+event has an idempotency key, ``<run>:<number>`` (a run ``<node>.<token>``, the queue's node name first), so that the server stores it once however often it is
 sent. A *run* is one reading of one source: a live camera starts a new run at every start (it cannot see
 the past again); a recording (a file, a folder, the demo) keeps its run, and when it is read again after a
 restart its events are matched, number by number, with those already queued: none is queued twice, and a
@@ -78,13 +78,22 @@ class Outbox:
             self._db.execute("INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET "
                              "value = excluded.value", (name, json.dumps(value)))
 
+    def node(self) -> str:
+        """This queue's node name: made once, kept in the file (the server tells one table's nodes apart by it)."""
+        name = self.recall("node")
+        if name is None:
+            name = secrets.token_hex(4)
+            self.remember("node", name)
+        return str(name)
+
     def run_for(self, source: str, recording: bool) -> str:
-        """The run of this reading of ``source``: a recording's own (kept across restarts), else a new one."""
+        """The run of this reading of ``source`` (``<node>.<token>``): a recording's own (kept across restarts), else
+        a new one."""
         if recording:
             known = self.recall(f"run:{source}")
             if known:
                 return str(known)
-        run = secrets.token_hex(6)
+        run = f"{self.node()}.{secrets.token_hex(6)}"
         if recording:
             self.remember(f"run:{source}", run)
         return run

@@ -26,7 +26,7 @@ RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0)
 REQUEST_TIMEOUT = 15.0
 #: Answers after which sending stops (the queue is kept): the server will not take these events as they are.
 STOPPING_STATUSES = {401: "the server refused the PIN", 403: "the server refused the PIN",
-                     404: "the server has no such table"}
+                     404: "the server has no such table", 409: "another camera node sends this table's events"}
 
 
 class ServerError(Exception):
@@ -109,7 +109,7 @@ class Poster(threading.Thread):
                                    f"stay queued in {self.outbox.path}"
                     self.report(f"sending stopped: {self.failure}")
                     break
-                if exc.status in (400, 409, 413):
+                if exc.status in (400, 413):
                     self.outbox.mark_sent(item.n, f"refused {exc.status}: {exc.message}")
                     self.report(f"the server refused event {item.key}: {exc.message}")
                     continue

@@ -2,14 +2,16 @@
 
 A camera node (``tableref watch SOURCE --post URL --table NAME``) reads its table's game with
 ``GET /api/tables/<name>`` and sends each event with ``POST /api/tables/<name>/events``
-``{"event": {...}, "source": "camera"}``, an ``Idempotency-Key`` header (stored once per game: sent
-again, the stored entry is answered with ``"duplicate": true``) and ``Authorization: Bearer <PIN>``.
+``{"event": {...}, "source": "camera", "game": id}``, an ``Idempotency-Key`` header (stored once per game: sent
+again, the stored entry is answered with ``"duplicate": true``; ``<node>.<run>:<number>``, the node's own name first,
+so that a second node on one table is refused) and ``Authorization: Bearer <PIN>``.
 """
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from web.club import club_view
 from web.http import json_body
@@ -21,6 +23,8 @@ club = Blueprint("club", __name__)
 
 #: How often the club page refreshes its tables, in milliseconds.
 REFRESH_MS = 2000
+#: A camera node holds its table this long after its last event: another node's events are refused (409) until then.
+NODE_HOLDS_TABLE_SECONDS = 120.0
 
 
 def _tables() -> Any:
@@ -56,7 +60,31 @@ def table_event(name: str) -> Response:
     body = json_body()
     source = check_node_source(body.get("source"))
     game_id = _game_of_table(name) if body.get("game") is None else _table_game(name, body["game"])
+    _one_node(game_id, key)
     return jsonify(_tables().post(game_id, body.get("event"), source=source, key=key))
+
+
+def node_of(key: str) -> str | None:
+    """The camera node an idempotency key comes from (``<node>.<run>:<number>``), or None for a key without one."""
+    run = key.split(":", 1)[0]
+    return run.split(".", 1)[0] if "." in run else None
+
+
+def _one_node(game_id: int, key: str) -> None:
+    """409 where another camera node sent the game's last node event less than ``NODE_HOLDS_TABLE_SECONDS`` ago:
+    one node a table (two would send every event twice). An event sent again is never refused."""
+    node = node_of(key) if isinstance(key, str) else None
+    store = _tables().store
+    if node is None or store.event_by_key(game_id, key) is not None:
+        return
+    last = store.last_node_event(game_id)
+    if last is None or node_of(last[0]) in (None, node):
+        return
+    sent = last[1] if last[1].tzinfo is not None else last[1].replace(tzinfo=timezone.utc)
+    ago = (datetime.now(timezone.utc) - sent).total_seconds()
+    if ago < NODE_HOLDS_TABLE_SECONDS:
+        abort(409, description=f"another camera node sends this table's events (its last {ago:.0f} s ago): one node a "
+                               f"table; stop the other, or start this one {NODE_HOLDS_TABLE_SECONDS:.0f} s after it stopped")
 
 
 def _table_game(name: str, game: Any) -> int:

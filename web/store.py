@@ -285,6 +285,14 @@ class Store:
             row = session.scalars(select(EventRow).where(EventRow.game_id == game_id, EventRow.idem_key == key)).first()
             return _stored(row) if row else None
 
+    def last_node_event(self, game_id: int) -> tuple[str, datetime] | None:
+        """The idempotency key and time of a game's newest event sent with one (a camera node's), or None."""
+        with self._sessions() as session:
+            row = session.execute(select(EventRow.idem_key, EventRow.created_at)
+                                  .where(EventRow.game_id == game_id, EventRow.idem_key.is_not(None))
+                                  .order_by(EventRow.seq.desc()).limit(1)).first()
+            return (row[0], row[1]) if row else None
+
     def latest_game_named(self, name: str) -> GameSummary | None:
         """The newest game with this name (a club's table name), or None."""
         with self._sessions() as session:
