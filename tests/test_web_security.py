@@ -104,3 +104,17 @@ def test_unlocking_returns_to_the_page_it_came_from(tmp_path: Path) -> None:
     page = TableClient(make_app(tmp_path, pin="424242"))
     response = page.http.post("/unlock?next=/games/1%3Fx%3D1", data={"pin": "424242", "csrf_token": page.token})
     assert response.status_code == 303 and response.headers["Location"] == "/games/1?x=1"
+
+
+def test_wrong_pins_are_counted_alike_by_every_worker_of_one_database(tmp_path: Path, db_url: str) -> None:
+    """Club mode: two workers on one database count one address's wrong PINs together (5 a minute in all, not 5 a
+    worker), and each still takes the right PIN from another device."""
+    workers = [TableClient(make_app(tmp_path, db_url, pin="424242")) for _ in range(2)]
+    for worker in workers:
+        worker.http.environ_base["REMOTE_ADDR"] = "192.168.1.66"
+    answers = [workers[n % 2].post("/api/unlock", {"pin": f"{n:06d}"}).status_code for n in range(6)]
+    assert answers == [403] * 5 + [429]
+    assert all(worker.post("/api/unlock", {"pin": "424242"}).status_code == 429 for worker in workers)
+    player = TableClient(workers[1].http.application)
+    player.http.environ_base["REMOTE_ADDR"] = "192.168.1.7"
+    assert player.post("/api/unlock", {"pin": "424242"}).get_json() == {"control": True}

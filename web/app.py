@@ -78,7 +78,7 @@ def create_app(database_url: str | None = None, *, pin: str | None = None, secre
     decks.camera, camera.deck_reader = camera, decks.reader_for
     app.extensions["tableref.teacher"] = Teacher(decks, camera)
     app.extensions["tableref.phone"] = PhoneFeed(camera)
-    app.extensions["tableref.pin_throttle"] = PinThrottle()
+    app.extensions["tableref.pin_throttle"] = PinThrottle(store)
     http.install(app, http.HostPolicy(listen, allowed_hosts))
     security.install(app)
 

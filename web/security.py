@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hmac
 import secrets
-import threading
 import time
 from functools import wraps
 from typing import Any, Callable
@@ -73,28 +72,20 @@ def _bearer_ok(credential: str) -> bool:
 class PinThrottle:
     """Wrong PINs are counted per client address: after ``PIN_ATTEMPTS_PER_MINUTE`` wrong ones within a minute
     that address is refused until the minute has passed. Only wrong PINs count, and only against the address
-    that sent them: a guesser never locks the right PIN out for the other phones at the table."""
+    that sent them: a guesser never locks the right PIN out for the other phones at the table. They are counted in
+    the database, so that every worker of a club's server counts them alike (``store``: :class:`web.store.Store`)."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._failures: dict[str, list[float]] = {}
-
-    def _recent(self, address: str, now: float) -> list[float]:
-        for other in [a for a, times in self._failures.items() if now - times[-1] >= 60]:
-            del self._failures[other]  # forget addresses that stopped guessing
-        return self._failures.get(address, [])
+    def __init__(self, store: Any) -> None:
+        self.store = store
 
     def locked(self, address: str) -> bool:
         """True while ``address`` has used up its wrong PINs for the minute."""
-        now = time.monotonic()
-        with self._lock:
-            return len([t for t in self._recent(address, now) if now - t < 60]) >= PIN_ATTEMPTS_PER_MINUTE
+        return self.store.pin_failures(address, time.time() - 60) >= PIN_ATTEMPTS_PER_MINUTE
 
     def failed(self, address: str) -> None:
         """Count one wrong PIN from ``address``."""
-        now = time.monotonic()
-        with self._lock:
-            self._failures[address] = [t for t in self._recent(address, now) if now - t < 60] + [now]
+        now = time.time()
+        self.store.add_pin_failure(address, now, now - 60)
 
 
 def check_pin(given: Any) -> bool:

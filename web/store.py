@@ -25,6 +25,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -160,6 +161,16 @@ class CameraInksRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class PinFailureRow(Base):
+    """One wrong PIN from a client address (epoch seconds): counted by every worker alike (``web.security``)."""
+
+    __tablename__ = "pin_failures"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[float] = mapped_column(Float)
+
+
 @dataclass(frozen=True)
 class StoredZones:
     """A camera's calibrated zones as read back from the database (their JSON form)."""
@@ -284,6 +295,18 @@ class Store:
         with self._sessions() as session:
             row = session.scalars(select(EventRow).where(EventRow.game_id == game_id, EventRow.idem_key == key)).first()
             return _stored(row) if row else None
+
+    def pin_failures(self, address: str, since: float) -> int:
+        """How many wrong PINs ``address`` sent from ``since`` (epoch seconds) on."""
+        with self._sessions() as session:
+            return session.scalar(select(func.count()).select_from(PinFailureRow)
+                                  .where(PinFailureRow.address == address[:64], PinFailureRow.at >= since)) or 0
+
+    def add_pin_failure(self, address: str, now: float, forget_before: float) -> None:
+        """Count a wrong PIN from ``address`` at ``now``, forgetting every one before ``forget_before``."""
+        with self._sessions.begin() as session:
+            session.execute(delete(PinFailureRow).where(PinFailureRow.at < forget_before))
+            session.add(PinFailureRow(address=address[:64], at=now))
 
     def last_node_event(self, game_id: int) -> tuple[str, datetime] | None:
         """The idempotency key and time of a game's newest event sent with one (a camera node's), or None."""
