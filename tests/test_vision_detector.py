@@ -6,12 +6,13 @@ import json
 import struct
 import zlib
 
+import cv2
 import numpy as np
 import pytest
 
 from referee.cards import parse_card
 from vision.detector import Detector, DetectorError, default_model_path
-from vision.images import InvalidImage, check_image, read_image
+from vision.images import InvalidImage, check_image, lacks_colour, read_image
 from vision.yolo import letterbox
 from vision_support import face_on_table
 from web.cli import main
@@ -77,6 +78,18 @@ def test_image_files_that_cannot_be_read_are_refused_clearly(tmp_path) -> None:
     for name in ("huge.png", "text.jpg", "missing.png"):
         with pytest.raises(InvalidImage, match=name):
             read_image(tmp_path / name)
+
+
+def test_frames_without_colour_are_told_from_colour_ones() -> None:
+    """A grey or infrared camera's frames (also through JPEG) carry no colour; a colour camera's do, even over a bare
+    white table (its sensor noise spreads the channels)."""
+    coloured = face_on_table("red-3", "uno-2023", 170)[0]
+    grey = cv2.cvtColor(cv2.cvtColor(coloured, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    through_jpeg = cv2.imdecode(cv2.imencode(".jpg", grey, [cv2.IMWRITE_JPEG_QUALITY, 70])[1], cv2.IMREAD_COLOR)
+    noise = np.random.default_rng(0).normal(0, 3, (480, 640, 3))
+    white_table = np.clip(np.full((480, 640, 3), 225.0) + noise, 0, 255).astype(np.uint8)
+    assert lacks_colour(grey) and lacks_colour(through_jpeg)
+    assert not lacks_colour(coloured) and not lacks_colour(white_table)
 
 
 def test_grey_and_bgra_images_are_accepted() -> None:

@@ -296,3 +296,20 @@ def test_a_database_that_cannot_keep_the_inks_stops_nothing(client: TableClient,
     watcher.detector.inks.observe([21.0])
     _next_frame(camera)  # logged, not raised: the watcher goes on
     assert watcher.detector.inks.seen() == [21.0] and not watcher.stopped
+
+
+def test_a_camera_sending_no_colour_is_said_on_the_page(client: TableClient) -> None:
+    """A webcam in night (infrared) mode sends grey frames: the page says UNO colours cannot be read."""
+    import cv2
+    import numpy as np
+
+    from vision.sources import Frame
+    from vision_support import face_on_table
+
+    camera, _watcher = _listening_camera(client, short_game(client))
+    coloured, _ = face_on_table("green-7", "uno-classic", 170)
+    grey = cv2.cvtColor(cv2.cvtColor(coloured, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    camera._before_frame(Frame(grey, 0, 0.0))
+    assert client.get("/api/camera").get_json()["colourless"] is True
+    camera._before_frame(Frame(coloured, 30, 1.0))
+    assert client.get("/api/camera").get_json()["colourless"] is False

@@ -56,3 +56,18 @@ def negative_of(bgr: np.ndarray) -> np.ndarray:
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
     lab[..., 0] = 255 - lab[..., 0]
     return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+
+
+#: A pixel whose channels spread by more than this carries colour; a frame in which under ``COLOURED_SHARE`` of
+#: the pixels (sampled) do carries none: a grey or infrared (night mode) camera's, whose UNO colours and red suits
+#: cannot be read. Colour cameras' own noise spreads the channels of far more pixels than that, even over a bare
+#: white table.
+COLOUR_SPREAD = 3
+COLOURED_SHARE = 0.005
+
+
+def lacks_colour(bgr: np.ndarray) -> bool:
+    """Whether ``bgr`` (a checked BGR image) carries no colour: its channels (nearly) equal in (nearly) every pixel."""
+    sample = bgr[::4, ::4].astype(np.int16)
+    spread = sample.max(axis=2) - sample.min(axis=2)
+    return float(np.mean(spread > COLOUR_SPREAD)) < COLOURED_SHARE

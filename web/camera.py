@@ -20,6 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 from typing import TYPE_CHECKING, Any, Callable
 
 from vision.demo import DEFAULT_DEMO
+from vision.images import lacks_colour
 from web.tables import Applied, GameNotFound, Tables
 from web.validation import InvalidInput, check_zones
 
@@ -33,6 +34,8 @@ log = logging.getLogger(__name__)
 #: Event types where a camera may not know who acted: the player whose turn it is is assumed
 #: (the page's "who played this" button corrects it).
 TURN_EVENTS = frozenset({"play", "draw", "pass"})
+#: Every this many frames the camera's frame is checked for colour (:func:`vision.images.lacks_colour`).
+COLOUR_CHECK_EVERY = 30
 
 EventCallback = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 FrameCallback = Callable[["Frame"], None]
@@ -108,6 +111,7 @@ class Camera:
         self._feeding = False  # a watcher is (being) started: changes are queued for it
         self._starts = 0  # watchers started so far: a page reconnects its live view when this changes
         self._frame: Frame | None = None  # the latest frame as the camera gave it (teaching a deck takes it)
+        self._colourless = False  # the camera's frames carry no colour (a grey or infrared mode)
         #: what makes a detector read with a game's deck (``web.decks.DeckRegistry.reader_for``), if any
         self.deck_reader: Callable[[int | None], Callable[[Any], None]] | None = None
         self._deck: Callable[[Any], None] | None = None  # applied to the watcher's detector before its next frame
@@ -161,6 +165,8 @@ class Camera:
         detector when it changed, the deck's inks learnt again or kept (:meth:`_keep_inks`), then every queued
         change handed to the watcher in order."""
         self._frame = frame
+        if frame.image is not None and frame.index % COLOUR_CHECK_EVERY == 0:
+            self._colourless = lacks_colour(frame.image)
         hook = self._frame_hook
         if hook is not None:
             hook(frame.t)
@@ -271,6 +277,7 @@ class Camera:
         self._inks_to_restore, self._inks_stored = self._stored_inks(spec), 0
         self._watcher, self._spec = watcher, spec
         self._starts += 1
+        self._colourless = False
         self._mode, self._message = "camera", ("watching the phone's camera" if spec == PHONE_SPEC
                                                else f"watching {shown_spec(spec)}")
         return True
@@ -422,4 +429,5 @@ class Camera:
             except Exception as exc:  # a broken status must not break the page
                 watcher_status = {"error": str(exc)}
         return {"mode": self._mode, "label": labels[self._mode], "message": self._message,
-                "running": self.running(), "starts": self._starts, "game_id": self.game_id, "watcher": watcher_status}
+                "running": self.running(), "starts": self._starts, "game_id": self.game_id, "watcher": watcher_status,
+                "colourless": self._colourless and self.running()}

@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     holds no image."""
     from vision.decks import DeckError, read_with_deck
     from vision.detector import DEFAULT_CONF, Detector, DetectorError
-    from vision.images import InvalidImage, read_image
+    from vision.images import InvalidImage, lacks_colour, read_image
 
     conf = DEFAULT_CONF if args.conf is None else args.conf
     if not 0.0 < conf <= 1.0:
@@ -89,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
     failures = 0
     for path in paths:
         try:
-            detections = detect(read_image(path))
+            image = read_image(path)
+            detections = detect(image)
         except InvalidImage as exc:
             failures += 1
             if args.json:
@@ -97,6 +98,9 @@ def run(args: argparse.Namespace) -> int:
             else:
                 print(f"{path}: error: {exc}", flush=True)
             continue
+        if lacks_colour(image):
+            print(f"tableref detect: {path}: the image carries no colour (a grey or infrared camera): UNO colours and "
+                  "red suits cannot be read", file=sys.stderr)
         if args.json:
             print(json.dumps({"image": path, "detections": [d.to_dict(args.parts) for d in detections]}), flush=True)
         else:

@@ -564,6 +564,7 @@
     if (typeof w.events_sent === "number") parts.push(w.events_sent + " events seen");
     if (w.inks) parts.push("colours learnt from this deck");
     if (w.negative_print) parts.push("deck printed light on dark: read from its negative, asked before any flag");
+    if (status.colourless) parts.push("the camera sends no colour (a night or infrared mode?): UNO colours and red suits cannot be read");
     if (w.errors) parts.push(w.errors + " errors");
     if (w.last_error) parts.push("last problem: " + w.last_error);
     return parts.join(" · ");
