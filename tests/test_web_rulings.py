@@ -180,6 +180,28 @@ def test_an_answer_about_a_card_the_table_took_back_corrects_nothing(
     assert client.get(f"/api/games/{game_id}/questions").get_json()["questions"] == []
 
 
+def test_an_answer_corrects_its_card_however_many_refused_events_lie_after_it(
+        table: tuple[Any, TableClient, int]) -> None:
+    """A refused event in force after the card asked about (a mistyped draw) is posted again with the others; the
+    deal before the card stays in force (taking events back one Undo at a time took the deal too)."""
+    app, client, game_id = table
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    assert not camera.on_event(camera_play("yellow-5", 0.8, False))["flags"]
+    refused = client.event(game_id, {"type": "draw", "player": "cat", "count": 2, "cards": ["blue-1"]})
+    assert not refused["verdict"]["accepted"]
+    assert camera.on_event(camera_play("red-9", 0.999, True)) is None
+    question = client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    assert question["event"]["card"] == "yellow-5"
+    entry = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "red-7"}).get_json()
+    assert entry["verdict"]["accepted"] and not entry["verdict"]["flags"]
+    log = client.get(f"/api/games/{game_id}/events").get_json()["events"]
+    in_force = [(e["source"], e["event"]["type"], e["event"].get("card")) for e in log if not e["undone"]]
+    assert in_force == [("setup", "new_game", None), ("api", "start_round", None), ("table", "play", "red-7"),
+                        ("api", "draw", None), ("camera", "play", "red-9")]
+    assert client.state(game_id)["top"] == "red-9"
+
+
 def test_an_answer_naming_a_card_of_another_deck_is_refused_and_changes_nothing(
         table: tuple[Any, TableClient, int]) -> None:
     app, client, game_id = table

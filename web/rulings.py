@@ -179,12 +179,11 @@ class Rulings:
 
     def _correct(self, game_id: int, seq: int, card: str) -> dict[int, int]:
         """The card put down at ``seq`` (an event in force) was really ``card``: its event and every later one are
-        undone and posted again, the corrected card first (a table correction); its still follows it. Returns where
-        each event posted again now lies: its ``seq`` before -> its ``seq`` now. Raises :class:`InvalidInput`,
+        taken back and posted again, the corrected card first (a table correction); its still follows it. Returns
+        where each event posted again now lies: its ``seq`` before -> its ``seq`` now. Raises :class:`InvalidInput`,
         changing nothing, where the referee would refuse the corrected event (a card this game's deck lacks)."""
         active = self.tables.store.events(game_id, include_undone=False)
-        later = [e for e in active if e.seq >= seq]
-        first, rest = later[0], later[1:]
+        first = next(e for e in active if e.seq == seq)
         field = CARD_FIELD[first.event["type"]]
         referee = Referee()
         for earlier in active:
@@ -195,14 +194,15 @@ class Rulings:
         if not refused.get("accepted"):
             reasons = "; ".join(f.get("reason") or f.get("kind", "") for f in refused.get("flags") or [])
             raise InvalidInput(f"card: {card} cannot have been that card ({reasons})")
-        for _ in later:
+        later = [e for e in active if e.seq > seq]
+        while self._in_force(game_id, seq, first.event):  # an undo takes back refused events with the one before them
             self.tables.undo(game_id)
         entry = self.tables.post(game_id, {**first.event, field: card}, source="table")
         for still in self.evidence.stills(game_id):
             if still.seq == seq:
                 self.evidence.attach_still(still.id, entry["seq"])
-        moved = {first.seq: entry["seq"]}
-        for again in rest:
+        moved = {seq: entry["seq"]}
+        for again in later:
             moved[again.seq] = self.tables.post(game_id, again.event, source=again.source)["seq"]
         return moved
 
