@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.images import InvalidImage, read_image
 from vision.sources import (FAILED_READS_BEFORE_REOPEN, Frame, ImageFolderSource, LiveSource, SampledSource,
                             SourceError, VideoFileSource, open_source)
 
@@ -30,7 +31,7 @@ def read_all(source) -> list[Frame | None]:
 
 @pytest.fixture()
 def folder(tmp_path: Path) -> Path:
-    """Six images, the third of them a corrupt file and the fifth an empty one."""
+    """Six images, the third of them a corrupt file, the fifth an empty one."""
     for index in range(6):
         path = tmp_path / f"{index:02d}.png"
         if index == 2:
@@ -52,6 +53,20 @@ def test_an_image_folder_skips_and_counts_unreadable_files(folder: Path) -> None
     assert [f.t for f in frames] == [i / 15 for i in (0, 1, 3, 5)]
     assert source.stats.frames_read == 4 and source.stats.frames_skipped == 2
     assert source.stats.last_error == f"frame 4 of {folder} is unreadable"
+
+
+def test_a_jpeg_cut_short_is_an_unreadable_frame_not_a_half_grey_one(tmp_path: Path) -> None:
+    whole = cv2.imencode(".jpg", picture(1))[1].tobytes()
+    (tmp_path / "00.jpg").write_bytes(whole)
+    (tmp_path / "01.jpg").write_bytes(whole[: len(whole) * 2 // 3])
+    (tmp_path / "02.jpg").write_bytes(whole + b"\x00" * 16)  # padding after the end marker is harmless
+    source = open_source(tmp_path)
+    frames = [f for f in read_all(source) if f is not None]
+    assert [f.index for f in frames] == [0, 2]
+    assert source.stats.frames_skipped == 1
+    with pytest.raises(InvalidImage, match="cut short"):
+        read_image(tmp_path / "01.jpg")
+    assert read_image(tmp_path / "02.jpg").shape == (48, 64, 3)
 
 
 def test_a_sampled_source_keeps_one_frame_per_period_and_its_times(folder: Path) -> None:

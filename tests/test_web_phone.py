@@ -101,6 +101,7 @@ def _refusals(app: Any) -> dict[str, Any]:
         "not an image type": _send(first, b"hello", "text/plain"),
         "PNG bytes sent as JPEG": _send(first, cv2.imencode(".png", np.zeros((64, 64, 3), np.uint8))[1].tobytes()),
         "broken JPEG": _send(first, b"\xff\xd8\xff\xe0" + bytes(500)),
+        "a JPEG cut short": _send(first, _jpeg()[:-200]),
         "too small picture": _send(first, _jpeg(32, 24)),
         "a second phone claims": second.post("/api/phone/claim", {}),
         "a second phone sends without claiming": _send(second, _jpeg()),
@@ -111,7 +112,8 @@ def _refusals(app: Any) -> dict[str, Any]:
 
 
 REFUSED = {"no CSRF token": 403, "a foreign Origin": 403, "oversized body": 413, "oversized picture": 413,
-           "not an image type": 415, "PNG bytes sent as JPEG": 400, "broken JPEG": 400, "too small picture": 400,
+           "not an image type": 415, "PNG bytes sent as JPEG": 400, "broken JPEG": 400, "a JPEG cut short": 400,
+           "too small picture": 400,
            "a second phone claims": 409, "a second phone sends without claiming": 409,
            "the first phone after a takeover": 409}
 

@@ -7,16 +7,29 @@ import cv2
 import numpy as np
 
 
+JPEG_START = b"\xff\xd8"
+JPEG_SCAN = b"\xff\xda"  # start of a scan: the picture's coded data follows
+JPEG_END = b"\xff\xd9"  # end of image; never inside coded data, where a 0xff byte is followed by 0x00 or a restart
+
+
 class InvalidImage(ValueError):
     """The image given to the detector is not a usable BGR picture."""
 
 
+def cut_short(data: bytes) -> bool:
+    """True for a JPEG whose last scan has no end-of-image marker after it: a file cut short (a copy interrupted, a
+    camera unplugged mid-write). OpenCV before 5.0 half-decodes one, the rest grey, as if it were a whole frame."""
+    return data.startswith(JPEG_START) and data.rfind(JPEG_END) < data.rfind(JPEG_SCAN)
+
+
 def read_image(path: str | Path) -> np.ndarray:
-    """Read an image file as BGR; :class:`InvalidImage` when missing, unreadable or corrupt."""
+    """Read an image file as BGR; :class:`InvalidImage` when missing, unreadable, cut short or corrupt."""
     path = Path(path)
     if not path.is_file():
         raise InvalidImage(f"{path}: no such file")
     data = np.fromfile(str(path), dtype=np.uint8)
+    if cut_short(data.tobytes()):
+        raise InvalidImage(f"{path}: a JPEG cut short (its end is missing): the file is damaged or was not written whole")
     try:
         image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     except cv2.error:  # a header OpenCV refuses to decode (e.g. one claiming more than 2^30 pixels)

@@ -18,6 +18,8 @@ from typing import Any, Callable, Protocol
 import cv2
 import numpy as np
 
+from vision.images import cut_short
+
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 #: Reopen delays of a lost camera or stream: doubling from the first, capped at the last.
 BACKOFF_FIRST_S, BACKOFF_MAX_S = 0.5, 8.0
@@ -313,7 +315,8 @@ class ImageFolderSource(PacedSource):
         path = self.files[self._position % len(self.files)]
         try:
             data = np.fromfile(path, np.uint8)
-            image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+            whole = data.size and not cut_short(data.tobytes())  # a JPEG cut short would half-decode, the rest grey
+            image = cv2.imdecode(data, cv2.IMREAD_COLOR) if whole else None
         except (OSError, cv2.error) as exc:
             self.stats.last_error = f"{path.name}: {exc}"
             image = None

@@ -22,13 +22,13 @@ import time
 from collections import Counter
 from typing import Any
 
+from vision.images import JPEG_START, cut_short
 from web.camera import PHONE_SPEC, Camera
 
 MAX_FRAME_BYTES = 1024 * 1024
 MAX_FRAME_SIDE = 1920
 MIN_FRAME_SIDE = 64
 JPEG_TYPES = frozenset({"image/jpeg", "image/jpg"})
-JPEG_START = b"\xff\xd8"
 
 
 class PhoneRefused(Exception):
@@ -54,6 +54,8 @@ def decode_jpeg(content_type: str | None, data: bytes) -> Any:
         raise PhoneRefused(415, f"a frame must be sent as image/jpeg, not {kind or 'no type'!r}")
     if not data.startswith(JPEG_START):
         raise PhoneRefused(400, "the frame is not a JPEG picture")
+    if cut_short(data):
+        raise PhoneRefused(400, "the frame is a JPEG picture cut short (its end is missing)")
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
         raise PhoneRefused(400, "the frame is not a readable JPEG picture")
