@@ -35,6 +35,17 @@ CREATE TABLE IF NOT EXISTS items (
 """
 
 
+def event_key(run: str, number: int) -> str:
+    """The idempotency key of event ``number`` of ``run``: ``<node>.<token>:<number>``."""
+    return f"{run}:{number}"
+
+
+def node_of(key: str) -> str | None:
+    """The camera node an idempotency key comes from (``<node>.<token>:<number>``), or None for a key without one."""
+    run = key.split(":", 1)[0]
+    return run.split(".", 1)[0] if "." in run else None
+
+
 class OutboxMismatch(RuntimeError):
     """A recording read again gave another event than the one queued under the same number."""
 
@@ -111,7 +122,7 @@ class Outbox:
                                          "under that number before the restart")
                 return False
             self._db.execute("INSERT INTO items (run, number, key, body, queued_at) VALUES (?, ?, ?, ?, ?)",
-                             (run, number, f"{run}:{number}", text, time.time()))
+                             (run, number, event_key(run, number), text, time.time()))
             return True
 
     def next_unsent(self) -> Item | None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
+from vision.outbox import node_of
 from web.club import club_view
 from web.http import json_body
 from web.security import controls
@@ -62,12 +63,6 @@ def table_event(name: str) -> Response:
     game_id = _game_of_table(name) if body.get("game") is None else _table_game(name, body["game"])
     _one_node(game_id, key)
     return jsonify(_tables().post(game_id, body.get("event"), source=source, key=key))
-
-
-def node_of(key: str) -> str | None:
-    """The camera node an idempotency key comes from (``<node>.<run>:<number>``), or None for a key without one."""
-    run = key.split(":", 1)[0]
-    return run.split(".", 1)[0] if "." in run else None
 
 
 def _one_node(game_id: int, key: str) -> None:

@@ -33,7 +33,6 @@ log = logging.getLogger(__name__)
 
 #: Event types where a camera may not know who acted: the player whose turn it is is assumed
 #: (the page's "who played this" button corrects it).
-TURN_EVENTS = frozenset({"play", "draw", "pass"})
 #: Every this many frames the camera's frame is checked for colour (:func:`vision.images.lacks_colour`).
 COLOUR_CHECK_EVERY = 30
 
@@ -198,12 +197,8 @@ class Camera:
         try:
             if self.rulings is not None:
                 return self.rulings.camera_event(game_id, event, reading)
-            if event.get("type") in TURN_EVENTS and not event.get("player"):
-                turn = self.tables.snapshot(game_id)["state"].get("turn")
-                if not turn:
-                    return None
-                event = {**event, "player": turn}
-            return self.tables.post(game_id, event, source="camera")["verdict"]
+            event = self.tables.on_turn(game_id, event)
+            return None if event is None else self.tables.post(game_id, event, source="camera")["verdict"]
         except (InvalidInput, GameNotFound) as exc:
             log.warning("camera event refused: %s (%r)", exc, event)
             return None

@@ -24,12 +24,11 @@ from vision.rulings import CARD_FIELD, Question, UnsureCard, looked_back_on, put
 from web.decks import game_family
 from web.evidence import EvidenceStore, StoredQuestion
 from web.tables import Tables
-from web.validation import InvalidInput, check_event
+from web.validation import TURN_EVENTS, InvalidInput, check_event
 
 log = logging.getLogger(__name__)
 
 #: Event types where a camera may not know who acted: the player whose turn it is is assumed.
-TURN_EVENTS = frozenset({"play", "draw", "pass"})
 AnswerCallback = Callable[[dict[str, Any], "dict[str, Any] | None"], None]
 
 
@@ -60,11 +59,9 @@ class Rulings:
     def _judge(self, game_id: int, event: dict[str, Any], reading: Reading | None, source: str = "camera",
                still_id: int | None = None) -> dict[str, Any] | None:
         """Judge an event (``source`` "table": the table's answer, as sure as a sure reading) or ask first."""
-        if event.get("type") in TURN_EVENTS and not event.get("player"):
-            turn = self.tables.snapshot(game_id)["state"].get("turn")
-            if not turn:
-                return None
-            event = {**event, "player": turn}
+        event = self.tables.on_turn(game_id, event)
+        if event is None:
+            return None
         confirmed = source == "table"
         game = self.tables.live(game_id)
         with game.lock:

@@ -25,7 +25,7 @@ from web.fanout import Fanout, LocalFanout
 from web.in_force import card_in_force, turn_note, under_top
 from web.sse import EventHub
 from web.store import StoredEvent, Store
-from web.validation import InvalidInput, check_event, check_event_key, check_name, check_new_game
+from web.validation import TURN_EVENTS, InvalidInput, check_event, check_event_key, check_name, check_new_game
 
 log = logging.getLogger(__name__)
 
@@ -387,6 +387,14 @@ class Tables:
         """Every stored event of a game in order, undone ones included, as log entries."""
         self._current(game_id)
         return [log_entry(e) for e in self.store.events(game_id)]
+
+    def on_turn(self, game_id: int, event: dict[str, Any]) -> dict[str, Any] | None:
+        """``event`` as the camera posts it: a play, draw or pass naming no player is the player's whose turn it is
+        (the camera cannot tell who played); None where the game has no turn (it is over)."""
+        if event.get("type") not in TURN_EVENTS or event.get("player"):
+            return event
+        turn = self.snapshot(game_id)["state"].get("turn")
+        return {**event, "player": turn} if turn else None
 
     def rounds(self, game_id: int) -> list[dict[str, Any]]:
         """Per-round scores of a game: the referee's ``round_scores`` (round, went_out, points,
