@@ -13,6 +13,7 @@ import pytest
 from deck_support import YELLOWISH_GREEN, yellowish_greens
 from vision import decks
 from vision.card_classifier import CLASSIFIER_CLASSES
+from vision.card_merge import Detection
 from vision.detector import Detector, default_model_path
 from vision_support import face_on_table
 from web.cli import main
@@ -102,9 +103,17 @@ def test_a_card_being_taught_is_found_in_the_negative_of_a_dark_deck_s_frame() -
     frame, _ = face_on_table("8S", "standard-black-gold", 170)
     detector = Detector.load(family="standard")
     assert decks.card_in_shot(detector, frame, None) is None
-    found = decks.card_in_frame(detector, frame, "standard")
+    found = decks.taught_card(decks.cards_in_frame(detector, frame, "standard"), "8S")
     assert found is not None and found.card == "8S"
-    assert decks.card_in_frame(Detector.load(family="uno"), frame, "uno") is None  # UNO frames as taken only
+    assert decks.cards_in_frame(Detector.load(family="uno"), frame, "uno") == []  # UNO frames as taken only
+
+
+def test_the_card_taught_beside_another_is_the_one_of_the_asked_value_or_none() -> None:
+    pile, shown = Detection("blue-7", 0.99, (0, 0, 50, 80)), Detection("yellow-0", 0.9, (100, 0, 150, 80))
+    assert decks.taught_card([pile, shown], "red-0") is shown  # the colour is what teaching may correct
+    assert decks.taught_card([pile, shown], "red-5") is None  # neither is the card asked for
+    assert decks.taught_card([pile], "red-5") is pile  # alone, the card is the one shown, however read
+    assert decks.taught_card([], "red-5") is None
 
 
 def test_a_deck_printed_dark_on_light_is_not_read_as_negatives() -> None:

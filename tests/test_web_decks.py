@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from deck_support import TAUGHT, YELLOWISH_GREEN, DeckNoter, ShownCard, shown_card_camera, yellowish_card
@@ -52,6 +53,12 @@ def learnt(client: TableClient, app: Any) -> dict[str, Any]:
     """Wait for the background learning to end; the session as the page sees it."""
     app.extensions["tableref.teacher"].wait(300)
     return client.get("/api/teach").get_json()
+
+
+def two_cards(left: Any, right: Any) -> Any:
+    """One frame of two tables of one colour, each with a card in the middle: the left one's card moved 150 px
+    left, the right one's 150 px right."""
+    return np.concatenate([np.roll(left, -150, axis=1)[:, :320], np.roll(right, 150, axis=1)[:, 320:]], axis=1)
 
 
 def teach(client: TableClient, source: ShownCard, cards: list[str], shown: list[str] | None = None) -> None:
@@ -114,6 +121,10 @@ def test_teaching_a_deck_learns_its_greens_saves_it_and_checks_it(tmp_path: Path
         check = client.post("/api/teach/check")
         assert check.status_code == 200
         assert check.get_json()["checks"] == [{"read": "green-9", "without": "yellow-9"}]
+        source.show(two_cards(yellowish_card("green-9"), yellowish_card("red-4")))
+        crowded = client.post("/api/teach/check")  # which card was meant cannot be told: asked for again
+        assert crowded.status_code == 422 and "show one card at a time" in crowded.get_json()["error"]
+        source.show(yellowish_card("green-9"))
         for _ in range(4):
             assert client.post("/api/teach/check").status_code == 200
         assert client.post("/api/teach/check").status_code == 409  # five cards are the check
@@ -181,6 +192,52 @@ def test_a_frame_with_no_card_is_asked_for_again(tmp_path: Path, files) -> None:
         camera.stop()
 
 
+@needs_model
+def test_the_card_asked_for_is_taken_beside_the_pile_and_another_card_is_not(tmp_path: Path, files) -> None:
+    app = make_app(tmp_path)
+    client = TableClient(app)
+    source = ShownCard()
+    camera = camera_on(app, source, DeckNoter())
+    try:
+        assert client.post("/api/teach", {"family": "uno"}).status_code == 201
+        source.show(two_cards(yellowish_card("blue-7"), yellowish_card("red-0")))  # the discard pile in view
+        taken = client.post("/api/teach/capture", {"card": "red-0"})
+        assert taken.status_code == 200 and taken.get_json()["captured"]["red-0"]["read"] == "red-0"
+        source.show(two_cards(yellowish_card("blue-7"), yellowish_card("red-4")))  # the card asked for is not there
+        refused = client.post("/api/teach/capture", {"card": "yellow-1"})
+        assert refused.status_code == 422 and "more than one card in view" in refused.get_json()["error"]
+        assert list(client.get("/api/teach").get_json()["captured"]) == ["red-0"]
+    finally:
+        camera.stop()
+
+
+@needs_model
+def test_a_session_with_cards_shown_and_a_known_deck_are_replaced_only_when_asked_to(tmp_path: Path, files) -> None:
+    """A second phone starting to teach, or a deck taught under a known name: the page is asked (409 ``ask``)
+    and sends the step again to replace; a deck of the other family never takes a known deck's name."""
+    app = make_app(tmp_path)
+    registry = app.extensions["tableref.decks"]
+    registry.save(decks.DeckProfile(name="kitchen", family="uno", hues={"green": 37.0}, shots=40))
+    registry.save(decks.DeckProfile(name="club cards", family="standard", shots=40))
+    client, other = TableClient(app), TableClient(app)
+    source = ShownCard()
+    camera = camera_on(app, source, DeckNoter())
+    try:
+        teach(client, source, TAUGHT[:3])
+        started = other.post("/api/teach", {"family": "uno"})
+        assert started.status_code == 409 and started.get_json()["ask"] == "restart"
+        assert "3 of 15 cards shown" in started.get_json()["error"]
+        assert len(client.get("/api/teach").get_json()["captured"]) == 3  # nothing lost
+        for name, ask, words in (("kitchen", "replace", "known already"), ("club cards", None, "other family")):
+            answer = client.post("/api/teach/learn", {"name": name})
+            assert answer.status_code == 409 and answer.get_json()["ask"] == ask and words in answer.get_json()["error"]
+        assert client.post("/api/teach/learn", {"name": "kitchen", "replace": True}).status_code == 202
+        assert learnt(client, app)["state"] in ("learnt", "refused")
+        assert other.post("/api/teach", {"family": "uno", "restart": True}).status_code == 201
+    finally:
+        camera.stop()
+
+
 @pytest.mark.parametrize("path, body, status, message", [
     ("/api/teach", {"family": "poker"}, 400, "not a deck family"),
     ("/api/teach", {"family": "uno", "full": "yes"}, 400, "full:"),
@@ -243,6 +300,9 @@ def test_a_game_reads_only_with_a_deck_of_its_own_family(tmp_path: Path, files) 
     assert response.status_code == 400
     assert response.get_json()["error"] == "deck: 'club cards' is a standard deck; this game plays with uno cards"
     assert client.post(f"/api/games/{twist}/deck", {"deck": "club cards"}).get_json()["deck"] == "club cards"
+    assert client.post(f"/api/games/{uno}/deck", {"deck": "kitchen"}).get_json()["deck"] == "kitchen"
+    registry.save(decks.DeckProfile(name="kitchen", family="standard", shots=40))  # `deck learn --replace`
+    assert client.get(f"/api/games/{uno}/deck").get_json()["deck"] is None  # never read with the other family's
 
 
 def test_the_deck_of_a_game_is_kept_in_the_database_across_a_restart(tmp_path: Path, files, db_url: str) -> None:

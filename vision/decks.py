@@ -259,13 +259,23 @@ def card_in_shot(detector: Detector, bgr: np.ndarray, box: Box | None) -> Detect
     return max(read_there or [d for d in found if at_box([d.box])], key=lambda d: d.conf, default=None)
 
 
-def card_in_frame(detector: Detector, bgr: np.ndarray, family: str) -> Detection | None:
-    """The surest card in a camera frame of a card being taught (no box labelled): as taken, else, for a
-    standard deck, in the frame's negative (a deck printed light on dark, which reads as no card as taken)."""
-    found = card_in_shot(detector, bgr, None)
-    if found is None and family == "standard":
-        found = card_in_shot(detector, negative_of(bgr), None)
+def cards_in_frame(detector: Detector, bgr: np.ndarray, family: str) -> list[Detection]:
+    """The cards in a camera frame of a card being taught (no box labelled): as taken, else, for a standard
+    deck, in the frame's negative (a deck printed light on dark, which reads as no card as taken)."""
+    found = detector.detect(bgr)
+    if not found and family == "standard":
+        found = detector.detect(negative_of(bgr))
     return found
+
+
+def taught_card(found: Sequence[Detection], asked: str | None) -> Detection | None:
+    """The card being taught among the cards in view: the one card, however read (reading it is what teaching
+    corrects); where more are in view (the discard pile beside it), the surest read with ``asked``'s value or
+    rank (its colour or suit may be what this deck's print misreads), None where none is."""
+    if len(found) < 2 or asked is None:
+        return max(found, key=lambda d: d.conf, default=None)
+    value = parse_card(asked).value
+    return max((d for d in found if parse_card(d.card).value == value), key=lambda d: d.conf, default=None)
 
 
 def _contains(box: Box, point: tuple[float, float]) -> bool:

@@ -28,7 +28,7 @@ def _teacher() -> Any:
 
 @api_decks.errorhandler(TeachingConflict)
 def _conflict(exc: TeachingConflict) -> tuple[Response, int]:
-    return jsonify(error=str(exc), status=409), 409
+    return jsonify(error=str(exc), status=409, ask=exc.ask), 409
 
 
 @api_decks.errorhandler(NothingSeen)
@@ -94,9 +94,10 @@ def teaching() -> Response:
 @api_decks.post("/teach")
 @controls
 def start_teaching() -> tuple[Response, int]:
-    """``{"family": "uno"|"standard", "full": false}``: begin teaching (replaces a session not learning)."""
+    """``{"family": "uno"|"standard", "full": false, "restart": false}``: begin teaching (a session with cards
+    shown is replaced only with ``restart``: 409 ``ask`` ``restart``)."""
     body = json_body()
-    return jsonify(_teacher().start(body.get("family"), body.get("full", False))), 201
+    return jsonify(_teacher().start(body.get("family"), body.get("full", False), body.get("restart", False))), 201
 
 
 @api_decks.delete("/teach")
@@ -116,8 +117,10 @@ def capture() -> Response:
 @api_decks.post("/teach/learn")
 @controls
 def learn() -> tuple[Response, int]:
-    """``{"name": NAME}``: learn the profile in the background (202; poll ``GET /api/teach``)."""
-    return jsonify(_teacher().learn(_deck_name(json_body(), "name"))), 202
+    """``{"name": NAME, "replace": false}``: learn the profile in the background (202; poll ``GET /api/teach``);
+    a known deck's name only with ``replace`` (409 ``ask`` ``replace``)."""
+    body = json_body()
+    return jsonify(_teacher().learn(_deck_name(body, "name"), body.get("replace", False))), 202
 
 
 @api_decks.post("/teach/check")

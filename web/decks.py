@@ -47,7 +47,13 @@ BACK_NOTE = ("The back is not asked for: the reader does not use a deck's back y
 
 
 class TeachingConflict(RuntimeError):
-    """A teaching step asked for at the wrong moment (no session, learning under way, no camera): 409."""
+    """A teaching step asked for at the wrong moment (no session, learning under way, no camera): 409.
+    ``ask``: what the page may ask the table before sending the step again (``"restart"``: start over a session
+    with cards shown; ``"replace"``: teach a deck under a name already taken), else None."""
+
+    def __init__(self, message: str, ask: str | None = None) -> None:
+        super().__init__(message)
+        self.ask = ask
 
 
 class NothingSeen(RuntimeError):
@@ -189,7 +195,7 @@ class DeckRegistry:
     def _game_family(self, game_id: int) -> str | None:
         return self.family_of(game_id) if self.family_of is not None else None
 
-    def _fits(self, name: str, family: str | None) -> bool:
+    def fits(self, name: str, family: str | None) -> bool:
         """Whether deck ``name`` can be read with in a game of ``family`` (unknown family: any deck; a
         damaged deck: as far as can be told, it fits, and reading with it falls back to the printed colours)."""
         from vision.decks import DeckError
@@ -202,14 +208,14 @@ class DeckRegistry:
             return True
 
     def deck_of(self, game_id: int | None) -> str | None:
-        """The deck game ``game_id`` reads with: the one chosen for it, else the server's default when it is
-        a deck of the game's family (None: the printed colours)."""
+        """The deck game ``game_id`` reads with: the one chosen for it, else the server's default, where it is a
+        deck of the game's family (None: the printed colours; a deck replaced by one of the other family under its
+        name no longer reads the game that chose it)."""
         if game_id is None:
             return self.default
         chosen = self.store.game_deck(game_id)
-        if chosen.chosen:
-            return chosen.deck
-        return self.default if self.default is not None and self._fits(self.default, self._game_family(game_id)) else None
+        deck = chosen.deck if chosen.chosen else self.default
+        return deck if deck is not None and self.fits(deck, self._game_family(game_id)) else None
 
     def game_info(self, game_id: int) -> dict[str, Any]:
         """The deck a game reads with, whether it was chosen for it, the server's default, the game's deck
@@ -219,7 +225,7 @@ class DeckRegistry:
 
         chosen = self.store.game_deck(game_id)
         family = self._game_family(game_id)
-        offered = [name for name in self.names() if self._fits(name, family)]
+        offered = [name for name in self.names() if self.fits(name, family)]
         reader = committed_reader_fingerprint()
         again = [] if reader is None else [name for name in offered if self._taught_to_another_reader(name, reader)]
         return {"deck": self.deck_of(game_id), "chosen": chosen.chosen, "default": self.default, "family": family,
@@ -347,15 +353,23 @@ class Teacher:
         session = self.session
         return session.to_dict() if session is not None else {"state": "idle", "back_note": BACK_NOTE}
 
-    def start(self, family: Any, full: Any = False) -> dict[str, Any]:
-        """Begin teaching a ``family`` deck (``full``: every face) instead of any session before."""
+    def start(self, family: Any, full: Any = False, restart: Any = False) -> dict[str, Any]:
+        """Begin teaching a ``family`` deck (``full``: every face) instead of any session before; a session with
+        cards shown is dropped only with ``restart`` (another phone may be teaching: :class:`TeachingConflict`)."""
+        from vision.decks import use_profile
+
         if family not in ("uno", "standard"):
             raise InvalidInput(f"family: {family!r} is not a deck family (uno or standard)")
-        if not isinstance(full, bool):
-            raise InvalidInput("full: true (every card) or false (about 15 cards)")
+        if not isinstance(full, bool) or not isinstance(restart, bool):
+            raise InvalidInput("full: true (every card) or false (about 15 cards); restart: true or false")
         with self._step():
+            shown = self.session.captured if self.session is not None and self.session.state == "showing" else {}
+            if shown and not restart:
+                raise TeachingConflict(f"a deck is being taught ({len(shown)} of {len(self.session.sequence)} cards "
+                                       "shown): start over, dropping those cards?", ask="restart")
             if self._detector is None or self._detector.family != family:
                 self._detector = self._load(family)
+            use_profile(self._detector, None)  # the cards are read as trained (the hints say where print misreads)
             self.session = Teaching(family, full, teaching_sequence(family, full))
             return self.session.to_dict()
 
@@ -368,38 +382,53 @@ class Teacher:
     def capture(self, card: Any) -> dict[str, Any]:
         """Take :data:`FRAMES_PER_CARD` frames of ``card`` (a card the session asks for) from the camera,
         replacing any taken of it before (after a refusal too); :class:`NothingSeen` when fewer than
-        :data:`MIN_FRAMES_WITH_CARD` of them show a card (as taken, or a standard deck's in the negative:
-        :func:`vision.decks.card_in_frame`)."""
-        from vision.decks import Shot, card_in_frame
+        :data:`MIN_FRAMES_WITH_CARD` of them show it (as taken, or a standard deck's in the negative, alone or
+        beside other cards: :func:`vision.decks.cards_in_frame`, :func:`vision.decks.taught_card`)."""
+        from vision.decks import Shot, cards_in_frame, taught_card
 
         with self._step():
             session = self._session("showing", "refused", "failed")  # after a refusal, cards may be shown again
             if card not in session.sequence:
                 raise InvalidInput(f"card: {card!r} is not one of the cards asked for")
-            shots, reads = [], []
+            shots, reads, crowded = [], [], 0
             for frame in self._frames(FRAMES_PER_CARD):
-                found = card_in_frame(self._detector, frame, session.family)
+                in_view = cards_in_frame(self._detector, frame, session.family)
+                found = taught_card(in_view, card)
                 if found is not None:
                     shots.append(Shot(frame, card, found.box))
                     reads.append(found.card)
+                elif len(in_view) > 1:
+                    crowded += 1
             if len(shots) < MIN_FRAMES_WITH_CARD:
+                if crowded:
+                    raise NothingSeen(f"more than one card in view in {crowded} of {FRAMES_PER_CARD} frames, none of "
+                                      "them this one: take the other cards away and take it again")
                 raise NothingSeen(f"no card seen in {FRAMES_PER_CARD - len(shots)} of {FRAMES_PER_CARD} frames: "
                                   "lay the card face up under the camera, in the light, and take it again")
             session.captured[card] = Captured(shots, Counter(reads).most_common(1)[0][0])
             session.state, session.message, session.held_back = "showing", "", None
             return session.to_dict()
 
-    def learn(self, name: Any) -> dict[str, Any]:
+    def learn(self, name: Any, replace: Any = False) -> dict[str, Any]:
         """Learn the profile ``name`` from the frames taken, in a background thread (the answer comes at
-        once, ``state`` ``learning``; poll :meth:`status`)."""
+        once, ``state`` ``learning``; poll :meth:`status`). A known deck's name is taught again only with
+        ``replace``, and never with a deck of the other family (a game that chose it reads that family)."""
         from vision.decks import HOLD_BACK_EVERY, DeckError, check_name
 
         try:
             check_name(name)
         except DeckError as exc:
             raise InvalidInput(f"name: {exc}") from exc
+        if not isinstance(replace, bool):
+            raise InvalidInput("replace: true or false")
         with self._step():
             session = self._session("showing", "refused", "failed")
+            if name in self.registry.names():
+                if not self.registry.fits(name, session.family):
+                    raise TeachingConflict(f"{name!r} is a deck of the other family: choose another name")
+                if not replace:
+                    raise TeachingConflict(f"a deck named {name!r} is known already: replace it with this one?",
+                                           ask="replace")
             if len(session.captured) < HOLD_BACK_EVERY:
                 raise InvalidInput(f"show at least {HOLD_BACK_EVERY} cards before learning (shown: {len(session.captured)})")
             session.state, session.name, session.message = "learning", name, "learning…"
@@ -426,7 +455,7 @@ class Teacher:
                 session.seconds = round(time.perf_counter() - started, 1)  # the learning alone
                 self.registry.save(profile)
                 use_profile(detector, profile)
-                session.learnt_reads = {card: self._read(session.captured[card].shots[0].image)
+                session.learnt_reads = {card: self._read(session.captured[card].shots[0].image, card)
                                         for card in session.sequence if card in session.captured}
                 session.profile, check = profile, profile.check
                 session.held_back = check.to_dict() if check else None
@@ -486,9 +515,16 @@ class Teacher:
         except DetectorError as exc:
             raise TeachingConflict(f"the card reader cannot be loaded: {exc}") from exc
 
-    def _read(self, frame: Any) -> str | None:
-        found = max(self._detector.detect(frame), key=lambda d: d.conf, default=None)
-        return found.card if found is not None else None
+    def _read(self, frame: Any, asked: str | None = None) -> str | None:
+        """The card in ``frame`` as the detector reads it now: with ``asked``, the card taught among any in view
+        (:func:`vision.decks.taught_card`); without, the only card in view (:class:`NothingSeen` for more)."""
+        from vision.decks import taught_card
+
+        found = self._detector.detect(frame)
+        if asked is None and len(found) > 1:
+            raise NothingSeen(f"{len(found)} cards in view: show one card at a time, the others out of view")
+        card = taught_card(found, asked)
+        return card.card if card is not None else None
 
     def _not_learning(self) -> None:
         if self.session is not None and self.session.state == "learning":

@@ -43,7 +43,7 @@
       return { error: "the server cannot be reached: " + err.message };
     }
     const data = await response.json().catch(() => ({ error: "unreadable answer (" + response.status + ")" }));
-    return response.ok ? data : { error: data.error || "refused (" + response.status + ")" };
+    return response.ok ? data : { ...data, error: data.error || "refused (" + response.status + ")" };
   }
 
   // ---- the game's deck ------------------------------------------------------------------------------
@@ -160,10 +160,11 @@
     if (wasLearning && session.state === "learnt") loadDeck();
   }
 
-  async function start(family) {
+  async function start(family, restart) {
     skipped = new Set();
     $("teach-seen").textContent = "";
-    const data = await call("POST", "/api/teach", { family, full: $("teach-full").checked });
+    const data = await call("POST", "/api/teach", { family, full: $("teach-full").checked, restart });
+    if (data.ask === "restart" && window.confirm(data.error)) return start(family, true);
     if (data.error) { $("deck-note").textContent = data.error; return; }
     session = data;
     render();
@@ -184,8 +185,9 @@
     render();
   }
 
-  async function learn() {
-    const data = await call("POST", "/api/teach/learn", { name: $("teach-name").value.trim() });
+  async function learn(replace) {
+    const data = await call("POST", "/api/teach/learn", { name: $("teach-name").value.trim(), replace });
+    if (data.ask === "replace" && window.confirm(data.error)) return learn(true);
     if (data.error) { $("teach-seen").textContent = data.error; return; }
     session = data;
     render();
@@ -210,7 +212,7 @@
   $("deck-choice").addEventListener("change", (e) => chooseDeck(e.target.value));
   $("btn-teach").addEventListener("click", () => { $("teach-flow").hidden = false; $("btn-teach").hidden = true; showStep("teach-start"); });
   for (const button of document.querySelectorAll("#teach-start [data-family]")) {
-    button.addEventListener("click", () => start(button.dataset.family));
+    button.addEventListener("click", () => start(button.dataset.family, false));
   }
   $("btn-capture").addEventListener("click", capture);
   $("btn-skip").addEventListener("click", () => {
@@ -218,10 +220,10 @@
     if (session.sequence.every((card) => card in session.captured || skipped.has(card))) skipped = new Set();
     render();
   });
-  $("btn-learn").addEventListener("click", learn);
+  $("btn-learn").addEventListener("click", () => learn(false));
   $("btn-check").addEventListener("click", check);
   $("btn-use-deck").addEventListener("click", () => chooseDeck(session.name));
-  $("btn-teach-again").addEventListener("click", () => start(session.family));
+  $("btn-teach-again").addEventListener("click", () => start(session.family, false));
   $("btn-teach-close").addEventListener("click", close);
 
   loadDeck();
