@@ -243,6 +243,68 @@ def test_blurred_frames_never_vote_even_when_misread() -> None:
     assert table.watcher.pipeline.blur.history  # the gate did measure the frames
 
 
+class AlteredStory(StorySource):
+    """The story with some frames' pictures altered by ``alter(i, image)`` (None: as drawn; ``cards_read``: the
+    detector still reads the cards in an altered one) and their detections scaled by ``scale(i)`` with the picture
+    (a camera sending another frame size)."""
+
+    def __init__(self, detector: FakeDetector, alter: Callable[[int, np.ndarray], np.ndarray | None],
+                 scale: Callable[[int], float] = lambda i: 1.0, cards_read: bool = False) -> None:
+        super().__init__(detector)
+        self.alter, self.scale, self.cards_read = alter, scale, cards_read
+
+    def read(self) -> Frame | None:
+        """The story's frame, altered."""
+        frame = super().read()
+        if frame is None:
+            return None
+        found = self.detector.pending.pop(id(frame.image))
+        image, factor = self.alter(frame.index, frame.image), self.scale(frame.index)
+        if image is None:
+            image = frame.image
+        elif not self.cards_read:
+            found = []
+        if factor != 1.0:
+            image = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+            found = [replace(d, box=tuple(v * factor for v in d.box)) for d in found]
+        self.detector.pending[id(image)] = found
+        return Frame(image, frame.index, frame.t)
+
+
+SNOW = np.random.default_rng(1)
+
+
+@pytest.mark.parametrize("case", ["2 s of snow mid-game", "snow at the start", "the lamp dimmed for good"])
+def test_no_burst_of_bad_frames_nor_a_lamp_switched_off_shuts_the_blur_gate_for_the_rest_of_the_game(case: str) -> None:
+    """Snow (a loose cable) is no picture: it neither votes nor shows hands; a picture that stays below the blur
+    gate's reference (the lamp switched off: 60 % of the light, the cards still read) is learnt after a while."""
+    def snow(i: int, image: np.ndarray) -> np.ndarray | None:
+        if case == "2 s of snow mid-game" and 45 <= i < 75 or case == "snow at the start" and i < 3:
+            return SNOW.integers(0, 256, image.shape, dtype=np.uint8)
+        return None
+
+    def dimmed(i: int, image: np.ndarray) -> np.ndarray | None:
+        return (image * 0.6).astype(np.uint8) if i >= 45 else None
+
+    detector = FakeDetector()
+    lamp = case.startswith("the lamp")
+    source = AlteredStory(detector, dimmed if lamp else snow, cards_read=lamp)
+    table, judged = referee_table(source, detector)
+    assert_refereed_story(table, judged)
+    if lamp:
+        assert table.watcher.pipeline.blur.reseeds == 1
+    else:
+        assert table.watcher.pipeline.noise_frames == (30 if case.startswith("2 s") else 3)
+
+
+@pytest.mark.parametrize("factor", [1.25, 0.85])
+def test_frames_of_another_size_mid_game_play_no_card_again(factor: float) -> None:
+    """A phone on a slow link sends frames 0.85 times as wide; a webcam re-plugged comes back larger."""
+    detector = FakeDetector()
+    source = AlteredStory(detector, lambda i, image: None, scale=lambda i: factor if i >= 99 else 1.0)
+    assert_refereed_story(*referee_table(source, detector))
+
+
 def test_a_hand_over_the_pile_makes_no_play() -> None:
     """A hand hovers over the pile for a second (moving, so the misread card under it is never
     still), and while placing each card only a corner of the card below peeks out."""

@@ -23,7 +23,7 @@ from vision.events import EventMaker
 from vision.card_merge import Box, box_area
 from vision.evidence import still_jpeg
 from vision.reading import READING_KEY
-from vision.quality import BlurGate, HandSensor, laplacian_variance, skin_mask, small
+from vision.quality import BlurGate, HandSensor, is_noise, laplacian_variance, skin_mask, small
 from vision.sightings import Sighting, merge_detections
 from vision.sources import Frame
 from vision.stability import NEED_FRAMES, LayoutWatch, NewCard, PileWatch, ReachCounter
@@ -82,6 +82,8 @@ class TablePipeline:
         self._doubted_at: dict[str, float] = {}
         self._played: Counter = Counter()
         self.last_event_t: float | None = None
+        self.noise_frames = 0  # frames of snow passed over
+        self._size: tuple[int, int] | None = None  # the last frame's (width, height)
 
     # -- zones ------------------------------------------------------------------------------------
     def set_zones(self, zones: Zones | None) -> None:
@@ -121,8 +123,14 @@ class TablePipeline:
         size = (w, h)
         zones = self.zones or Zones.default()
         analysis = small(frame.image)
+        if is_noise(analysis):  # snow, not the table: as if the frame were lost
+            self.noise_frames += 1
+            return FrameResult([], [], set(), False)
+        if self._size is not None and size != self._size:
+            self.pile.resize(self._size, size)  # a phone sending smaller frames on a slow link, a camera re-plugged
+        self._size = size
         masks = self._zone_masks(zones, size, (analysis.shape[1], analysis.shape[0]))
-        sharp = self.blur.sharp(laplacian_variance(analysis, masks.get("discard")))
+        sharp = self.blur.sharp(laplacian_variance(analysis, masks.get("discard")), frame.t)
         hands = self.hand_sensor.hands(skin_mask(analysis), masks)
         sightings = merge_detections(detections)
         for s in sightings:

@@ -51,6 +51,8 @@ COVERS = 0.5
 SAME_PLACE_IOU = 0.9
 #: A box is a whole card when it has at least this share of a whole card's typical area.
 WHOLE_CARD = 0.45
+#: Frames of another size are the same view scaled where their shapes differ by less than this.
+SAME_SHAPE = 0.02
 #: A taken-back card is forgotten after this many sharp frames without it.
 FORGET_AFTER = 8
 #: A reach into the draw pile: a hand in the zone this long, then out of it this long (seconds;
@@ -214,11 +216,30 @@ class PileWatch:
                 self.known.append(self.top)
                 return
 
+    def resize(self, before: tuple[int, int], after: tuple[int, int]) -> None:
+        """The frames are now ``after`` (width, height) instead of ``before``: the same table scaled, where the
+        shape is the same (the boxes are scaled with it); else another view (the cards then in the zone are
+        taken as known, as after a re-read)."""
+        fx, fy = after[0] / before[0], after[1] / before[1]
+        if abs(fx / fy - 1) > SAME_SHAPE:
+            self.candidate = None
+            self.reread()
+            return
+        for k in self.known:
+            k.box = _scaled(k.box, fx, fy)
+        if self.candidate is not None:
+            self.candidate.box = _scaled(self.candidate.box, fx, fy)
+        self.card_area *= fx * fy
+
     def accept_all(self, sightings: list[Sighting]) -> None:
         """Take every card now in the zone as already known (the pile as it lay when watching began)."""
         for s in sightings:
             if self._is_known(s) is None:
                 self.known.append(PileCard(s.card, s.box))
+
+
+def _scaled(box: Box, fx: float, fy: float) -> Box:
+    return box[0] * fx, box[1] * fy, box[2] * fx, box[3] * fy
 
 
 class ReachCounter:
