@@ -468,3 +468,60 @@ def test_a_card_landing_on_the_top_card_is_a_play_from_its_corners() -> None:
     assert [n.card for n in settled(pile, [top], 0.0)] == ["6D"]
     landing = Sighting("AD", (380.0, 120.0, 402.0, 150.0), 0.95)  # a corner: the 6D under it no longer shows whole
     assert [n.card for n in settled(pile, [landing], 1.0)] == ["AD"]
+
+
+def test_a_pile_bumped_or_creeping_with_no_hand_on_it_plays_no_card_again() -> None:
+    """The top card slides 15 px right and 22 px down (the table bumped), or creeps a pixel every other frame."""
+    def bumped(i: int, moment: Moment) -> Moment:
+        return replace(moment, jitter=(moment.jitter[0] + 15, moment.jitter[1] + 22)) if 99 <= i < 129 else moment
+
+    def creeping(i: int, moment: Moment) -> Moment:
+        step = (i - 75) // 2 if 75 <= i < 129 else 0
+        return replace(moment, jitter=(moment.jitter[0] + step, moment.jitter[1] + step))
+
+    for change in (bumped, creeping):
+        detector = FakeDetector()
+        assert_refereed_story(*referee_table(StorySource(detector, change=change), detector))
+
+
+def test_a_settled_card_misread_now_and_then_is_no_play() -> None:
+    """ben's red-2 lies untouched; one frame in three reads it red-1."""
+    def misread(i: int, moment: Moment) -> Moment:
+        return replace(moment, misread="red-1") if moment.top == "red-2" and i >= 69 and not moment.placing \
+            and i % 3 == 0 else moment
+
+    detector = FakeDetector()
+    assert_refereed_story(*referee_table(StorySource(detector, change=misread), detector))
+
+
+def test_a_card_whose_reading_flickers_as_it_lands_goes_out_unsure_after_a_second() -> None:
+    """ben's red-2 read red-1 one frame in three from the start: no name has 70 % of the votes, so the card goes
+    out once still for a second (late, but before cat reaches for the draw pile), never sure."""
+    def flicker(i: int, moment: Moment) -> Moment:
+        return replace(moment, misread="red-1") if moment.top == "red-2" and not moment.placing and i % 3 == 0 \
+            else moment
+
+    detector = FakeDetector()
+    table, judged = referee_table(StorySource(detector, change=flicker), detector)
+    assert_refereed_story(table, judged)
+    red_2 = next(j for j in judged if j.event.get("card") == "red-2")
+    assert 5.0 <= red_2.t < 6.0 and not red_2.reading.sure and red_2.reading.alternatives[0][0] == "red-1"
+
+
+def test_the_top_card_moved_is_followed_but_a_second_copy_beside_its_corner_is_a_new_card() -> None:
+    pile = PileWatch()
+    first = Sighting("red-7", (300.0, 150.0, 380.0, 270.0), 0.95, parts=2)
+    assert [n.card for n in settled(pile, [first], 0.0)] == ["red-7"]
+    moved = Sighting("red-7", (330.0, 180.0, 410.0, 300.0), 0.95, parts=2)  # IoU 0.39 with where it lay
+    assert settled(pile, [moved], 1.0) == []
+    copy = Sighting("red-7", (360.0, 210.0, 440.0, 330.0), 0.95, parts=2)
+    corner = Sighting("red-7", (332.0, 182.0, 352.0, 208.0), 0.9)  # the first one's index still in view
+    assert [n.card for n in settled(pile, [copy, corner], 2.0)] == ["red-7"]
+
+
+def test_after_a_hand_on_the_pile_a_card_moved_that_far_is_a_second_copy() -> None:
+    pile = PileWatch()
+    assert [n.card for n in settled(pile, [Sighting("red-7", (300.0, 150.0, 380.0, 270.0), 0.95, parts=2)], 0.0)]
+    pile.hand_over()
+    copy = Sighting("red-7", (330.0, 180.0, 410.0, 300.0), 0.95, parts=2)
+    assert [n.card for n in settled(pile, [copy], 1.0)] == ["red-7"]

@@ -55,8 +55,11 @@ class EventMaker:
         self._last_reach_t: float | None = None
 
     # -- what the referee says ------------------------------------------------------------------
-    def note_verdict(self, verdict: dict[str, Any] | None) -> None:
-        """Learn the state from a verdict (of any event, camera or not)."""
+    def note_verdict(self, verdict: dict[str, Any] | None, event: dict[str, Any] | None = None) -> None:
+        """Learn the state from the verdict of ``event`` (any event, camera or not); a refused reveal leaves its
+        player still to show (a hand laid out one card at a time was seen before its last card)."""
+        if isinstance(event, dict) and event.get("type") == "reveal" and not (verdict or {}).get("accepted"):
+            self.revealed.discard(event.get("player"))
         if isinstance(verdict, dict) and isinstance(verdict.get("state"), dict):
             previous = (self.state or {}).get("round")
             self.state = verdict["state"]
@@ -198,7 +201,8 @@ class EventMaker:
             player = next((p for p in waiting if p not in self.revealed), None)
         elif isinstance((self.state or {}).get("challenge"), dict):
             player = self.state["challenge"].get("against")
-        if not player:
-            return []
+        held = ((self.state or {}).get("hand_counts") or {}).get(player)
+        if not player or isinstance(held, int) and len(cards) < held:
+            return []  # nobody to show, or the hand still being laid out: the rest is awaited
         self.revealed.add(player)
         return self.flush_draw() + [{"type": "reveal", "player": player, "cards": list(cards)}]

@@ -132,6 +132,8 @@ class TablePipeline:
         masks = self._zone_masks(zones, size, (analysis.shape[1], analysis.shape[0]))
         sharp = self.blur.sharp(laplacian_variance(analysis, masks.get("discard")), frame.t)
         hands = self.hand_sensor.hands(skin_mask(analysis), masks)
+        if "discard" in hands:
+            self.pile.hand_over()
         sightings = merge_detections(detections)
         for s in sightings:
             s.zone = zones.zone_of(s.centre, size)
@@ -174,7 +176,7 @@ class TablePipeline:
 
     def note_verdict(self, event: dict[str, Any], verdict: dict[str, Any] | None) -> None:
         """The verdict of an event (sent by the watcher or anyone else): learn the state from it."""
-        self.maker.note_verdict(verdict)
+        self.maker.note_verdict(verdict, event)
         if not isinstance(verdict, dict) or not isinstance(verdict.get("state"), dict):
             return
         state = verdict["state"]

@@ -8,7 +8,11 @@
   ``apart`` (a corner index lying in another card's box: under or beside it) never is. An older
   card's corner peeking out from under a hand, a card misread while a hand covers it or a
   one-frame misreading therefore never makes a play. Each frame's reading of the candidate is kept,
-  and the new card goes out as their fusion (``vision.reading.fuse``): its id, probability and sure mark.
+  and the new card goes out as their fusion (``vision.reading.fuse``): its id, probability and sure mark. A
+  card whose reading flickers between two names goes out once still for ``DECIDE_S`` without the majority, never
+  sure. The top card read whole where a candidate lies votes for itself (a settled card misread now and then is
+  no play), and moved with no hand over the pile since it settled (the table bumped) it is followed, not played
+  again. Frames of another size scale the boxes (:meth:`PileWatch.resize`).
 * :class:`ReachCounter` (draw pile): a hand in the zone for ``enter_s``, then out of it for
   ``leave_s``, is one reach (hysteresis both ways, in seconds so that dropped frames do not change it).
 * :class:`LayoutWatch` (reveal area): the multiset of cards laid out, the same in most of the last
@@ -17,7 +21,7 @@
 from __future__ import annotations
 
 from collections import Counter, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from statistics import median
 
 from vision.card_merge import Box, box_area, intersection_area, iou
@@ -33,6 +37,9 @@ NEED_STILL_S = 0.13
 NEED_WEIGHT = 2.4
 LONE_CARD_WEIGHT = 0.5
 MAJORITY = 0.7
+#: A candidate still this long (seconds from its first still frame) goes out without that majority: its frames'
+#: readings fused, never sure (a card whose reading flickers between two names must not wait for ever).
+DECIDE_S = 1.0
 #: Detections less sure than this never vote for a new card (they may still mark a known one).
 MIN_VOTE_CONF = 0.5
 #: Sharp frames a candidate may be missed (hidden by a hand, misdetected) before it is dropped.
@@ -45,6 +52,9 @@ KNOWN_INSIDE = 0.6
 #: lies under a card put down after it and the sighting shows the whole card with its index (four decks hold
 #: four copies of every card: a second one may land where the first lay, on a pile that has covered it since).
 MOVED_IOU = 0.5
+#: With no hand over the pile since the top card settled, the top card seen whole once in a frame, overlapping its
+#: box this much, is the top card moved (the pile bumped, or creeping as the table is leant on), never a new card.
+FOLLOW_IOU = 0.2
 #: A later pile card covers a known one when it overlaps this share of the known card's box ...
 COVERS = 0.5
 #: ... and is not the same card seen again under another name (the table renamed it): boxes overlapping this much.
@@ -106,6 +116,7 @@ class PileWatch:
         self.candidate: Candidate | None = None
         self.card_area = 0.0  # running typical area of a whole card (pixels)
         self.top: PileCard | None = None
+        self.touched = False  # a hand was over the pile since the last new card
         self._reread = False
 
     def _whole(self, box: Box) -> bool:
@@ -143,6 +154,23 @@ class PileWatch:
             return 2 * s.conf
         return s.conf * (LONE_CARD_WEIGHT if self._whole(s.box) else 1.0)
 
+    def hand_over(self) -> None:
+        """A hand is over the discard pile in this frame (sharp or not): a card may be put down."""
+        self.touched = True
+
+    def _on_top(self) -> PileCard | None:
+        return next((k for k in reversed(self.known) if not k.withdrawn), None)
+
+    def _follow(self, sightings: list[Sighting], top: PileCard | None) -> None:
+        """Move the top card's box to where it is seen now, if it was moved with no hand over the pile: the one
+        sighting of its id in the frame, whole, overlapping its box by :data:`FOLLOW_IOU` (a copy put on it came
+        with a hand, or leaves the first one's corner in view beside it)."""
+        if top is None or self.touched or not self._whole(top.box):
+            return
+        same = [s for s in sightings if s.card == top.card]
+        if len(same) == 1 and self._whole(same[0].box) and iou(same[0].box, top.box) >= FOLLOW_IOU:
+            top.box = same[0].box
+
     def reread(self) -> None:
         """The detector reads differently from the next frame on (the deck's inks were learnt): the cards then
         seen on the pile are known under the names it now gives them, never new plays."""
@@ -157,13 +185,17 @@ class PileWatch:
         if whole:
             biggest = max(whole)
             self.card_area = biggest if not self.card_area else 0.8 * self.card_area + 0.2 * biggest
+        top = self._on_top()
+        self._follow(sightings, top)
         matches = [(s, self._is_known(s)) for s in sightings]
-        top = next((k for k in reversed(self.known) if not k.withdrawn), None)
         top_shown = top is not None and any(match is top and self._whole(s.box) for s, match in matches)
         fresh = [s for s, match in matches if match is None and s.conf >= MIN_VOTE_CONF and not s.apart
                  and not (top_shown and self._part_over(s, top))]
         self._age_withdrawn({id(match) for _, match in matches if match is not None})
         pick = max(fresh, key=self.weight, default=None)
+        if pick is None and self.candidate is not None:  # the top card seen whole where the candidate lies votes for
+            pick = next((s for s, match in matches if match is top and self._whole(s.box)  # itself: a misreading
+                         and iou(s.box, self.candidate.box) >= STILL_IOU), None)   # of it is never a new card
         return self._vote(pick, t)
 
     def _age_withdrawn(self, seen: set[int]) -> None:
@@ -192,12 +224,22 @@ class PileWatch:
         if cand is None:
             return None
         weight = cand.votes.most_common(1)[0][1]
-        if cand.frames < self.need or cand.last_t - cand.first_t < self.still_s or weight < NEED_WEIGHT or weight < MAJORITY * sum(cand.votes.values()):
+        still = cand.last_t - cand.first_t
+        if cand.frames < self.need or still < self.still_s or weight < NEED_WEIGHT:
+            return None
+        clear = weight >= MAJORITY * sum(cand.votes.values())
+        if not clear and still < DECIDE_S:
             return None
         self.candidate = None
         reading = fuse(cand.readings)
+        top = self._on_top()
+        if top is not None and reading.card == top.card and iou(top.box, cand.box) >= STILL_IOU:
+            return None  # the top card, misread in some frames: no card was put down
+        if not clear:
+            reading = replace(reading, sure=False)
         self.top = PileCard(reading.card, cand.box)
         self.known.append(self.top)
+        self.touched = False
         return NewCard(reading.card, cand.box, cand.first_t, reading)
 
     def withdraw(self, card: str) -> None:
