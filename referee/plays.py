@@ -51,7 +51,7 @@ class PlayRules(RoundEnd):
             self._owe(player, penalty)
             what = "the card is taken back" + (f" and {player} draws {penalty}" if penalty else "")
             return [flag(kind, player, penalty, f"{reason}; {what}")]
-        if awaiting:
+        if awaiting and not rule.keeps_under:  # a Joker names no suit: the wild's own player still names it
             flags += self._forgot_color(player)
         self._acted(player)
         previous = (r.color, r.match)
@@ -66,7 +66,7 @@ class PlayRules(RoundEnd):
             r.match = rule.match
         if rule.calls_color and color is None and r.counts[player] > 0:
             game.awaiting = {"kind": "color", "player": player}
-        elif game.awaiting and game.awaiting["kind"] == "color":
+        elif game.awaiting and game.awaiting["kind"] == "color" and not rule.keeps_under:
             game.awaiting = None
         self._uno_after_play(player)
         r.wild_check = None

@@ -90,6 +90,21 @@ def test_joker_calls_no_suit():
     assert state["color"] == "S" and state["awaiting"] is None
 
 
+def test_a_joker_on_a_jack_whose_suit_is_not_named_yet_leaves_the_suit_to_the_jack_s_player():
+    """'this is not the case in this game' (a Joker calls no suit) and 'the round resumes on the card under the
+    joker': a Joker put on a Jack before its suit was named names nothing and charges nobody; the suit stays the
+    Jack's player's to name."""
+    ref = counts_round("twist", P4, "3S", dealer="dan")
+    assert ok(ref, "play", player="ann", card="JS")["awaiting"] == {"kind": "color", "player": "ann"}
+    verdict = send(ref, "play", player="ben", card="joker")
+    assert verdict["accepted"] and verdict["flags"] == []
+    assert verdict["state"]["awaiting"] == {"kind": "color", "player": "ann"}
+    assert ok(ref, "choose_color", player="ann", color="H")["color"] == "H"
+    ok(ref, "draw", player="cat", count=5)
+    assert kinds(send(ref, "play", player="dan", card="9C")) == ["illegal_card"]
+    assert ok(ref, "play", player="dan", card="9H")["color"] == "H"
+
+
 def test_draw_one_and_turn_passes():
     """'In this version, players only draw 1 card and place that card into their hand and then the round
     progresses to the next player.'"""
