@@ -72,16 +72,18 @@ def test_the_card_in_force_survives_an_undo_and_a_reload(tmp_path: Path) -> None
     assert _snapshot(TableClient(make_app(tmp_path)), game)["under_top"] == "2D"  # rebuilt from the store
 
 
-@pytest.mark.parametrize(("previous", "event", "expected"), [
-    (None, {"type": "start_round", "dealer": "dan", "starter": "5H"}, "5H"),
-    ("5H", {"type": "play", "player": "ann", "card": "joker"}, "5H"),
-    ("JC", {"type": "play", "player": "ann", "card": "joker"}, "JC"),
-    ("5H", {"type": "draw", "player": "ann", "count": 1}, "5H"),
-    ("5H", {"type": "turn_up", "card": "8C"}, "8C"),
-    ("red-4", {"type": "play", "player": "ann", "card": "wild"}, "wild"),
+@pytest.mark.parametrize(("previous", "event", "top", "expected"), [
+    (None, {"type": "start_round", "dealer": "dan", "starter": "5H"}, "5H", "5H"),
+    ("9H", {"type": "start_round", "dealer": "dan", "starter": "joker"}, None, None),  # sent back: none yet
+    ("5H", {"type": "play", "player": "ann", "card": "joker"}, "joker", "5H"),
+    ("JC", {"type": "play", "player": "ann", "card": "joker"}, "joker", "JC"),
+    ("5H", {"type": "play", "player": "ann", "card": "9S"}, "5H", "5H"),  # flagged and taken back
+    ("5H", {"type": "draw", "player": "ann", "count": 1}, "5H", "5H"),
+    ("5H", {"type": "turn_up", "card": "8C"}, "8C", "8C"),
+    ("red-4", {"type": "play", "player": "ann", "card": "wild"}, "wild", "wild"),
 ])
-def test_card_in_force(previous: str | None, event: dict, expected: str) -> None:
-    assert card_in_force(previous, event) == expected
+def test_card_in_force(previous: str | None, event: dict, top: str | None, expected: str) -> None:
+    assert card_in_force(previous, event, {"top": top}) == expected
 
 
 def test_no_note_or_card_under_outside_team_play_and_jokers() -> None:

@@ -13,13 +13,19 @@ from web.describe import card_label
 PILE_CARD_FIELD: dict[str, str] = {"play": "card", "start_round": "starter", "turn_up": "card"}
 
 
-def card_in_force(previous: str | None, event: dict[str, Any]) -> str | None:
-    """The card play goes on from after the accepted ``event``: the card it put on the pile, or ``previous`` when
-    it put none there or put one that leaves the card under it in force (a Joker)."""
-    field = PILE_CARD_FIELD.get(str(event.get("type")))
-    rule = RULES.get(str(event.get(field))) if field else None
-    if rule is None or rule.keeps_under:
+def card_in_force(previous: str | None, event: dict[str, Any], state: dict[str, Any]) -> str | None:
+    """The card play goes on from after the accepted ``event`` (``state``: the referee's state after it): the card
+    it put on the pile; ``previous`` when it put none there, or one that leaves the card under it in force (a
+    Joker), or one the referee took back (a flagged play); nothing yet at a new round whose starter was sent back
+    (a Joker turned up)."""
+    kind = str(event.get("type"))
+    field = PILE_CARD_FIELD.get(kind)
+    if field is None:
         return previous
+    new_round = kind == "start_round"
+    rule = RULES.get(str(event.get(field)))
+    if rule is None or rule.keeps_under or state.get("top") != rule.id:
+        return None if new_round else previous
     return rule.id
 
 

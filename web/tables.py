@@ -78,7 +78,7 @@ class LiveGame:
         if verdict.get("accepted"):
             self.last_event = event
             self.last_play = event if event.get("type") == "play" else self.last_play
-            self.in_force = card_in_force(self.in_force, event)
+            self.in_force = card_in_force(self.in_force, event, verdict.get("state") or {})
         flags = [f for f in verdict.get("flags", []) if isinstance(f, dict)]
         if flags:
             self.latest_flags = (seq, flags)
