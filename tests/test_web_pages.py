@@ -49,7 +49,7 @@ def test_the_form_creates_a_game_with_only_the_changed_options(client: TableClie
 
 
 @pytest.mark.parametrize(("players", "fields", "message"), [
-    (["ann"], {}, "2 to 10 players"),
+    (["ann"], {}, "2 to 20 players"),
     (["ann", "ann"], {}, "different name"),
     (["ann", "ben"], {"opt_target_score": "lots"}, "not a whole number"),
     (["ann", "ben"], {"rules": "calvinball"}, "not a preset"),

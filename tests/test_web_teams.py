@@ -131,3 +131,17 @@ def test_on_a_phone_the_teams_the_skip_the_suit_and_the_card_under_the_joker_are
         assert "7" in page.inner_text("#pending")  # ben owes the deuce and the Joker
         screenshot(page, tmp_path, "phone-twist-teams-joker", full_page=True)
     assert problems == []
+
+
+def test_a_twist_table_of_twelve_is_seated_where_an_uno_preset_refuses_it(api: TableClient) -> None:
+    """'There is actually no limit to the number of people that can play': the page seats up to 20."""
+    twelve = [f"p{i}" for i in range(1, 13)]
+    response = api.post("/api/games", {"rules": "twist", "players": twelve,
+                                       "teams": [twelve[0::2], twelve[1::2]]})
+    assert response.status_code == 201, response.get_json()
+    game = response.get_json()["id"]
+    assert _snapshot(api, game)["game"]["players"] == twelve
+    assert api.get(f"/games/{game}").status_code == 200
+    refused = api.post("/api/games", {"rules": "official", "players": twelve})
+    assert refused.status_code == 400 and "2 to 10 players" in refused.get_json()["error"]
+    assert "More players (11 to 20" in api.get("/games/new").get_data(as_text=True)

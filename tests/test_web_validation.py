@@ -63,8 +63,8 @@ def test_a_good_setup_is_cleaned() -> None:
 
 @pytest.mark.parametrize(("setup", "message"), [
     ({"rules": "house", "players": ["a", "b"]}, "not a preset"),
-    ({"rules": "official", "players": ["a"]}, "2 to 10 players"),
-    ({"rules": "official", "players": ["a"] * 11}, "2 to 10 players"),
+    ({"rules": "official", "players": ["a"]}, "2 to 20 players"),
+    ({"rules": "official", "players": ["a"] * 21}, "2 to 20 players"),
     ({"rules": "official", "players": ["ann", "ANN"]}, "different name"),
     ({"rules": "official", "players": ["ann", "<script>"]}, "must be 1 to 24"),
     ({"rules": "official", "players": ["ann", "x" * 25]}, "must be 1 to 24"),

@@ -15,7 +15,7 @@ from referee.cards import ALL_CARD_IDS
 from web.describe import COLOR_NAMES, card_label, color_label
 from web.rules_info import rules_catalog
 from web.security import check_pin, controls
-from web.validation import MAX_PLAYERS, InvalidInput
+from web.validation import MAX_PLAYERS, SEATS_SHOWN, InvalidInput
 
 pages = Blueprint("pages", __name__)
 
@@ -99,7 +99,7 @@ def new_game() -> Any:
             return redirect(url_for("pages.table", game_id=game_id), code=303)
     status = 400 if error else 200
     return render_template("new_game.html", catalog=catalog, error=error, form=request.form,
-                           max_players=MAX_PLAYERS, team_letters=TEAM_LETTERS, featured=FEATURED_OPTIONS), status
+                           max_players=MAX_PLAYERS, seats_shown=SEATS_SHOWN, team_letters=TEAM_LETTERS, featured=FEATURED_OPTIONS), status
 
 
 @pages.get("/games/<int:game_id>")

@@ -14,7 +14,10 @@ from referee.cards import SUITS, UNO_COLORS, is_card_id
 if TYPE_CHECKING:
     from vision.zones import Zones
 
-MAX_PLAYERS = 10
+#: The page seats at most this many (its form: 10 seats, 10 more on demand); a preset may allow fewer.
+MAX_PLAYERS = 20
+#: Seats the new-game form shows before "more players".
+SEATS_SHOWN = 10
 MIN_PLAYERS = 2
 MAX_NAME_LENGTH = 24
 MAX_CARDS_IN_EVENT = 120
