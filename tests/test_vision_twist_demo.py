@@ -97,7 +97,40 @@ def test_an_unknown_demo_is_refused_by_name() -> None:
 
 
 def test_four_decks_hold_four_copies_of_a_card_and_eight_jokers() -> None:
-    assert deck_copies("4D", players=4) == 4 and deck_copies("joker", players=4) == 8
+    assert deck_copies("4D") == 4 and deck_copies("joker") == 8 and deck_copies("joker", 5) == 10
+
+
+def test_a_card_is_doubted_only_when_played_more_often_in_a_round_than_the_decks_hold_it() -> None:
+    """Four 4D a round are four decks' worth, whatever the rounds before played; a play the referee refuses is no
+    copy on the pile; a table of five decks holds five."""
+    from referee.engine import Referee
+
+    def game(options: dict) -> tuple[TablePipeline, Referee]:
+        pipeline, referee = TablePipeline(), Referee()
+        for event in ({"type": "new_game", "rules": "twist", "players": ["a", "b", "c", "d"], "options": options},
+                      {"type": "start_round", "dealer": "d", "starter": "5D"}):
+            pipeline.note_verdict(event, referee.handle(event))
+        return pipeline, referee
+
+    def play(pipeline: TablePipeline, referee: Referee, player: str, card: str, t: float) -> list[dict]:
+        event = {"type": "play", "player": player, "card": card}
+        doubts = pipeline._doubts([], [event], t)
+        pipeline.note_verdict(event, referee.handle(event))
+        return doubts
+
+    pipeline, referee = game({"hand_size": 2})
+    assert [play(pipeline, referee, p, "4D", t) for t, p in enumerate("abcd")] == [[]] * 4
+    for event in ({"type": "uno", "player": "a"}, {"type": "play", "player": "a", "card": "9D"},
+                  *({"type": "reveal", "player": p, "cards": ["KS"]} for p in "bcd"),
+                  {"type": "start_round", "starter": "5H"}):  # a goes out; a new deal from the whole decks
+        verdict = referee.handle(event)
+        assert verdict["accepted"], verdict
+        pipeline.note_verdict(event, verdict)
+    assert play(pipeline, referee, "b", "4H", 20.0) == [] and play(pipeline, referee, "c", "4D", 21.0) == []
+    assert play(pipeline, referee, "c", "9S", 22.0) == []  # out of turn: refused, taken back
+    pipeline, referee = game({"standard_decks": 5})
+    assert [play(pipeline, referee, p, "5D", t) for t, p in enumerate("abcda")] == [[]] * 5  # five decks, five 5D
+    assert play(pipeline, referee, "b", "5D", 30.0)[0]["deck_holds"] == 5  # (the starter is never counted)
 
 
 CARD = 11_000.0  # a whole card's area in pixels (about 90 x 120)

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from referee.cards import parse_card
-from referee.decks import STANDARD_54, UNO_112, standard_deck_count
+from referee.decks import STANDARD_54, STANDARD_DECKS_MIN, UNO_112, standard_deck_count
 from vision.events import EventMaker
 from vision.card_merge import Box, box_area
 from vision.evidence import still_jpeg
@@ -47,12 +47,22 @@ class FrameResult:
     doubts: list[dict[str, Any]] = field(default_factory=list)
 
 
-def deck_copies(card: str, players: int = 4) -> int:
-    """The most copies of ``card`` any supported deck holds (112-card UNO; standard decks for ``players``)."""
+def deck_copies(card: str, standard_decks: int = STANDARD_DECKS_MIN) -> int:
+    """The most copies of ``card`` the table's deck holds (112-card UNO; ``standard_decks`` standard decks)."""
     parsed = parse_card(card)
     if parsed.family == "uno":
         return UNO_112.get(card, 0)
-    return STANDARD_54.get(card, 0) * standard_deck_count(players)
+    return STANDARD_54.get(card, 0) * standard_decks
+
+
+def standard_decks_in_play(state: dict[str, Any]) -> int:
+    """How many standard decks a game's cards make (draw pile, discard pile and hands together, 54 a deck); before
+    the deal, as many as its players need."""
+    hands = state.get("hand_counts") or {}
+    total = int(state.get("draw_pile") or 0) + int(state.get("discard_count") or 0) + sum(hands.values())
+    if total:
+        return max(1, round(total / sum(STANDARD_54.values())))
+    return standard_deck_count(len(state.get("players") or []) or STANDARD_DECKS_MIN)
 
 
 def at_least_card_size(box: Box, card_area: float) -> Box:
@@ -80,7 +90,9 @@ class TablePipeline:
         self.doubts: deque[dict[str, Any]] = deque(maxlen=DOUBTS_KEPT)
         self._over_count: Counter = Counter()
         self._doubted_at: dict[str, float] = {}
-        self._played: Counter = Counter()
+        self._played: Counter = Counter()  # plays of each card since the round began or the pile was reshuffled
+        self._round: Any = None
+        self._decks = STANDARD_DECKS_MIN  # standard decks the game's cards make
         self.last_event_t: float | None = None
         self.noise_frames = 0  # frames of snow passed over
         self._size: tuple[int, int] | None = None  # the last frame's (width, height)
@@ -186,39 +198,42 @@ class TablePipeline:
             self.pile.rename(str(event.get("card")), str(state.get("top")))  # the table named the card
         elif event.get("type") == "play" and (not verdict.get("accepted") or state.get("top") != event.get("card")):
             self.pile.withdraw(str(event.get("card")))  # refused or taken back: it leaves the pile
+            if self._played[str(event.get("card"))] > 0:  # counted when the camera sent it
+                self._played[str(event.get("card"))] -= 1
         if state.get("round_over"):
             for known in self.pile.known:
                 known.withdrawn = True
-        if any(f.get("kind") == "reshuffle" for f in verdict.get("flags") or []):
-            self._played.clear()
+        if state.get("round") != self._round or any(f.get("kind") == "reshuffle" for f in verdict.get("flags") or []):
+            self._played.clear()  # a new round is dealt from the whole deck, a reshuffle puts the pile back
+        self._round = state.get("round")
+        self._decks = standard_decks_in_play(state)
 
     # -- recognition doubts -----------------------------------------------------------------------
     def _doubts(self, sightings: list[Sighting], events: list[dict[str, Any]], t: float) -> list[dict[str, Any]]:
-        players = len((self.maker.state or {}).get("players") or []) or 4
         found = []
         seen = Counter(s.card for s in sightings if s.card not in BACKS)
         for card in set(self._over_count) | set(seen):
-            if seen[card] > deck_copies(card, players):
+            if seen[card] > deck_copies(card, self._decks):
                 self._over_count[card] += 1
             else:
                 self._over_count.pop(card, None)
         for card, frames in self._over_count.items():
             if frames >= DOUBT_FRAMES:
-                found.append(self._doubt(card, seen[card], players, t, "seen at once"))
+                found.append(self._doubt(card, seen[card], t, "seen at once"))
         for event in events:
             if event.get("type") == "play":
                 card = event["card"]
                 self._played[card] += 1
-                if self._played[card] > deck_copies(card, players):
-                    found.append(self._doubt(card, self._played[card], players, t, "played since the last reshuffle"))
+                if self._played[card] > deck_copies(card, self._decks):
+                    found.append(self._doubt(card, self._played[card], t, "played this round since the pile was last reshuffled"))
         found = [d for d in found if d]
         self.doubts.extend(found)
         return found
 
-    def _doubt(self, card: str, seen: int, players: int, t: float, how: str) -> dict[str, Any] | None:
+    def _doubt(self, card: str, seen: int, t: float, how: str) -> dict[str, Any] | None:
         if t - self._doubted_at.get(card, -math.inf) < DOUBT_REPEAT_S:
             return None
         self._doubted_at[card] = t
-        holds = deck_copies(card, players)
+        holds = deck_copies(card, self._decks)
         return {"type": "doubt", "card": card, "seen": seen, "deck_holds": holds, "t": round(t, 3),
                 "reason": f"{card} {how} {seen} times but the deck holds {holds}: a card is probably misread"}
