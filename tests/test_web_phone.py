@@ -26,6 +26,13 @@ def _jpeg(width: int = 640, height: int = 480, image: np.ndarray | None = None) 
     return cv2.imencode(".jpg", picture)[1].tobytes()
 
 
+def _claiming(jpeg: bytes, width: int, height: int) -> bytes:
+    """``jpeg`` with its frame header claiming ``width`` x ``height`` pixels (a decompression bomb of a few
+    hundred bytes)."""
+    at = jpeg.index(b"\xff\xc0")
+    return jpeg[:at + 5] + height.to_bytes(2, "big") + width.to_bytes(2, "big") + jpeg[at + 9:]
+
+
 def _no_cards_watcher(source: Any, zones: Any, on_event: Any, before_frame: Any) -> TableWatcher:
     watcher = TableWatcher(source, NoCards(), zones, on_event, before_frame=before_frame, live_view=False)
     watcher.start()
@@ -102,6 +109,7 @@ def _refusals(app: Any) -> dict[str, Any]:
         "PNG bytes sent as JPEG": _send(first, cv2.imencode(".png", np.zeros((64, 64, 3), np.uint8))[1].tobytes()),
         "broken JPEG": _send(first, b"\xff\xd8\xff\xe0" + bytes(500)),
         "a JPEG cut short": _send(first, _jpeg()[:-200]),
+        "a small JPEG claiming 30000 x 30000 pixels": _send(first, _claiming(_jpeg(64, 64), 30000, 30000)),
         "too small picture": _send(first, _jpeg(32, 24)),
         "a second phone claims": second.post("/api/phone/claim", {}),
         "a second phone sends without claiming": _send(second, _jpeg()),
@@ -113,6 +121,7 @@ def _refusals(app: Any) -> dict[str, Any]:
 
 REFUSED = {"no CSRF token": 403, "a foreign Origin": 403, "oversized body": 413, "oversized picture": 413,
            "not an image type": 415, "PNG bytes sent as JPEG": 400, "broken JPEG": 400, "a JPEG cut short": 400,
+           "a small JPEG claiming 30000 x 30000 pixels": 413,
            "too small picture": 400,
            "a second phone claims": 409, "a second phone sends without claiming": 409,
            "the first phone after a takeover": 409}

@@ -9,11 +9,37 @@ import numpy as np
 
 JPEG_START = b"\xff\xd8"
 JPEG_SCAN = b"\xff\xda"  # start of a scan: the picture's coded data follows
-JPEG_END = b"\xff\xd9"  # end of image; never inside coded data, where a 0xff byte is followed by 0x00 or a restart
+JPEG_END = b"\xff\xd9"
+#: Start-of-frame markers (baseline, progressive, lossless, arithmetic...): the segment holding the picture's size.
+JPEG_FRAME_MARKERS = frozenset({0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF})  # end of image; never inside coded data, where a 0xff byte is followed by 0x00 or a restart
 
 
 class InvalidImage(ValueError):
     """The image given to the detector is not a usable BGR picture."""
+
+
+def jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """A JPEG's (width, height) as its frame header says, read without decoding it (a header may claim a size
+    whose decoding would take seconds and gigabytes); None where no frame header is found."""
+    if not data.startswith(JPEG_START):
+        return None
+    at = 2
+    while at + 9 <= len(data):
+        if data[at] != 0xFF:
+            return None
+        marker = data[at + 1]
+        if marker == 0xFF:  # fill byte
+            at += 1
+            continue
+        if 0xD0 <= marker <= 0xD9 or marker == 0x01:  # markers without a length
+            at += 2
+            continue
+        if marker in JPEG_FRAME_MARKERS:
+            return int.from_bytes(data[at + 7:at + 9], "big"), int.from_bytes(data[at + 5:at + 7], "big")
+        if marker == JPEG_SCAN[1]:
+            return None
+        at += 2 + int.from_bytes(data[at + 2:at + 4], "big")
+    return None
 
 
 def cut_short(data: bytes) -> bool:

@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from vision.images import JPEG_START, cut_short
+from vision.images import JPEG_START, cut_short, jpeg_size
 from web.camera import PHONE_SPEC, Camera
 
 MAX_FRAME_BYTES = 1024 * 1024
@@ -56,14 +56,20 @@ def decode_jpeg(content_type: str | None, data: bytes) -> Any:
         raise PhoneRefused(400, "the frame is not a JPEG picture")
     if cut_short(data):
         raise PhoneRefused(400, "the frame is a JPEG picture cut short (its end is missing)")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        raise PhoneRefused(400, "the frame is not a readable JPEG picture")
-    height, width = image.shape[:2]
+    size = jpeg_size(data)  # checked before decoding: a small file may claim a huge picture
+    if size is None:
+        raise PhoneRefused(400, "the frame is not a readable JPEG picture (no frame header)")
+    width, height = size
     if max(height, width) > MAX_FRAME_SIDE:
         raise PhoneRefused(413, f"a frame may be at most {MAX_FRAME_SIDE} pixels a side, this one is {width}x{height}")
     if min(height, width) < MIN_FRAME_SIDE:
         raise PhoneRefused(400, f"a frame must be at least {MIN_FRAME_SIDE} pixels a side, this one is {width}x{height}")
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error:
+        image = None
+    if image is None:
+        raise PhoneRefused(400, "the frame is not a readable JPEG picture")
     return image
 
 
