@@ -14,7 +14,9 @@ import pytest
 
 from vision.pushed import PushedSource, SenderClock
 from vision.watcher import TableWatcher
+from web.camera import PHONE_SPEC
 from web.commands.serve import add_arguments, print_phone_address, run
+from web.phone import PhoneRefused
 from web.tls import phone_address, self_signed, server_context
 from web_support import NoCards, TableClient, make_app
 
@@ -218,6 +220,53 @@ def test_a_phone_that_sleeps_and_reloads_goes_on_without_losing_or_repeating_an_
         assert app.extensions["tableref.camera"].status()["starts"] == 1  # one watcher all along
     finally:
         app.extensions["tableref.camera"].stop()
+
+
+@pytest.mark.parametrize("before", ["webcam", "demo", "nothing"])
+def test_releasing_the_phone_gives_the_table_back_what_it_replaced(tmp_path: Path, before: str) -> None:
+    app = _phone_app(tmp_path)
+    camera = app.extensions["tableref.camera"]
+    opened: list[str] = []
+
+    def webcam(spec: str, zones: Any, on_event: Any, before_frame: Any) -> TableWatcher:
+        opened.append(spec)
+        return _no_cards_watcher(PushedSource(spec), zones, on_event, before_frame)
+
+    camera.opener = webcam
+    try:
+        if before == "webcam":
+            assert camera.start_source("0")
+        elif before == "demo":
+            assert camera.start_demo()
+        phone = TableClient(app)
+        phone.new_game()
+        assert phone.post("/api/phone/claim", {}).status_code == 200
+        assert _send(phone, _jpeg()).status_code == 200 and camera.spec == PHONE_SPEC
+        assert phone.post("/api/phone/release", {}).get_json()["held"] is False
+        status = camera.status()
+        if before == "webcam":
+            assert camera.spec == "0" and opened == ["0", "0"] and status["message"] == "watching 0"
+        elif before == "demo":
+            assert status["mode"] == "demo" and camera.spec != PHONE_SPEC
+        else:
+            assert status["mode"] == "off" and status["message"] == "the phone stopped being the table's camera"
+        assert _send(phone, _jpeg()).status_code == 409  # a frame sent late claims nothing back
+    finally:
+        camera.stop()
+
+
+def test_a_phone_whose_claim_a_restart_forgot_goes_on_sending(app: Any) -> None:
+    """The server restarted under a phone that was the camera: its next frame takes the free camera back, where
+    a phone that released it, or a phone while another is the camera, is refused."""
+    feed = app.extensions["tableref.phone"]
+    TableClient(app).new_game()
+    assert feed.frame("phone-a", "image/jpeg", _jpeg(), None)["yours"] is True
+    with pytest.raises(PhoneRefused) as refused:
+        feed.frame("phone-b", "image/jpeg", _jpeg(), None)
+    assert refused.value.status == 409
+    feed.release("phone-a")
+    with pytest.raises(PhoneRefused):
+        feed.frame("phone-a", "image/jpeg", _jpeg(), None)
 
 
 def _camera_plays(client: TableClient, game_id: int) -> list[dict]:

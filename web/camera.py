@@ -103,6 +103,9 @@ class Camera:
         self._watcher: Any = None
         self._spec: str | None = None
         self._demo: Any = None
+        self._demo_name = DEFAULT_DEMO
+        #: what ran before a phone became the camera (("source", spec) or ("demo", name)), run again on its release
+        self._before_phone: tuple[str, str] | None = None
         self._game_id: int | None = None
         self._mode = "off"
         self._message = "no camera is running"
@@ -250,6 +253,9 @@ class Camera:
     def start_pushed(self, source: FrameSource, before_frame: Callable[[float], None] | None = None) -> bool:
         """Watch frames pushed in from a phone (``source``, a :class:`vision.pushed.PushedSource`) instead of any
         camera or demo before; as :meth:`start_source` otherwise (zones stored under ``PHONE_SPEC``)."""
+        if self._spec != PHONE_SPEC:
+            self._before_phone = ("demo", self._demo_name) if self._demo is not None else \
+                ("source", self._spec) if self._spec is not None else None
         if self._demo is not None:
             self._demo.stop()
             self._demo = None
@@ -277,6 +283,19 @@ class Camera:
                                                else f"watching {shown_spec(spec)}")
         return True
 
+    def resume_after_phone(self) -> None:
+        """The phone stopped being the camera: what it replaced (a webcam, the demo) runs again, else the camera
+        is off and says why."""
+        if self._spec != PHONE_SPEC:
+            return
+        before, self._before_phone = self._before_phone, None
+        self._stop_watcher()
+        if before is not None and before[0] == "source" and self.start_source(before[1]):
+            return
+        if before is not None and before[0] == "demo" and self.start_demo(name=before[1]):
+            return
+        self.set_off("the phone stopped being the table's camera")
+
     def start_demo(self, reason: str = "", name: str = DEFAULT_DEMO) -> bool:
         """Play a bundled demo (``name``; default the UNO one): its recording through the watcher, its game from
         the script."""
@@ -288,7 +307,7 @@ class Camera:
         except (OSError, ValueError) as exc:
             self._mode, self._message = "unavailable", f"{prefix}the bundled demo cannot start: {exc}"
             return False
-        self._demo = demo
+        self._demo, self._demo_name = demo, name
         try:
             watching = demo.start()
         except InvalidInput as exc:

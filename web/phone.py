@@ -85,6 +85,9 @@ class PhoneFeed:
         self.takeovers = 0
         self.refused: Counter[int] = Counter()
         self.source: Any = None  # the PushedSource of the running phone watcher
+        #: phones that stopped being the camera since the server started: their frames never claim it back (a
+        #: phone whose claim a restart forgot does, while no other phone holds the camera)
+        self.released: set[str] = set()
 
     # -- the claim ---------------------------------------------------------------------------------
     def claim(self, phone: str, takeover: bool = False) -> dict[str, Any]:
@@ -98,15 +101,20 @@ class PhoneFeed:
                 self.takeovers += 1
             if self.holder != phone:
                 self.holder, self.since = phone, time.time()
+            self.released.discard(phone)
             if not self._watching():
                 self._start_watcher()
         return self.status(phone)
 
     def release(self, phone: str) -> dict[str, Any]:
-        """``phone`` stops being the camera (nothing happens when it is not the camera)."""
+        """``phone`` stops being the camera (nothing happens when it is not the camera): the webcam or the demo it
+        replaced runs again (:meth:`web.camera.Camera.resume_after_phone`)."""
         with self._lock:
-            if self.holder == phone:
-                self.holder, self.since = None, None
+            if self.holder != phone:
+                return self.status(phone)
+            self.holder, self.since = None, None  # its source keeps its counts for the status
+            self.released.add(phone)
+            self.camera.resume_after_phone()
         return self.status(phone)
 
     def restart(self) -> None:
@@ -139,6 +147,8 @@ class PhoneFeed:
         :class:`PhoneRefused`: 409 when ``phone`` is not the camera, 415/400/413 for a frame that is no
         usable picture."""
         with self._lock:
+            if self.holder is None and phone and phone not in self.released:
+                self.holder, self.since = phone, time.time()  # the server restarted under a phone sending frames
             if self.holder is None or self.holder != phone:
                 raise PhoneRefused(409, "this phone is not the table's camera (another phone took over, or it "
                                         "stopped): use it as the camera again")
