@@ -18,7 +18,7 @@ class CallRules(DrawRules):
         r: RoundState = self._round()
         player = self._player(event)
         count = r.counts[player]
-        if count == 1 or (count == 2 and game.seat[player] == r.turn):
+        if count in (1, 2):  # at 2: before the second-to-last card, on one's turn or out of it (a jump-in, a double)
             r.uno_called.add(player)
             if r.uno_window == player:
                 r.uno_window = None

@@ -25,10 +25,13 @@ class DrawRules(PlayRules):
             raise Rejected("known-hands mode: a draw must list the cards drawn")
         if game.awaiting and game.awaiting["kind"] in ("starter", "reveal"):
             raise Rejected(f"waiting for {self._awaiting_text()}")
+        ends_when_empty = game.opts["end_when_pile_empty"]
+        if ends_when_empty and count > r.draw_pile and r.known:
+            raise Rejected(f"only {r.draw_pile} cards are left in the draw pile: drawing them ends the round")
         available = r.draw_pile + len(r.discard) - 1
-        if count > available:
+        if count > available and not ends_when_empty:
             raise Rejected(f"only {available} cards can be drawn (draw pile and discard pile under its top card)")
-        reshuffle = count > r.draw_pile
+        reshuffle = count > r.draw_pile and not ends_when_empty
         if r.known:
             below = Counter(r.discard[:-1]) if reshuffle else {}
             wanted: dict[str, int] = {}
@@ -45,6 +48,7 @@ class DrawRules(PlayRules):
             r.discard = r.discard[-1:]
             flags.append(flag("reshuffle", None, 0, "the draw pile ran out: the discard pile except its top card was "
                                                     "shuffled into a new draw pile"))
+        count = min(count, r.draw_pile)  # with end_when_pile_empty, what is left: the round then ends
         r.draw_pile -= count
         r.counts[player] += count
         if r.known:

@@ -17,6 +17,11 @@ def restricted_wilds(opts: dict[str, Any]) -> frozenset[str]:
                          and opts["wild_only_when_no_match"]))
 
 
+#: ``custom_effect`` -> what a Wild Customizable then does (its kind of card)
+CUSTOM_KINDS = {"wild": "wild", "skip": "skip", "draw4": "draw4", "draw10": "draw4", "block": "block",
+                "deflect": "deflect"}
+
+
 class PlayJudge(RefereeBase):
     """Whether a play is legal: matching, pending draws, restricted wilds, finishing rules."""
 
@@ -48,6 +53,9 @@ class PlayJudge(RefereeBase):
                                        + (" (not an identical card: no jump-in)" if opts["jump_in"] else "")), \
                     opts["out_of_turn_penalty"], mode
         if mode in ("jump", "double"):
+            if rule.wild and not self._wild_fits():
+                return "illegal_card", f"{card} on {r.top}: no wild on a wild (house rule), out of turn too", \
+                    opts["wrong_play_penalty"], mode
             finish = self._finish_check(player, rule, mode)
             if finish[0] is not None:
                 return finish
@@ -136,27 +144,35 @@ class PlayJudge(RefereeBase):
         """Whether ``rule`` may be played on a pending draw (stacking, return carriage, let me, custom)."""
         r: RoundState = self._game.round
         opts = self._game.opts
-        pending_kind = "draw4" if r.pending >= 4 else "draw2"  # a custom wild's draw, or a starter's
-        for card in reversed(r.discard):  # the draw card it comes from, under the Skips and Reverses passing it on
-            under: CardRule = RULES[card]
-            if under.draw:
-                pending_kind = under.kind
+        pending_kind = "draw4" if r.pending >= 4 else "draw2"  # a starter's
+        for card in reversed(r.discard):  # the draw card it comes from, under the cards passing it on
+            under = self._acting_kind(RULES[card])
+            if RULES[card].draw or under in ("draw2", "draw4"):
+                pending_kind = under
                 break
-            if under.kind not in ("skip", "reverse"):
+            if under not in ("skip", "reverse", "deflect"):
                 break
-        if rule.draw:
+        kind = self._acting_kind(rule)
+        if rule.draw or kind in ("draw2", "draw4"):  # a Wild Customizable that draws is a draw four's kind
             if opts["stack_mixed"]:
                 return True
-            if rule.kind == pending_kind == "draw2":
+            if kind == pending_kind == "draw2":
                 return opts["stack_draw2"]
-            if rule.kind == pending_kind == "draw4":
+            if kind == pending_kind == "draw4":
                 return opts["stack_draw4"]
             return False
-        if rule.kind == "custom" and opts["custom_effect"] in ("block", "deflect", "draw4", "draw10"):
-            return opts["custom_effect"] in ("block", "deflect") or opts["stack_mixed"] or opts["stack_draw4"]
+        if kind in ("block", "deflect"):
+            return True
         if pending_kind == "draw2" and rule.color is not None and rule.color == r.color:
             return (rule.kind == "reverse" and opts["return_carriage"]) or (rule.kind == "skip" and opts["let_me"])
         return False
+
+    def _acting_kind(self, rule: CardRule) -> str:
+        """What ``rule`` does in this game: its kind, a Wild Customizable's the effect the table chose for it
+        (``custom_effect``: a draw of 4 or 10 acts as a draw four)."""
+        if rule.kind != "custom":
+            return rule.kind
+        return CUSTOM_KINDS[self._game.opts["custom_effect"]]
 
     def _wild_breach(self, player: str, color: str | None, match: str | None) -> bool | None:
         """Known hands: whether the restricted wild just played (it has left the hand) broke the restriction,

@@ -51,8 +51,8 @@ class PlayRules(RoundEnd):
             self._owe(player, penalty)
             what = "the card is taken back" + (f" and {player} draws {penalty}" if penalty else "")
             return [flag(kind, player, penalty, f"{reason}; {what}")]
-        if awaiting and not rule.keeps_under:  # a Joker names no suit: the wild's own player still names it
-            flags += self._forgot_color(player)
+        if awaiting and not rule.keeps_under and mode != "jump":  # a Joker names no suit: the wild's own player
+            flags += self._forgot_color(player)  # still names it; a jump-in cancels the wild, forgotten or not
         self._acted(player)
         previous = (r.color, r.match)
         self._remove_card(player, rule.id)

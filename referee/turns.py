@@ -13,17 +13,16 @@ class TurnRules(PlayJudge):
         game: GameState = self._game
         r: RoundState = game.round
         opts = game.opts
-        kind = rule.kind
-        if kind == "custom":
-            kind = {"wild": "wild", "skip": "skip", "draw4": "draw4", "draw10": "draw4", "block": "block",
-                    "deflect": "deflect"}[opts["custom_effect"]]
+        kind = self._acting_kind(rule)
         draw = rule.draw or ({"draw4": 4, "draw10": 10}.get(opts["custom_effect"], 0) if rule.kind == "custom" else 0)
         cancelled = r.cancelled
         r.cancelled = False
         two = len(game.players) == 2 and opts["reverse_skips_with_two"]
         if draw and not cancelled:
             if mode == "jump" and not (rule.kind == "draw4" and opts["overtake_stacks_draw4"]):
-                r.pending = draw  # jump-in cancels the first card's function
+                # a jump-in cancels the function of the card it lands on, an identical one: its draw stands for that
+                # card's, the stack under it stays (nothing was pending once the draw was taken)
+                r.pending = max(r.pending, draw)
             else:
                 r.pending += draw
             r.pending_from = player

@@ -420,3 +420,71 @@ def test_no_going_out_while_owing_penalty_cards():
     assert flag_["draw"] == 0 and not state["round_over"] and state["owed"] == {"ann": 2}
     ok(ref, "draw", player="ann", count=2, cards=["blue-1", "blue-2"])
     assert ok(ref, "play", player="ann", card="red-2")["hand_counts"]["ann"] == 2
+
+
+ABCD = ["a", "b", "c", "d"]
+
+
+def test_an_uno_call_before_an_out_of_turn_card_counts() -> None:
+    """docs/rules.md: calling UNO holding 2 cards just before the second-to-last card counts: ena's overtake and a
+    double are such cards ('When a player sheds their second to last card, they must call out UNO')."""
+    ena = counts_round("ena", ABCD, "red-5", dealer="d", hand_size=2)
+    ok(ena, "play", player="a", card="red-9")
+    ok(ena, "uno", player="c")
+    ok(ena, "play", player="c", card="red-9")
+    assert kinds(send(ena, "catch", player="b", target="c")) == ["false_catch"]
+    doubles = counts_round("official", P3, "red-7", dealer="cat", hand_size=3, doubles=True, false_uno_penalty=4)
+    ok(doubles, "play", player="ann", card="red-5")
+    ok(doubles, "uno", player="ann")  # holding 2, about to double: no false call either
+    ok(doubles, "play", player="ann", card="red-5")
+    assert kinds(send(doubles, "catch", player="ben", target="ann")) == ["false_catch"]
+
+
+def test_a_jump_in_on_a_stacked_draw_cancels_only_the_card_it_lands_on() -> None:
+    """'In the case of action cards, this intervention cancels the function of the first card': the stack under
+    that card stays."""
+    ref = counts_round("official", ABCD, "red-5", dealer="d", hand_size=3, stack_draw2=True, jump_in=True)
+    ok(ref, "play", player="a", card="red-draw2")
+    ok(ref, "play", player="b", card="blue-draw2")
+    state = ok(ref, "play", player="d", card="blue-draw2")
+    assert state["pending_draw"] == 4 and state["turn"] == "a"
+
+
+def test_with_end_when_pile_empty_a_draw_past_the_pile_takes_what_is_left_and_ends_the_round() -> None:
+    """'End the game when the draw pile is depleted ... and count the points each player has in their hand'."""
+    ref = counts_round("two-player", ["a", "b"], "red-5", dealer="b", end_when_pile_empty=True)
+    left = send(ref, "draw", player="a", count=1)["state"]["draw_pile"]
+    assert send(ref, "draw", player="b", count=left - 1)["accepted"]  # (a wrong count: drawn all the same)
+    ok(ref, "play", player="b", card="red-draw2")
+    verdict = send(ref, "draw", player="a", count=2)
+    assert "pile_empty" in kinds(verdict) and "reshuffle" not in kinds(verdict)
+    assert verdict["state"]["draw_pile"] == 0 and verdict["state"]["turn"] is None
+
+
+def test_a_jump_in_on_a_wild_whose_colour_is_not_named_charges_nobody() -> None:
+    """'Forget wish ... (the next player can then make up for it)': a jump-in cancels the wild, forgotten or not."""
+    ref = counts_round("official", ABCD, "red-5", dealer="d", hand_size=3, jump_in=True, forgot_color_penalty=2)
+    ok(ref, "play", player="a", card="wild")
+    state = ok(ref, "play", player="c", card="wild", color="green")
+    assert state["color"] == "green" and state["awaiting"] is None and state["owed"] == {}
+
+
+def test_no_wild_on_a_wild_out_of_turn_either() -> None:
+    """'if there is a black card on top, this is allowed no Further black card'."""
+    ref = counts_round("official", ABCD, "red-5", dealer="d", hand_size=3, jump_in=True, no_wild_on_wild=True)
+    ok(ref, "play", player="a", card="wild", color="red")
+    assert kinds(send(ref, "play", player="c", card="wild", color="blue")) == ["illegal_card"]
+
+
+def test_a_wild_customizable_keeps_a_draw_stack_s_kind_whatever_it_does() -> None:
+    """'A mix of +2/+4- Cards is not allowed' / 'you cannot play a Draw Four on top of a Draw Two': a deflecting
+    Wild Customizable passes a Draw Two stack on as one; one that draws four is a Draw Four."""
+    deflect = counts_round("official", ABCD, "red-5", dealer="d", hand_size=3, stack_draw2=True, stack_draw4=True,
+                           custom_effect="deflect")
+    ok(deflect, "play", player="a", card="red-draw2")
+    ok(deflect, "play", player="b", card="blue-draw2")
+    ok(deflect, "play", player="c", card="wild-custom", color="blue")
+    assert ok(deflect, "play", player="d", card="blue-draw2")["pending_draw"] == 6
+    draws = counts_round("official", P3, "red-5", dealer="cat", hand_size=3, stack_draw4=True, custom_effect="draw4")
+    ok(draws, "play", player="ann", card="red-draw2")
+    assert kinds(send(draws, "play", player="ben", card="wild-custom", color="green")) == ["must_draw"]
