@@ -129,6 +129,43 @@ def test_who_played_this_gives_the_last_play_to_another_player(client: TableClie
     assert client.post(f"/api/games/{game_id}/correct", {"player": "zed"}).status_code == 400
 
 
+def test_who_played_this_never_reopens_a_scored_round(client: TableClient) -> None:
+    """After the next deal there is no play left to give to another player: the round's score stands."""
+    game_id = client.new_game(options={"hand_size": 2})
+    for event in ({"type": "start_round", "dealer": "ann", "starter": "red-5"},
+                  {"type": "play", "player": "ben", "card": "red-7"}, {"type": "uno", "player": "ben"},
+                  {"type": "play", "player": "cat", "card": "red-9"}, {"type": "uno", "player": "cat"},
+                  {"type": "play", "player": "ann", "card": "red-1"}, {"type": "uno", "player": "ann"},
+                  {"type": "play", "player": "ben", "card": "red-8"},
+                  {"type": "reveal", "player": "ann", "cards": ["wild"]},
+                  {"type": "reveal", "player": "cat", "cards": ["green-3"]},
+                  {"type": "start_round", "dealer": "ben", "starter": "blue-5"}):
+        assert client.event(game_id, event)["verdict"]["accepted"], event
+    snapshot = client.get(f"/api/games/{game_id}").get_json()
+    assert snapshot["last_play"] is None and snapshot["state"]["scores"]["ben"] == 53
+    refused = client.post(f"/api/games/{game_id}/correct", {"player": "ann"})
+    assert refused.status_code == 400 and "round is over" in refused.get_json()["error"]
+    assert client.state(game_id)["round"] == 2 and client.state(game_id)["scores"]["ben"] == 53
+
+
+def test_who_played_this_that_the_referee_refuses_changes_nothing(client: TableClient) -> None:
+    """Known hands: cat does not hold the card ben went out with; the winning play and the games list stay."""
+    game_id = client.new_game(options={"target_score": 20, "hand_size": 2})
+    hands = {"ann": ["red-1", "wild"], "ben": ["red-8", "red-3"], "cat": ["red-9", "blue-2"]}
+    client.event(game_id, {"type": "start_round", "dealer": "ann", "starter": "red-5", "hands": hands})
+    for event in ({"type": "play", "player": "ben", "card": "red-8"}, {"type": "uno", "player": "ben"},
+                  {"type": "play", "player": "cat", "card": "red-9"}, {"type": "uno", "player": "cat"},
+                  {"type": "play", "player": "ann", "card": "red-1"}, {"type": "uno", "player": "ann"},
+                  {"type": "play", "player": "ben", "card": "red-3"}):
+        assert client.event(game_id, event)["verdict"]["accepted"], event
+    assert client.state(game_id)["winner"] == "ben"
+    refused = client.post(f"/api/games/{game_id}/correct", {"player": "cat"})
+    assert refused.status_code == 400 and "nothing was changed" in refused.get_json()["error"]
+    assert client.state(game_id)["winner"] == "ben"
+    listed = next(g for g in client.get("/api/games").get_json()["games"] if g["id"] == game_id)
+    assert listed["winner"] == "ben" and listed["game_over"]
+
+
 def test_export_replays_through_the_referee_command(client: TableClient) -> None:
     game_id = short_game(client)
     for event in SHORT_ROUND[:3]:

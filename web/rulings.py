@@ -182,12 +182,7 @@ class Rulings:
         active = self.tables.store.events(game_id, include_undone=False)
         first = next(e for e in active if e.seq == seq)
         field = CARD_FIELD[first.event["type"]]
-        referee = Referee()
-        for earlier in active:
-            if earlier.seq >= seq:
-                break
-            referee.handle(earlier.event)
-        refused = referee.handle({**first.event, field: card})
+        refused = self.tables.judged_in_place(game_id, seq, {**first.event, field: card})
         if not refused.get("accepted"):
             reasons = "; ".join(f.get("reason") or f.get("kind", "") for f in refused.get("flags") or [])
             raise InvalidInput(f"card: {card} cannot have been that card ({reasons})")

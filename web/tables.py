@@ -77,11 +77,18 @@ class LiveGame:
         self.last_verdict = verdict
         if verdict.get("accepted"):
             self.last_event = event
-            self.last_play = event if event.get("type") == "play" else self.last_play
+            if event.get("type") == "play":
+                self.last_play = event
+            elif event.get("type") in ROUND_STARTS:
+                self.last_play = None  # a round scored is never reopened by "who played this"
             self.in_force = card_in_force(self.in_force, event, verdict.get("state") or {})
         flags = [f for f in verdict.get("flags", []) if isinstance(f, dict)]
         if flags:
             self.latest_flags = (seq, flags)
+
+
+#: accepted events that begin a round: what was played before them is scored and stays as it is
+ROUND_STARTS = frozenset({"start_round", "cut"})
 
 
 @dataclass(frozen=True)
@@ -329,6 +336,13 @@ class Tables:
             if corrected["player"] == last.event["player"]:
                 raise InvalidInput(f"that play is already {corrected['player']}'s")
             later = [e for e in active if e.seq > last.seq]
+            if any(e.event.get("type") in ROUND_STARTS and (e.verdict or {}).get("accepted") for e in later):
+                raise InvalidInput("that play's round is over: there is no play of this round to give to another "
+                                   "player")
+            verdict = self.judged_in_place(game_id, last.seq, corrected)
+            if not verdict.get("accepted"):
+                reasons = "; ".join(f.get("reason") or f.get("kind", "") for f in verdict.get("flags") or [])
+                raise InvalidInput(f"{corrected['player']} cannot have played it ({reasons}): nothing was changed")
             for stored in [last, *later]:
                 self.store.set_undone(game_id, stored.seq)
             game = self._replace_live(game_id)
@@ -338,8 +352,19 @@ class Tables:
                 if again.get("type") == "choose_color" and again.get("player") == last.event["player"]:
                     again = {**again, "player": corrected["player"]}
                 self._apply(game, again, stored.source)
+            self.store.record_summary(game_id, game.referee.state())
             self._announce_reset(game_id, f"{event_text(last.event)} → given to {corrected['player']}")
             return entry
+
+    def judged_in_place(self, game_id: int, seq: int, event: dict[str, Any]) -> dict[str, Any]:
+        """The verdict ``event`` would get in place of the event at ``seq``: the events in force before it replayed
+        on a referee of its own; nothing changes."""
+        referee = self._new_referee()
+        for stored in self.store.events(game_id, include_undone=False):
+            if stored.seq >= seq:
+                break
+            judge(referee, stored.event)
+        return judge(referee, event) or {"accepted": False, "flags": [{"reason": "the referee failed on it"}]}
 
     def _replace_live(self, game_id: int) -> LiveGame:
         with self._registry_lock:
