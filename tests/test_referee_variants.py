@@ -488,3 +488,19 @@ def test_a_wild_customizable_keeps_a_draw_stack_s_kind_whatever_it_does() -> Non
     draws = counts_round("official", P3, "red-5", dealer="cat", hand_size=3, stack_draw4=True, custom_effect="draw4")
     ok(draws, "play", player="ann", card="red-draw2")
     assert kinds(send(draws, "play", player="ben", card="wild-custom", color="green")) == ["must_draw"]
+
+
+def test_a_hand_shown_with_more_copies_than_the_deck_has_left_is_refused() -> None:
+    """Counts mode: the camera read the hands shown to score. A 108-card deck holds four Wild Draw Fours; with one on
+    the discard pile and three in a hand shown before, another cannot be."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=2, deck="108")
+    ok(ref, "play", player="ann", card="wild-draw4", color="red")
+    ok(ref, "uno", player="ann")
+    ok(ref, "draw", player="ben", count=4)
+    ok(ref, "play", player="cat", card="red-9")
+    ok(ref, "uno", player="cat")
+    ok(ref, "play", player="ann", card="red-3")
+    assert send(ref, "reveal", player="ben", cards=["wild-draw4"] * 3 + ["red-1", "red-1", "blue-2"])["accepted"]
+    refused = send(ref, "reveal", player="cat", cards=["wild-draw4"])
+    assert not refused["accepted"] and "more copies than the deck holds" in refused["flags"][0]["reason"]
+    assert send(ref, "reveal", player="cat", cards=["blue-7"])["accepted"]
