@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from web_support import CHROMIUM, TableClient, chromium_page, make_app, screenshot, served
+from web.describe import game_end_words, winner_words
 from web.in_force import card_in_force, turn_note, under_top
 
 PHONE = {"width": 390, "height": 844}
@@ -145,3 +146,22 @@ def test_a_twist_table_of_twelve_is_seated_where_an_uno_preset_refuses_it(api: T
     refused = api.post("/api/games", {"rules": "official", "players": twelve})
     assert refused.status_code == 400 and "2 to 10 players" in refused.get_json()["error"]
     assert "More players (11 to 20" in api.get("/games/new").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("setup", "state", "words"), [
+    ({"rules": "official"}, {"round": 1}, "The game ends when a total reaches 500 points."),
+    ({"rules": "official", "options": {"round_limit": 2}}, {"round": 2},
+     "The game ends after 2 rounds (round 2 now): the highest total wins."),
+    ({"rules": "ena", "options": {"target_score": 20}}, {"round": 1},
+     "The game ends when a total reaches 20 points: the lowest total wins; a tie for the win is played off."),
+    ({"rules": "twist"}, {"round": 1}, "The game ends when a total reaches 500 points: the lowest total wins."),
+])
+def test_how_a_game_ends_is_said_as_its_rules_end_it(setup: dict, state: dict, words: str) -> None:
+    assert game_end_words(setup, state) == words
+
+
+def test_a_tie_is_said_as_a_tie() -> None:
+    assert winner_words("ben") == "ben wins the game!"
+    assert winner_words("ben = cat") == "A tie: ben and cat share the win!"
+    assert winner_words("ann & cat = ben & dan = eve") == "A tie: ann & cat, ben & dan and eve share the win!"
+    assert winner_words(None) == "Nobody wins the game."

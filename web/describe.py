@@ -8,6 +8,8 @@ import re
 from typing import Any
 
 from referee.cards import is_card_id, parse_card
+from referee.options import resolve
+from referee.presets import PRESETS
 
 #: colour or suit -> (name, symbol). UNO colours get shapes; suits their own signs.
 COLOR_NAMES: dict[str, tuple[str, str]] = {
@@ -165,3 +167,35 @@ def flag_text(flag: dict[str, Any]) -> str:
         parts.append(f"draws {flag['draw']}")
     text = " — ".join(parts)
     return f"{text}: {reason_text(str(flag['reason']))}" if flag.get("reason") else text
+
+
+#: how the referee names the winners of a tied game (``referee.scoring``: the leaders joined)
+TIE_JOIN = " = "
+
+
+def winner_words(winner: str | None) -> str:
+    """The game's end as the page says it: one winner, or a tie in words (the referee joins tied leaders)."""
+    if not winner:
+        return "Nobody wins the game."
+    names = winner.split(TIE_JOIN)
+    if len(names) == 1:
+        return f"{winner} wins the game!"
+    return f"A tie: {', '.join(names[:-1])} and {names[-1]} share the win!"
+
+
+def game_end_words(setup: dict[str, Any], state: dict[str, Any]) -> str:
+    """How this game ends, in words: after a number of rounds (``round_limit``) or at the target score, and
+    whether the highest or the lowest total wins (penalty points); a tie for the lowest played off (ena)."""
+    preset = PRESETS.get(str(setup.get("rules")))
+    if preset is None:
+        return ""
+    options, _ = resolve(dict(preset.options), setup.get("options") or {})
+    lowest = preset.scoring == "penalty" or options["penalty_points"]
+    best = "the lowest total wins" if lowest else "the highest total wins"
+    if options["round_limit"]:
+        return f"The game ends after {options['round_limit']} rounds (round {state.get('round') or 0} now): {best}."
+    words = f"The game ends when a total reaches {options['target_score']} points" + (
+        f": {best}" if lowest else "")
+    if options["tie_continues"]:
+        words += "; a tie for the win is played off"
+    return words + "."

@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 
 from referee.base import PENALTY_KINDS
 from referee.cards import ALL_CARD_IDS
-from web.describe import COLOR_NAMES, card_label, color_label
+from web.describe import COLOR_NAMES, card_label, color_label, game_end_words
 from web.rules_info import rules_catalog
 from web.security import check_pin, controls
 from web.validation import MAX_PLAYERS, SEATS_SHOWN, InvalidInput
@@ -118,7 +118,7 @@ def scores(game_id: int) -> str:
     tables = _tables()
     snapshot = tables.snapshot(game_id)
     return render_template("scores.html", game_id=game_id, snapshot=snapshot, rounds=tables.rounds(game_id),
-                           target=snapshot["state"].get("target_score"))
+                           ends=game_end_words(snapshot["game"], snapshot["state"]))
 
 
 @pages.get("/games/<int:game_id>/history")
@@ -128,7 +128,7 @@ def game_history(game_id: int) -> str:
     snapshot = tables.snapshot(game_id)
     return render_template("game_history.html", game_id=game_id, summary=tables.store.game(game_id),
                            snapshot=snapshot, rounds=tables.rounds(game_id), log=tables.log(game_id),
-                           target=snapshot["state"].get("target_score"))
+                           ends=game_end_words(snapshot["game"], snapshot["state"]))
 
 
 @pages.get("/history")

@@ -203,6 +203,14 @@
     return describe ? describe(awaiting) : String(awaiting.kind || "").replace(/_/g, " ");
   }
 
+  // web/describe.py winner_words: the referee joins the leaders of a tied game with " = "
+  function winnerWords(winner) {
+    if (!winner) return "Nobody wins the game.";
+    const names = winner.split(" = ");
+    if (names.length === 1) return winner + " wins the game!";
+    return "A tie: " + names.slice(0, -1).join(", ") + " and " + names[names.length - 1] + " share the win!";
+  }
+
   function renderBanners(state) {
     const box = $("banners");
     box.replaceChildren();
@@ -211,7 +219,7 @@
         el("a", { href: "/unlock?next=" + encodeURIComponent(location.pathname) }, "Enter the table PIN"), " to use the controls."));
     }
     if (state.game_over) {
-      box.append(el("div", { className: "banner winner" }, "★ " + (state.winner || "Nobody") + " wins the game! ",
+      box.append(el("div", { className: "banner winner" }, "★ " + winnerWords(state.winner) + " ",
         el("a", { className: "button", href: "/games/" + gameId + "/scores" }, "Scoreboard")));
     } else if (state.round_over) {
       box.append(el("div", { className: "banner info" }, "Round over — show the hands for scoring, then deal the next round."));
