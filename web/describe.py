@@ -193,7 +193,8 @@ def game_end_words(setup: dict[str, Any], state: dict[str, Any]) -> str:
     lowest = preset.scoring == "penalty" or options["penalty_points"]
     best = "the lowest total wins" if lowest else "the highest total wins"
     if options["round_limit"]:
-        return f"The game ends after {options['round_limit']} rounds (round {state.get('round') or 0} now): {best}."
+        limit = options["round_limit"]
+        return f"The game ends after {limit} round{'s' if limit > 1 else ''} (round {state.get('round') or 0} now): {best}."
     words = f"The game ends when a total reaches {options['target_score']} points" + (
         f": {best}" if lowest else "")
     if options["tie_continues"]:
