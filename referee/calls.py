@@ -77,8 +77,9 @@ class CallRules(DrawRules):
         offender = check["player"]
         is_wd4 = RULES[check["card"]].kind == "draw4"
         if guilty:
+            own = RULES[check["card"]].draw  # the offender's card is settled; the stack under it is theirs to draw
             draw = (opts["wild_restriction_penalty"] if opts["wild_only_when_no_match"]
-                    else opts["challenge_upheld_draw"] + max(r.pending - 4, 0))
+                    else opts["challenge_upheld_draw"]) + max(r.pending - own, 0)
             self._owe(offender, draw)
             r.pending, r.pending_from = 0, None
             if opts["wild_only_when_no_match"]:

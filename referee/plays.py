@@ -127,8 +127,8 @@ class PlayRules(RoundEnd):
             r.wild_check = {**check, "fair": True}
             return []
         # settled as an upheld challenge (calls._settle): the draw stacked before it is the offender's too
-        draw = (opts["wild_restriction_penalty"] if opts["wild_only_when_no_match"]
-                else opts["challenge_upheld_draw"] + r.pending)
+        draw = (opts["wild_restriction_penalty"] if opts["wild_only_when_no_match"]  # 'the effect of the card
+                else opts["challenge_upheld_draw"]) + r.pending  # will be canceled': the stack under it stays theirs
         self._owe(player, draw)
         r.pending, r.pending_from = 0, None
         r.cancelled = True

@@ -18,8 +18,8 @@ def test_deal_passes_left_each_round():
     """'Deal passes left each round.'"""
     ref = counts_round("ena", P4, "red-5", dealer="ann", hand_size=1)
     ok(ref, "play", player="ben", card="red-1")
-    for player in ("ann", "cat", "dan"):
-        ok(ref, "reveal", player=player, cards=["red-2"])
+    for player, card in (("ann", "red-2"), ("cat", "blue-2"), ("dan", "green-2")):
+        ok(ref, "reveal", player=player, cards=[card])
     state = ok(ref, "start_round", starter="blue-5")
     assert state["dealer"] == "ben" and state["turn"] == "cat" and state["round"] == 2
 

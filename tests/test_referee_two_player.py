@@ -1,6 +1,9 @@
 """UNO for two players (two-player.txt), its alternate rules included."""
 from __future__ import annotations
 
+from collections import Counter
+
+from referee.decks import deck_counts
 from referee_support import counts_round, kinds, known_round, new_game, ok, only_flag, send
 
 P2 = ["ann", "ben"]
@@ -166,8 +169,10 @@ def test_alternate_end_when_draw_pile_depleted():
     pile = ref.state()["draw_pile"]
     state = only_flag(send(ref, "draw", player="ann", count=pile), "pile_empty") and ref.state()
     assert state["awaiting"]["kind"] == "reveal" and not state["round_over"]
-    ok(ref, "reveal", player="ben", cards=["red-1"] * 2 + ["red-2"] * 2 + ["blue-0", "blue-1", "blue-3"])
-    state = ok(ref, "reveal", player="ann", cards=["wild"] * 4 + ["red-9"] * (pile + 3))
+    ben = ["red-1"] * 2 + ["red-2"] * 2 + ["blue-0", "blue-1", "blue-3"]
+    ok(ref, "reveal", player="ben", cards=ben)
+    rest = deck_counts("112", 2) - Counter(ben) - Counter(["red-5"])  # the deck but the top card: ann took the pile
+    state = ok(ref, "reveal", player="ann", cards=list(rest.elements()))
     assert state["round_over"] and state["went_out"] == "ben" and state["scores"]["ben"] > 200
 
 
@@ -230,3 +235,14 @@ def test_playable_drawn_card_may_be_kept():
     ok(ref, "draw", player="ann", count=1, cards=["red-9"])
     assert ref.legal_plays("ann") == ["red-9"]
     assert ok(ref, "pass", player="ann")["turn"] == "ben"
+
+
+def test_a_wild_draw_four_stacked_against_the_restriction_leaves_the_stack_under_it_to_its_player():
+    """'the effect of the card will be canceled and they will have to draw 2 cards' / 'You can decide on a different
+    rule allowing you to stack Wild Draw 4 cards': the cancelled card's 4 go, the 4 it was stacked on stay."""
+    ref = known_round("two-player", {"ann": ["wild-draw4", "red-1", "red-2"], "ben": ["wild-draw4", "green-3", "red-4"]},
+                      "blue-5", dealer="ben", stack_draw4=True)
+    ok(ref, "play", player="ann", card="wild-draw4", color="green")
+    verdict = send(ref, "play", player="ben", card="wild-draw4", color="yellow")
+    assert only_flag(verdict, "illegal_card")["draw"] == 6
+    assert verdict["state"]["pending_draw"] == 0 and verdict["state"]["color"] == "green"
