@@ -132,6 +132,18 @@ def test_the_club_shows_each_tables_newest_game_and_the_standings(club: tuple[An
     assert "<html" not in part and "Table 2" in part
 
 
+def test_a_team_game_is_ranked_by_its_teams(club: tuple[Any, TableClient]) -> None:
+    """'As a team you win or lose': a twist table of two teams shows and ranks the teams' totals."""
+    app, client = club
+    game = client.new_game(["ann", "ben", "cat", "dan"], name="Teams", rules="twist",
+                           teams=[["ann", "cat"], ["ben", "dan"]])
+    client.event(game, {"type": "start_round", "dealer": "dan", "starter": "5H"})
+    view = client.get("/api/club").get_json()
+    line = next(t for t in view["tables"] if t["name"] == "Teams")
+    assert line["scores"] == {"ann & cat": 0, "ben & dan": 0} and line["lowest_wins"]
+    assert [row["player"] for row in view["standings"]["lowest_wins"]] == ["ann & cat", "ben & dan"]
+
+
 def test_an_older_database_is_brought_up_to_date(tmp_path: Path, db_url: str) -> None:
     from web.migrations import ADDED_COLUMNS
     from web.store import Base

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from web.describe import card_label, color_label
+from web.describe import card_label, color_label, lowest_wins
 
 #: The most tables the club page shows (the newest games first).
 MAX_TABLES = 60
@@ -28,20 +28,13 @@ class Standing:
     place: int
 
 
-def lowest_wins(setup: dict[str, Any]) -> bool:
-    """True when the game's ruleset scores penalty points (the lowest total wins)."""
-    from referee.presets import PRESETS
-
-    preset = PRESETS.get(setup.get("rules", ""))
-    preset_options = dict(preset.options) if preset is not None else {}
-    penalty = (setup.get("options") or {}).get("penalty_points", preset_options.get("penalty_points", False))
-    return bool(penalty) or (preset is not None and preset.scoring == "penalty")
-
-
 def table_line(overview: dict[str, Any]) -> dict[str, Any]:
-    """One table as the club page shows it, from ``Tables.overview``."""
+    """One table as the club page shows it, from ``Tables.overview``: its sides' totals are its players', or in a
+    team game its teams'."""
     state, game = overview["state"], overview["game"]
-    scores = {player: int((state.get("scores") or {}).get(player, 0)) for player in game["players"]}
+    teams = state.get("team_scores") or {}  # a team game is won or lost by the team ('As a team you win or lose')
+    scores = {team: int(points) for team, points in teams.items()} if teams else \
+        {player: int((state.get("scores") or {}).get(player, 0)) for player in game["players"]}
     latest = overview["latest_flags"]
     return {
         "id": game["id"], "name": game["name"], "rules": game["rules"], "players": game["players"],
@@ -55,8 +48,8 @@ def table_line(overview: dict[str, Any]) -> dict[str, Any]:
 
 
 def standings(lines: list[dict[str, Any]], lowest: bool) -> list[Standing]:
-    """Every player of the tables whose lowest (``lowest``) or highest total wins, best first, with their
-    place at their own table."""
+    """Every side (a player, or a team in a team game) of the tables whose lowest (``lowest``) or highest total
+    wins, best first, with its place at its own table."""
     rows: list[Standing] = []
     for line in lines:
         if line["lowest_wins"] != lowest:

@@ -183,6 +183,15 @@ def winner_words(winner: str | None) -> str:
     return f"A tie: {', '.join(names[:-1])} and {names[-1]} share the win!"
 
 
+def lowest_wins(setup: dict[str, Any]) -> bool:
+    """True when the game's ruleset scores penalty points (the lowest total wins)."""
+    preset = PRESETS.get(str(setup.get("rules")))
+    if preset is None:
+        return False
+    options, _ = resolve(dict(preset.options), setup.get("options") or {})
+    return preset.scoring == "penalty" or bool(options["penalty_points"])
+
+
 def game_end_words(setup: dict[str, Any], state: dict[str, Any]) -> str:
     """How this game ends, in words: after a number of rounds (``round_limit``) or at the target score, and
     whether the highest or the lowest total wins (penalty points); a tie for the lowest played off (ena)."""
@@ -190,7 +199,7 @@ def game_end_words(setup: dict[str, Any], state: dict[str, Any]) -> str:
     if preset is None:
         return ""
     options, _ = resolve(dict(preset.options), setup.get("options") or {})
-    lowest = preset.scoring == "penalty" or options["penalty_points"]
+    lowest = lowest_wins(setup)
     best = "the lowest total wins" if lowest else "the highest total wins"
     if options["round_limit"]:
         limit = options["round_limit"]
