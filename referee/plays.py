@@ -40,7 +40,8 @@ class PlayRules(RoundEnd):
         kind, reason, penalty, mode = self._judge_play(player, rule.id)
         if kind is None and rule.kind == "shuffle" and r.counts[player] > 1 and shuffle_hands is not None:
             shuffle_hands = self._check_shuffle(player, rule.id, shuffle_hands)
-        if kind is None and opts["seven_o"] and rule.match == "7" and target is None and r.counts[player] > 1:
+        if kind is None and opts["seven_o"] and rule.match == "7" and target is None and r.counts[player] > 1 \
+                and mode != "double":  # a double's action does not add up: one swap, the first 7's
             raise Rejected("Seven-O: a 7 needs a target (the player to swap hands with)")
         flags: list[dict] = []
         if mode == "implied":
@@ -76,7 +77,8 @@ class PlayRules(RoundEnd):
         if r.counts[player] == 0 and not opts["bring_in"]:
             return flags + self._went_out(player, rule, seat)
         self._effect(player, rule, seat, mode, shuffle_hands)
-        self._seven_o(player, rule, target)
+        if mode != "double":
+            self._seven_o(player, rule, target)
         if final_draw:  # the last card's draw was stacked on: the next player draws it all before scoring
             game.awaiting = {**game.awaiting, "player": self._name(r.turn)}
         if r.counts[player] == 0:

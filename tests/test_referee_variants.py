@@ -504,3 +504,13 @@ def test_a_hand_shown_with_more_copies_than_the_deck_has_left_is_refused() -> No
     refused = send(ref, "reveal", player="cat", cards=["wild-draw4"])
     assert not refused["accepted"] and "more copies than the deck holds" in refused["flags"][0]["reason"]
     assert send(ref, "reveal", player="cat", cards=["blue-7"])["accepted"]
+
+
+def test_a_doubled_seven_swaps_hands_once() -> None:
+    """Seven-O with doubles: 'Identical cards (suit and value) can be discarded at once' and the action 'does not add
+    up' (docs/rules.md): the second 7 needs no target and swaps nothing (counts mode)."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=4, seven_o=True, doubles=True)
+    state = ok(ref, "play", player="ann", card="red-7", target="cat")
+    assert state["hand_counts"] == {"ann": 4, "ben": 4, "cat": 3}
+    state = ok(ref, "play", player="ann", card="red-7")
+    assert state["hand_counts"] == {"ann": 3, "ben": 4, "cat": 3} and state["turn"] == "ben"
