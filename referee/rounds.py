@@ -52,13 +52,14 @@ class RoundEnd(TurnRules):
         game: GameState = self._game
         r: RoundState = game.round
         r.over = True
+        ended = "out" if r.went_out is not None else "time" if r.end_reason == "time" else "pile"
         if r.went_out is None:  # no one went out: fewest points (pile ran out) or fewest cards (time up) wins
             def rank(p: str) -> tuple[int, int]:
                 points, cards = self._points(hands.get(p, [])), len(hands.get(p, []))
                 return (cards, points) if r.end_reason == "time" else (points, cards)
             r.went_out = min(game.players, key=rank)
         entry = settle_round(game, r.went_out, hands)
-        game.round_scores.append(entry)
+        game.round_scores.append({**entry, "ended": ended})
         if game.game_over:
             game.awaiting = None
         else:

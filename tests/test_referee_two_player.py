@@ -246,3 +246,14 @@ def test_a_wild_draw_four_stacked_against_the_restriction_leaves_the_stack_under
     verdict = send(ref, "play", player="ben", card="wild-draw4", color="yellow")
     assert only_flag(verdict, "illegal_card")["draw"] == 6
     assert verdict["state"]["pending_draw"] == 0 and verdict["state"]["color"] == "green"
+
+
+def test_a_round_ended_by_the_time_limit_says_so_in_its_scores():
+    """'Set a time limit. At that time, the player with the fewest cards wins the game.': nobody went out."""
+    ref = counts_round("two-player", P2, "red-5", dealer="ben", time_limit=True)
+    ok(ref, "play", player="ann", card="red-7")
+    send(ref, "time_up")
+    ok(ref, "reveal", player="ann", cards=["blue-1", "green-2", "green-3", "yellow-4", "yellow-5", "blue-6"])
+    state = ok(ref, "reveal", player="ben", cards=["blue-3", "blue-4", "green-5", "green-6", "yellow-1", "yellow-2",
+                                                    "yellow-3"])
+    assert state["round_scores"][-1]["went_out"] == "ann" and state["round_scores"][-1]["ended"] == "time"
