@@ -97,17 +97,12 @@ class CallRules(DrawRules):
         self._owe(challenger, extra)
         return [flag("challenge_failed", challenger, extra, f"{offender}'s {check['card']} was fair")]
 
-    def _beyond_deck(self, player: str, cards: list[str]) -> list[str]:
-        """The cards of which ``player``'s shown hand holds more copies than the deck has left once the discard pile
-        and the other hands shown this round are counted (hands unknown: what the camera read may be wrong)."""
-        game: GameState = self._game
-        r: RoundState = game.round
-        shown = Counter(cards)
-        elsewhere = Counter(r.discard)
-        for other, hand in r.revealed.items():
-            if other != player:
-                elsewhere.update(hand)
-        return sorted(card for card, n in shown.items() if n + elsewhere[card] > game.deck[card])
+    def _beyond_deck(self, cards: list[str]) -> list[str]:
+        """The cards of which a shown hand holds more copies than the whole deck (hands unknown: the camera's reading
+        of it, or a tap too many on the page). The discard pile and the other hands shown are not counted: a card
+        misread there must never make a hand shown right impossible."""
+        deck = self._game.deck
+        return sorted(card for card, n in Counter(cards).items() if n > deck[card])
 
     def _reveal(self, event: dict) -> list[dict]:
         game: GameState = self._game
@@ -121,10 +116,9 @@ class CallRules(DrawRules):
             raise Rejected(f"{player} holds {r.counts[player]} cards but {len(cards)} were shown")
         if r.known and Counter(cards) != Counter(r.hands[player]):
             raise Rejected(f"those are not {player}'s cards")
-        beyond = self._beyond_deck(player, cards)
+        beyond = self._beyond_deck(cards)
         if beyond:
-            raise Rejected(f"more copies than the deck holds beside the discard pile and the hands shown: "
-                           f"{', '.join(beyond)} (a card misread?)")
+            raise Rejected(f"more copies than the deck holds: {', '.join(beyond)} (a card misread?)")
         if a.get("kind") == "reveal" and a.get("for") == "challenge" and a.get("player") == player:
             check = r.wild_check
             guilty = self._holds_match(cards, check["color"], check["match"])
