@@ -180,6 +180,54 @@ def test_an_answer_about_a_card_the_table_took_back_corrects_nothing(
     assert client.get(f"/api/games/{game_id}/questions").get_json()["questions"] == []
 
 
+def test_an_answer_about_a_play_the_table_entered_by_hand_since_posts_nothing(
+        table: tuple[Any, TableClient, int]) -> None:
+    """The camera asked about ben's card; someone entered ben's red 8 by hand: the answer is kept and posts no
+    second play (it was charged as out of turn)."""
+    app, client, game_id = table
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    assert camera.on_event(camera_play("blue-8", 0.71, False)) is None
+    question = client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    client.event(game_id, {"type": "play", "player": "ben", "card": "red-8"})
+    entry = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "red-8"}).get_json()
+    assert entry["verdict"] is None and "changed by hand" in entry["overtaken"]
+    assert _plays_in_force(client, game_id) == [("api", "ben", "red-8")]
+    assert client.get(f"/api/games/{game_id}/questions").get_json()["questions"] == []
+
+
+def test_events_held_behind_a_question_wait_for_the_question_its_answer_raises(
+        table: tuple[Any, TableClient, int]) -> None:
+    """Answering the question about cat's card asks about ben's earlier one: ann's card, seen meanwhile, waits for
+    that answer too (it was given to cat, whose turn it still was)."""
+    app, client, game_id = table
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    assert not camera.on_event(camera_play("yellow-5", 0.8, False))["flags"]  # ben's red-7, read unsure
+    assert camera.on_event(camera_play("blue-9", 0.7, False)) is None  # cat's red-9: asked
+    first = client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    assert camera.on_event(camera_play("red-2", 0.999, True)) is None  # ann's, held
+    client.post(f"/api/games/{game_id}/questions/{first['id']}/answer", {"card": "red-9"})
+    open_now = client.get(f"/api/games/{game_id}/questions").get_json()["questions"]
+    assert len(open_now) == 1 and open_now[0]["event"]["card"] == "yellow-5"
+    client.post(f"/api/games/{game_id}/questions/{open_now[0]['id']}/answer", {"card": "red-7"})
+    assert _plays_in_force(client, game_id) == [("table", "ben", "red-7"), ("table", "cat", "red-9"),
+                                                ("camera", "ann", "red-2")]
+    assert client.state(game_id)["owed"] == {}
+
+
+def test_an_answer_after_a_restart_still_corrects_the_card_it_asks_about(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    client = TableClient(app)
+    game_id = client.new_game(options={"hand_size": 2})
+    client.event(game_id, {k: v for k, v in SHORT_DEAL.items() if k != "hands"})
+    question = _asked_about_an_earlier_card(app, client, game_id)
+    again = TableClient(make_app(tmp_path))  # the server restarted with the question open
+    entry = again.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "red-7"}).get_json()
+    assert entry["verdict"]["accepted"] and not entry["verdict"]["flags"]
+    assert _plays_in_force(again, game_id) == [("table", "ben", "red-7"), ("camera", "cat", "red-9")]
+
+
 def test_an_answer_corrects_its_card_however_many_refused_events_lie_after_it(
         table: tuple[Any, TableClient, int]) -> None:
     """A refused event in force after the card asked about (a mistyped draw) is posted again with the others; the

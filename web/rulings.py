@@ -23,7 +23,7 @@ from referee.engine import Referee
 from vision.rulings import CARD_FIELD, Question, UnsureCard, looked_back_on, put_down, rule_on, still_unsure
 from web.decks import game_family
 from web.evidence import EvidenceStore, StoredQuestion
-from web.tables import Tables
+from web.tables import ROUND_STARTS, Tables
 from web.validation import TURN_EVENTS, InvalidInput, check_event
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,6 @@ class Rulings:
         self._held: dict[int, list[tuple[dict[str, Any], Reading | None]]] = {}
         #: game -> the last cards the camera put down: (seq, reading), the reading None where sure or confirmed
         self._down: dict[int, list[tuple[int, Reading | None]]] = {}
-        self._about: dict[int, int] = {}  # question id -> seq of the earlier card it asks about
         #: question id -> what the event it holds back came with: reading, source, still
         self._waiting: dict[int, tuple[Reading | None, str, int | None]] = {}
 
@@ -73,8 +72,6 @@ class Rulings:
                 if question.waiting is not None else None
             asked = self._ask(game_id, question, reading, still_id, about)
             self._waiting[asked] = (reading, source, still_id)
-            if about is not None:
-                self._about[asked] = about
             return None
         entry = self.tables.post(game_id, clean, source=source)
         self._keep(game_id, entry, clean, reading, confirmed, still_id)
@@ -108,15 +105,33 @@ class Rulings:
                                  tuple(e.event for e in active if e.seq > seq and (e.verdict or {}).get("accepted"))))
                 for seq, event, reading, before in found]
 
+    def _log_mark(self, game_id: int) -> list[int]:
+        """Where the game's log stands: its last event and how often events were taken back (an answer to a
+        question asked at another mark was overtaken by the table's own entries)."""
+        head = self.tables.store.head(game_id)
+        return [head.last_seq, head.resets] if head is not None else [-1, 0]
+
+    def _overtaken(self, game_id: int, mark: Any) -> bool:
+        """Whether the table changed the game by hand since the log stood at ``mark``: an event taken back, or a
+        play, draw, pass or deal posted (a colour named, an UNO called or a catch by the demo's script is not)."""
+        if not isinstance(mark, list) or len(mark) != 2:
+            return False
+        head = self.tables.store.head(game_id)
+        if head is None or head.resets != mark[1]:
+            return True
+        return any(e.seq > mark[0] and e.event.get("type") in TURN_EVENTS | ROUND_STARTS | {"turn_up"}
+                   for e in self.tables.store.events(game_id, include_undone=False))
+
     def _ask(self, game_id: int, question: Question, reading: Reading | None, still_id: int | None,
              about: int | None = None) -> int:
         """Store the question (with the still of the card it is about: the event's own, or the earlier card
-        at ``seq`` ``about``); its id."""
+        at ``seq`` ``about``; the seq asked about and the log's mark kept with it, across a restart too); its id."""
         if question.waiting is None and still_id is None and reading is not None and reading.still:
             still_id = self.evidence.add_still(game_id, reading.to_dict(), reading.still)
         elif question.waiting is not None:
             still_id = next((s.id for s in reversed(self.evidence.stills(game_id)) if s.seq == about), None)
-        stored = self.evidence.add_question(game_id, question.to_dict(), still_id)
+        body = {**question.to_dict(), "about": about, "log": self._log_mark(game_id)}
+        stored = self.evidence.add_question(game_id, body, still_id)
         log.info("asking the table about %s (%.0f%%, not sure)", question.reading.card, 100 * question.reading.prob)
         return stored.id
 
@@ -142,18 +157,24 @@ class Rulings:
                 raise InvalidInput(f"card: {card} is not a card of this game's deck ({family} cards)")
             body = stored.body
             field = CARD_FIELD[body["event"]["type"]]
+            if body.get("waiting") is None and self._overtaken(game_id, body.get("log")):  # the table entered the
+                # play asked about by hand, or undid one before it, since: the camera's event is not posted as well
+                self._waiting.pop(question_id, None)
+                self.evidence.answer_question(question_id, card, None)
+                self._release(game_id)
+                return {"seq": None, "verdict": None, "overtaken": "the game was changed by hand since this question "
+                        "was asked (a play entered, an undo): the answer is kept and changes nothing"}
             if body.get("waiting") is None:  # about the event's own card: the answer is the event judged
                 told = body["event"]
                 reading, _source, _still = self._waiting.pop(question_id, (None, "camera", None))
                 self.evidence.answer_question(question_id, card, None)
                 verdict = self._judge(game_id, {**told, field: card}, reading, "table", stored.still_id)
             else:  # about an earlier card: corrected if need be, then the waiting event is judged (or asked about)
-                about = self._about.get(question_id)
+                about = body.get("about")
                 if about is not None and not self._in_force(game_id, about, body["event"]):
                     about = None  # the table took that card back (undo) since: the answer has nothing to correct
                 moved = self._correct(game_id, about, card) if card != body["event"][field] and about is not None \
                     else {}
-                self._about.pop(question_id, None)
                 # that card is the table's word now; the other unsure one is still looked back on (where a later
                 # one was posted again, at its new place: vision.rulings.Ruler.correct)
                 self._down[game_id] = [(moved.get(seq, seq), None if seq == about else unsure)
@@ -202,13 +223,13 @@ class Rulings:
         """Judge the camera's events that waited for the answer, until one needs a question of its own."""
         held = self._held.pop(game_id, [])
         while held:
+            if self.evidence.questions(game_id, open_only=True):  # an answer may ask about an earlier card
+                self._held[game_id] = held
+                return
             event, reading = held.pop(0)
             verdict = self._judge(game_id, event, reading)
             if self.on_answer is not None and verdict is not None:
                 self.on_answer(event, verdict)
-            if self.evidence.questions(game_id, open_only=True):
-                self._held[game_id] = held
-                return
 
     # -- the "why?" ---------------------------------------------------------------------------------
     def why(self, game_id: int, seq: int) -> dict[str, Any]:
