@@ -116,3 +116,38 @@ def test_a_question_about_an_earlier_card_names_whose_card_it_was_on_a_phone(
     phone.wait_for_function("document.getElementById('question-still').naturalWidth > 0")
     phone.evaluate("window.scrollTo(0, document.getElementById('question').offsetTop - 8)")
     screenshot(phone, tmp_path, "earlier-question-phone")
+
+
+def test_a_question_asked_while_scrolled_down_is_brought_into_view_and_a_typed_card_is_sent_with_enter(
+        server: tuple[str, Any, TableClient], phone: Any, tmp_path: Path) -> None:
+    base, app, api = server
+    game_id, camera = camera_game(app, api)
+    phone.goto(f"{base}/games/{game_id}")
+    phone.wait_for_selector("#live-state:text('live')")
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # entering a play by hand, far down
+    assert camera.on_event(camera_play("blue-8", "red-8", 0.71, False)) is None
+    phone.wait_for_selector("#question:not([hidden]) #question-title")
+    for _ in range(50):  # the smooth scroll takes a moment
+        top = phone.evaluate("document.getElementById('question').getBoundingClientRect().top")
+        if -2 <= top < PHONE["height"] / 2:
+            break
+        phone.wait_for_timeout(100)
+    assert -2 <= top < PHONE["height"] / 2
+    phone.click("#question-options button.other")
+    phone.fill("#question-card", "Red-8")  # as a phone's keyboard capitalises it
+    phone.press("#question-card", "Enter")
+    phone.wait_for_selector("#question", state="hidden")
+    assert api.state(game_id)["top"] == "red-8"
+
+
+def test_a_phone_without_the_pin_sees_the_question_but_no_answer_buttons(tmp_path: Path, phone: Any) -> None:
+    app = make_app(tmp_path, pin="424242")
+    api = TableClient(app)
+    assert api.post("/api/unlock", {"pin": "424242"}).status_code == 200  # this client has the PIN, the phone not
+    game_id, camera = camera_game(app, api)
+    with served(app) as base:
+        phone.goto(f"{base}/games/{game_id}")
+        assert camera.on_event(camera_play("blue-8", "red-8", 0.71, False)) is None
+        phone.wait_for_selector("#question:not([hidden]) #question-title")
+        assert phone.locator("#question-options button").count() == 0
+        assert "Enter the table PIN" in phone.inner_text("#question-options")

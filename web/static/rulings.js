@@ -19,7 +19,9 @@
     return "c-wild";
   }
 
+  const controls = root.dataset.control === "yes"; // this phone may answer (the table's PIN given)
   let shown = null; // the id of the question on screen
+  let sending = false; // an answer is on its way
   let evidence = {}; // event seq -> still id
 
   // ---- the question ---------------------------------------------------------------------------
@@ -30,7 +32,7 @@
   function renderQuestion(question) {
     const panel = $("question");
     if (!question) { panel.hidden = true; shown = null; return; }
-    if (shown === question.id) return;
+    if (shown === question.id || sending) return;
     shown = question.id;
     const read = question.options[0];
     const earlier = !!question.waiting;
@@ -45,29 +47,56 @@
     if (question.still_url) still.src = question.still_url;
     const box = $("question-options");
     box.replaceChildren();
-    box.append(el("button", { type: "button", className: "yes " + tileClass(read), onclick: () => answer(read) },
-      "✓ Yes, " + cardWords(read)));
-    for (const id of question.options.slice(1)) {
-      box.append(el("button", { type: "button", className: tileClass(id), onclick: () => answer(id) }, cardWords(id)));
-    }
-    box.append(el("button", { type: "button", className: "other", onclick: () => { $("question-other").hidden = false; $("question-card").focus(); } }, "Other…"));
+    $("question-status").textContent = "";
     $("question-other").hidden = true;
+    if (controls) {
+      box.append(el("button", { type: "button", className: "yes " + tileClass(read), onclick: () => answer(read) },
+        "✓ Yes, " + cardWords(read)));
+      for (const id of question.options.slice(1)) {
+        box.append(el("button", { type: "button", className: tileClass(id), onclick: () => answer(id) }, cardWords(id)));
+      }
+      box.append(el("button", { type: "button", className: "other", onclick: () => { $("question-other").hidden = false; $("question-card").focus(); } }, "Other…"));
+    } else {
+      box.append(el("p", { className: "muted" }, "A phone with the table's PIN answers. ",
+        el("a", { href: "/unlock?next=" + encodeURIComponent(location.pathname) }, "Enter the table PIN")));
+    }
     panel.hidden = false;
+    panel.scrollIntoView({ block: "start", behavior: "smooth" }); // a question while scrolled down must be seen
+    $("question-title").focus({ preventScroll: true });
+    if (navigator.vibrate) navigator.vibrate(200);
+  }
+
+  // a card id as typed on a phone: UNO ids and the Joker in lower case, standard faces in upper case (10h -> 10H)
+  function typedCard(text) {
+    const id = text.trim();
+    return /^(10|[2-9ajqk])[shdc]$/i.test(id) ? id.toUpperCase() : id.toLowerCase();
+  }
+
+  function setSending(on) {
+    sending = on;
+    for (const button of document.querySelectorAll("#question button")) button.disabled = on;
+    $("question-status").textContent = on ? "Sending…" : "";
   }
 
   async function answer(card) {
-    if (shown == null || !card) return;
-    const response = await fetch(api + "/questions/" + shown + "/answer", {
+    const asked = shown;
+    if (asked == null || !card || sending) return;
+    setSending(true);
+    const response = await fetch(api + "/questions/" + asked + "/answer", {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
       body: JSON.stringify({ card: card }),
     }).catch(() => null);
+    setSending(false);
+    if (shown !== asked) return; // another question is on screen by now
     if (!response || !response.ok) {
       const data = response ? await response.json().catch(() => ({})) : {};
-      $("question-why").textContent = "Not sent: " + (data.error || "the server cannot be reached") + ".";
+      $("question-status").textContent = "Not sent: " + (data.error || "the server cannot be reached") + ".";
       return;
     }
+    const done = await response.json().catch(() => ({}));
     renderQuestion(null);
+    if (done.overtaken) $("banners").prepend(el("div", { className: "banner info" }, "Answer kept: " + done.overtaken + "."));
     pollQuestions();
   }
 
@@ -129,7 +158,7 @@
   });
   observer.observe($("log"), { childList: true });
   observer.observe($("banners"), { childList: true });
-  $("question-send").onclick = () => answer($("question-card").value.trim());
+  $("question-other").addEventListener("submit", (e) => { e.preventDefault(); answer(typedCard($("question-card").value)); });
   refreshEvidence();
   pollQuestions();
   setInterval(pollQuestions, 1500);
