@@ -11,6 +11,7 @@ from referee.flags import Rejected, flag
 from referee.judge import restricted_wilds
 from referee.options import resolve
 from referee.presets import PRESETS
+from referee.scoring import TEAM_JOIN, TIE_JOIN
 from referee.state import GameState, RoundState
 
 
@@ -25,6 +26,10 @@ class DealRules(CallRules):
         if (not isinstance(players, list) or not all(isinstance(p, str) and 0 < len(p) <= MAX_NAME for p in players)
                 or len(set(players)) != len(players)):
             raise Rejected("players must be a list of distinct non-empty names")
+        joined = [p for p in players if TEAM_JOIN in p or TIE_JOIN in p]
+        if joined:  # a team's name is its players' joined by ' & ', a tie's winners are joined by ' = '
+            raise Rejected(f"a player's name may not hold ' & ' or ' = ' (they join team names and tied winners): "
+                           f"{', '.join(joined)}")
         low, high = preset.players
         if not max(low, 2) <= len(players) <= min(high, MAX_PLAYERS):
             raise Rejected(f"{preset.name} is for {low} to {min(high, MAX_PLAYERS)} players, got {len(players)}")
@@ -38,13 +43,13 @@ class DealRules(CallRules):
         deck = deck_counts(opts["deck"], len(players), opts["standard_decks"])
         if opts["hand_size"] < 1 or opts["hand_size"] * len(players) + 1 > sum(deck.values()):
             raise Rejected(f"hand_size {opts['hand_size']} does not fit a deck of {sum(deck.values())} cards")
-        team_of = {p: " & ".join(team) for team in teams for p in team}
+        team_of = {p: TEAM_JOIN.join(team) for team in teams for p in team}
         self._game = GameState(
             preset=preset, opts=opts, players=list(players), seat={p: i for i, p in enumerate(players)},
             teams=[list(t) for t in teams], team_of=team_of,
             palette=SUIT_PALETTE if family == "standard" else UNO_PALETTE, family=family,
             deck=deck, deck_size=sum(deck.values()),
-            scores={p: 0 for p in players}, team_scores={" & ".join(t): 0 for t in teams},
+            scores={p: 0 for p in players}, team_scores={TEAM_JOIN.join(t): 0 for t in teams},
             awaiting={"kind": "start_round", "dealer": None}, restricted_wilds=restricted_wilds(opts))
         self._log = []
         self._game_part_key = None  # a new game: the cached state part is stale

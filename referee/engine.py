@@ -89,10 +89,13 @@ class RefereeCore(DealRules):
     def state(self) -> dict:
         """The current state (the ``state`` of a verdict)."""
         game: GameState = self._game
-        if game is None:
-            return {"players": [], "turn": None, "direction": 1, "top": None, "color": None, "pending_draw": 0,
-                    "hand_counts": {}, "scores": {}, "round_over": False, "game_over": False, "winner": None,
-                    "round": 0, "awaiting": {"kind": "new_game"}, "knowledge": None, "last_event": None}
+        if game is None:  # every field of a verdict's state, as the protocol lists them, none set yet
+            return {"rules": None, "players": [], "teams": [], "dealer": None, "round": 0, "scores": {},
+                    "team_scores": {}, "round_scores": [], "game_over": False, "winner": None, "target_score": None,
+                    "awaiting": {"kind": "new_game"}, "last_event": None, "turn": None, "direction": 1, "top": None,
+                    "color": None, "pending_draw": 0, "hand_counts": {}, "round_over": False, "draw_pile": 0,
+                    "discard_count": 0, "knowledge": None, "uno_called": [], "one_card": [], "owed": {},
+                    "drawn": False, "went_out": None, "challenge": None}
         r: RoundState = game.round
         awaiting = game.awaiting
         part: dict = self._game_part(game)

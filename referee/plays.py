@@ -30,13 +30,15 @@ class PlayRules(RoundEnd):
             raise Rejected(f"waiting for {self._awaiting_text()} (only a stacked draw card may answer it)")
         if not self._hand_has(player, rule.id):
             raise Rejected(f"{player} does not hold {rule.id}" if r.known else f"{player} holds no cards")
-        target = None
         opts = game.opts
-        if opts["seven_o"] and rule.match == "7" and event.get("target") is not None:
-            target = self._player(event, "target")
-            if target == player:
-                raise Rejected("a 7 swaps with another player, not oneself")
+        target = None if event.get("target") is None else self._player(event, "target")  # checked on any card
+        if target == player:
+            raise Rejected("a 7 swaps with another player, not oneself")
+        if not (opts["seven_o"] and rule.match == "7"):
+            target = None  # only a Seven-O 7 swaps
         shuffle_hands = event.get("hands")
+        if shuffle_hands is not None and rule.kind != "shuffle":
+            raise Rejected("hands: only a Wild Shuffle Hands play gives the hands after it")
         kind, reason, penalty, mode = self._judge_play(player, rule.id)
         if kind is None and rule.kind == "shuffle" and r.counts[player] > 1 and shuffle_hands is not None:
             shuffle_hands = self._check_shuffle(player, rule.id, shuffle_hands)

@@ -6,6 +6,9 @@ from typing import Any
 from referee.effects import RULES, CardRule
 from referee.state import GameState
 
+#: what joins names in the state: a team's players (its name) and the winners of a tied game
+TEAM_JOIN, TIE_JOIN = " & ", " = "
+
 #: kinds whose points come from an option instead of the card table
 _POINT_OPTIONS = {"shuffle": "shuffle_points", "custom": "custom_points"}
 
@@ -50,7 +53,7 @@ def settle_round(game: GameState, went_out: str, hands: dict[str, list[str]]) ->
     side_gain: dict[str, int] = {}
     if game.teams:
         for team in game.teams:
-            name = " & ".join(team)
+            name = TEAM_JOIN.join(team)
             gain = gained[team[0]] if not penalty else sum(gained[p] for p in team)
             game.team_scores[name] += gain
             side_gain[name] = gain
@@ -76,4 +79,4 @@ def _decide_game(game: GameState, totals: dict[str, int], penalty: bool) -> None
     if len(leaders) > 1 and game.opts["tie_continues"]:
         return
     game.game_over = True
-    game.winner = leaders[0] if len(leaders) == 1 else " = ".join(leaders)
+    game.winner = leaders[0] if len(leaders) == 1 else TIE_JOIN.join(leaders)

@@ -84,3 +84,44 @@ def test_simulate_rejects_bad_arguments(capsys):
                  ["--options", "{oops"], ["--options", "[1]"], ["--players", "4", "--teams", "3"]):
         assert main(["simulate", *argv]) == 2, argv
         assert "tableref simulate:" in capsys.readouterr().err
+
+
+def _verdicts(*lines: bytes) -> list[dict]:
+    out = io.StringIO()
+    serve_lines(io.BytesIO(b"\n".join(lines) + b"\n"), out)
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_a_line_that_is_not_utf8_is_refused_not_guessed_at():
+    """'Input that is not a valid event (bad JSON, bytes that are not UTF-8, ...)' gets invalid_event: a name read
+    with a replacement character would name nobody later."""
+    bad, good = _verdicts(b'{"type":"new_game","rules":"official","players":["ann\xff","ben"]}',
+                          b'{"type":"new_game","rules":"official","players":["ann","ben"]}')
+    assert not bad["accepted"] and bad["flags"][0]["kind"] == "invalid_event" and "UTF-8" in bad["flags"][0]["reason"]
+    assert good["accepted"] and good["state"]["players"] == ["ann", "ben"]
+
+
+def test_every_verdict_s_state_has_every_field_before_a_game_too():
+    """docs/protocol-extensions.md: extra state fields in all verdicts."""
+    before, *_, dealt = _verdicts(b'{"type":"uno","player":"ann"}',
+                                  b'{"type":"new_game","rules":"official","players":["ann","ben"]}',
+                                  b'{"type":"start_round","dealer":"ben","starter":"red-5"}')
+    assert set(before["state"]) == set(dealt["state"])
+
+
+def test_a_play_s_other_fields_are_checked_whatever_the_card():
+    """'accepted: false when the event is rejected as impossible or malformed (unknown card or player, wrong field
+    types, ...)': a target that names nobody, hands on a card that shuffles none."""
+    start = (b'{"type":"new_game","rules":"official","players":["ann","ben","cat"],"options":{"seven_o":true}}',
+             b'{"type":"start_round","dealer":"cat","starter":"red-5"}')
+    for extra in (b'"target":{"x":[1]}', b'"target":"nobody"', b'"target":"ann"', b'"hands":42'):
+        verdict = _verdicts(*start, b'{"type":"play","player":"ann","card":"red-1",' + extra + b'}')[-1]
+        assert not verdict["accepted"] and verdict["flags"][0]["kind"] == "invalid_event", extra
+
+
+def test_a_name_holding_a_team_or_tie_joiner_is_refused():
+    """A team's name is its players' joined by ' & ' and tied winners are joined by ' = ': 'a & b' with 'c' and
+    'a' with 'b & c' made one team name of two teams, and the game never ended."""
+    verdict = _verdicts(b'{"type":"new_game","rules":"official","players":["a & b","c","a","b & c"],'
+                        b'"teams":[["a & b","c"],["a","b & c"]]}')[0]
+    assert not verdict["accepted"] and "' & '" in verdict["flags"][0]["reason"]

@@ -10,6 +10,7 @@ from typing import Any
 from referee.cards import is_card_id, parse_card
 from referee.options import resolve
 from referee.presets import PRESETS
+from referee.scoring import TIE_JOIN
 
 #: colour or suit -> (name, symbol). UNO colours get shapes; suits their own signs.
 COLOR_NAMES: dict[str, tuple[str, str]] = {
@@ -169,8 +170,6 @@ def flag_text(flag: dict[str, Any]) -> str:
     return f"{text}: {reason_text(str(flag['reason']))}" if flag.get("reason") else text
 
 
-#: how the referee names the winners of a tied game (``referee.scoring``: the leaders joined)
-TIE_JOIN = " = "
 
 
 def winner_words(winner: str | None) -> str:
