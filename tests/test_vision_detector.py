@@ -92,6 +92,16 @@ def test_frames_without_colour_are_told_from_colour_ones() -> None:
     assert not lacks_colour(coloured) and not lacks_colour(white_table)
 
 
+def test_an_uno_card_s_colour_read_in_a_frame_without_colour_is_a_guess_never_sure() -> None:
+    """cards.md: conf is the probability that the card is right, colour included: in a grey frame a quarter."""
+    detector = Detector.load(family="uno")
+    coloured = face_on_table("red-3", "uno-2023", 170)[0]
+    grey = cv2.cvtColor(cv2.cvtColor(coloured, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    in_colour, in_grey = detector.detect(coloured), detector.detect(grey)
+    assert in_colour and in_colour[0].card == "red-3" and in_colour[0].conf > 0.5
+    assert in_grey and all(d.conf <= 0.25 and not d.sure for d in in_grey if parse_card(d.card).color)
+
+
 def test_grey_and_bgra_images_are_accepted() -> None:
     assert check_image(np.zeros((20, 30), np.uint8)).shape == (20, 30, 3)
     assert check_image(np.zeros((20, 30, 4), np.uint8)).shape == (20, 30, 3)
@@ -133,7 +143,7 @@ def test_detect_json_lines(tmp_path, capsys) -> None:
     assert set(first) == {"card", "conf", "sure", "box"} and first["card"] == "red-7"
     assert isinstance(first["sure"], bool)
     assert 0 < first["conf"] <= 1 and len(first["box"]) == 4 and all(isinstance(v, float) for v in first["box"])
-    assert "error" in lines[1] and "corrupt" in lines[1]["error"]
+    assert lines[1]["detections"] == [] and "corrupt" in lines[1]["error"]
     assert "error" in lines[2] and "no such file" in lines[2]["error"]
 
 

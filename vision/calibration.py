@@ -61,6 +61,10 @@ def log_odds(p: np.ndarray | float) -> np.ndarray:
     return np.log(p / (1 - p))
 
 
+#: An UNO colour read from an image without colour: one of four, guessed.
+UNREAD_COLOUR = 0.25
+
+
 @dataclass(frozen=True)
 class FamilyCalibration:
     """Platt scaling for one deck family: ``P(right) = 1 / (1 + exp(-(slope * logit(raw) + offset
@@ -107,13 +111,18 @@ class Calibration:
     families: dict[str, FamilyCalibration]
     fitted_on: str = ""
 
-    def apply(self, detection: Detection) -> Detection:
+    def apply(self, detection: Detection, colourless: bool = False) -> Detection:
         """``detection`` with its confidence calibrated and its ``sure`` mark set; a family with no
-        calibration keeps its raw confidence and is never sure."""
-        family = self.families.get(parse_card(detection.card).family)
+        calibration keeps its raw confidence and is never sure. ``colourless``: the image carries no colour (a
+        grey or infrared camera), so an UNO card's colour is a guess among four: its probability a quarter."""
+        card = parse_card(detection.card)
+        family = self.families.get(card.family)
         if family is None:
             return replace(detection, sure=False)
         conf = family.probability(detection.conf, detection.colour_share, detection.agreed, detection.corners_agreed)
+        if colourless and card.family == "uno" and card.color is not None:
+            conf = min(conf, UNREAD_COLOUR * family.probability(detection.conf, None, detection.agreed,
+                                                                detection.corners_agreed))
         return replace(detection, conf=conf, sure=conf >= family.sure_at)
 
     def marked(self, detection: Detection) -> Detection:

@@ -50,7 +50,7 @@ from vision.card_reading import (READ_CONFIDENCE, ColourLook, View, card_reading
                                  reader_views, recoloured, unread)
 from vision.colour_reader import COLOURS, ColourReader, ColourReaderError, default_colour_reader_path
 from vision.close_cards import may_hold_a_close_card, surest_of_looks, zoomed_out_look
-from vision.images import check_image
+from vision.images import check_image, lacks_colour
 from vision.onnx_session import open_session
 from vision.small_cards import LookSize
 from vision.source_tree import repo_root
@@ -244,7 +244,9 @@ class Detector(TableDeck):
         if self.calibration is None:
             return cards
         # two readings of one place cannot both be right: one card, its probability shared (card_merge.contested)
-        return contested([capped_apart(self.calibration.apply(card)) for card in cards], self.calibration.marked)
+        colourless = lacks_colour(image)
+        return contested([capped_apart(self.calibration.apply(card, colourless)) for card in cards],
+                         self.calibration.marked)
 
     def network_boxes(self, bgr: np.ndarray, floor: float | None = None) -> list[Detection]:
         """The network's own boxes (corner indices and whole cards, each named by its top class) scoring at

@@ -52,7 +52,7 @@ def read_image(path: str | Path) -> np.ndarray:
     """Read an image file as BGR; :class:`InvalidImage` when missing, unreadable, cut short or corrupt."""
     path = Path(path)
     if not path.is_file():
-        raise InvalidImage(f"{path}: no such file")
+        raise InvalidImage(f"{path}: {'not a file' if path.exists() else 'no such file'}")
     data = np.fromfile(str(path), dtype=np.uint8)
     if cut_short(data.tobytes()):
         raise InvalidImage(f"{path}: a JPEG cut short (its end is missing): the file is damaged or was not written whole")

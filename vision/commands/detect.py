@@ -7,7 +7,7 @@ whole card's, or the box spanning the two corner indices it was found by); ``--p
 detection ``"parts"``, the boxes of the corner indices it was read in; ``--family uno|standard`` keeps one
 deck family's cards, as a table plays one deck; ``--learn-inks`` reads the images as one table's game,
 the UNO deck's inks learnt from the cards of those read before (:mod:`vision.deck_inks`);
-an unreadable image gives ``{"image": ..., "error": "..."}`` and the run goes on.
+an unreadable image gives ``{"image": ..., "detections": [], "error": "..."}`` (exit status 1) and the run goes on.
 """
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         except InvalidImage as exc:
             failures += 1
             if args.json:
-                print(json.dumps({"image": path, "error": str(exc)}), flush=True)
+                print(json.dumps({"image": path, "detections": [], "error": str(exc)}), flush=True)
             else:
                 print(f"{path}: error: {exc}", flush=True)
             continue
