@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.request
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -156,26 +157,32 @@ def test_teaching_a_deck_learns_its_greens_saves_it_and_checks_it(tmp_path: Path
         camera.stop()
 
 
-@needs_model
-def test_shots_whose_labels_do_not_match_their_cards_are_refused_and_nothing_is_saved(tmp_path: Path, files) -> None:
+@pytest.fixture()
+def filmed(tmp_path: Path, files) -> Iterator[tuple[Any, TableClient, ShownCard]]:
+    """An app whose camera films whatever card the test shows: the app, a client, the card shown."""
     app = make_app(tmp_path)
-    client = TableClient(app)
     source = ShownCard()
     camera = camera_on(app, source, DeckNoter())
     try:
-        shown = TAUGHT[3:8] + TAUGHT[:3]  # every card asked for, another one shown
-        teach(client, source, TAUGHT[:8], shown)
-        assert client.post("/api/teach/learn", {"name": "wrong"}).status_code == 202
-        session = learnt(client, app)
-        assert session["state"] == "refused"
-        assert session["message"].startswith("Not kept: most cards shown do not look like the cards asked for")
-        assert client.get("/api/decks").get_json()["decks"] == [] and files.names() == []
-        assert client.post("/api/teach/check").status_code == 409  # nothing learnt to check
-        # the cards can be shown again and learnt once more from the same session
-        source.show(yellowish_card("red-0"))
-        assert client.post("/api/teach/capture", {"card": "red-0"}).get_json()["state"] == "showing"
+        yield app, TableClient(app), source
     finally:
         camera.stop()
+
+
+@needs_model
+def test_shots_whose_labels_do_not_match_their_cards_are_refused_and_nothing_is_saved(filmed, files) -> None:
+    app, client, source = filmed
+    shown = TAUGHT[3:8] + TAUGHT[:3]  # every card asked for, another one shown
+    teach(client, source, TAUGHT[:8], shown)
+    assert client.post("/api/teach/learn", {"name": "wrong"}).status_code == 202
+    session = learnt(client, app)
+    assert session["state"] == "refused"
+    assert session["message"].startswith("Not kept: most cards shown do not look like the cards asked for")
+    assert client.get("/api/decks").get_json()["decks"] == [] and files.names() == []
+    assert client.post("/api/teach/check").status_code == 409  # nothing learnt to check
+    # the cards can be shown again and learnt once more from the same session
+    source.show(yellowish_card("red-0"))
+    assert client.post("/api/teach/capture", {"card": "red-0"}).get_json()["state"] == "showing"
 
 
 @needs_model
@@ -193,22 +200,16 @@ def test_a_frame_with_no_card_is_asked_for_again(tmp_path: Path, files) -> None:
 
 
 @needs_model
-def test_the_card_asked_for_is_taken_beside_the_pile_and_another_card_is_not(tmp_path: Path, files) -> None:
-    app = make_app(tmp_path)
-    client = TableClient(app)
-    source = ShownCard()
-    camera = camera_on(app, source, DeckNoter())
-    try:
-        assert client.post("/api/teach", {"family": "uno"}).status_code == 201
-        source.show(two_cards(yellowish_card("blue-7"), yellowish_card("red-0")))  # the discard pile in view
-        taken = client.post("/api/teach/capture", {"card": "red-0"})
-        assert taken.status_code == 200 and taken.get_json()["captured"]["red-0"]["read"] == "red-0"
-        source.show(two_cards(yellowish_card("blue-7"), yellowish_card("red-4")))  # the card asked for is not there
-        refused = client.post("/api/teach/capture", {"card": "yellow-1"})
-        assert refused.status_code == 422 and "more than one card in view" in refused.get_json()["error"]
-        assert list(client.get("/api/teach").get_json()["captured"]) == ["red-0"]
-    finally:
-        camera.stop()
+def test_the_card_asked_for_is_taken_beside_the_pile_and_another_card_is_not(filmed) -> None:
+    _app, client, source = filmed
+    assert client.post("/api/teach", {"family": "uno"}).status_code == 201
+    source.show(two_cards(yellowish_card("blue-7"), yellowish_card("red-0")))  # the discard pile in view
+    taken = client.post("/api/teach/capture", {"card": "red-0"})
+    assert taken.status_code == 200 and taken.get_json()["captured"]["red-0"]["read"] == "red-0"
+    source.show(two_cards(yellowish_card("blue-7"), yellowish_card("red-4")))  # the card asked for is not there
+    refused = client.post("/api/teach/capture", {"card": "yellow-1"})
+    assert refused.status_code == 422 and "more than one card in view" in refused.get_json()["error"]
+    assert list(client.get("/api/teach").get_json()["captured"]) == ["red-0"]
 
 
 @needs_model
