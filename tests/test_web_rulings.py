@@ -386,3 +386,23 @@ def test_two_misread_cards_that_make_one_flag_together_are_both_asked_about_on_t
     plays = [e["event"]["card"] for e in client.get(f"/api/games/{game_id}/events").get_json()["events"]
              if not e["undone"] and e["event"]["type"] == "play"]
     assert plays == ["KC", "AC", "QC"] and client.state(game_id)["top"] == "QC"
+
+
+def test_the_why_of_a_flag_that_follows_an_answer_about_an_earlier_card_names_that_answer(
+        table: tuple[Any, TableClient, int]) -> None:
+    app, client, game_id = table
+    question = _asked_about_an_earlier_card(app, client, game_id)
+    assert client.get(f"/api/games/{game_id}/questions").get_json()["held"] == 0
+    entry = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "yellow-5"}).get_json()
+    assert [f["kind"] for f in entry["verdict"]["flags"]] == ["illegal_card"]  # cat's red 9 on a yellow 5
+    why = client.get(f"/api/games/{game_id}/events/{entry['seq']}/why").get_json()
+    assert why["question"]["answer"] == "yellow-5" and why["question"]["waiting"]["card"] == "red-9"
+
+
+def test_the_page_is_told_how_many_camera_events_wait_behind_a_question(table: tuple[Any, TableClient, int]) -> None:
+    app, client, game_id = table
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    assert camera.on_event(camera_play("blue-8", 0.71, False)) is None  # asked
+    assert camera.on_event(camera_play("red-2", 0.999, True)) is None  # held
+    assert client.get(f"/api/games/{game_id}/questions").get_json()["held"] == 1

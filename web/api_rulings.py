@@ -34,9 +34,10 @@ def _in_words(question: dict[str, Any]) -> dict[str, Any]:
 @api_rulings.get("/questions")
 def questions(game_id: int) -> Response:
     """The questions the table has not answered yet, oldest first, each with its still's URL and the
-    reasons of the flags it would raise in words."""
-    return jsonify(questions=[_with_still_url(game_id, _in_words(q.to_dict()))
-                              for q in _rulings().open_questions(game_id)])
+    reasons of the flags it would raise in words; ``held``: the camera's events waiting for the answer."""
+    rulings = _rulings()
+    return jsonify(questions=[_with_still_url(game_id, _in_words(q.to_dict())) for q in rulings.open_questions(game_id)],
+                   held=rulings.held(game_id))
 
 
 @api_rulings.post("/questions/<int:question_id>/answer")

@@ -136,6 +136,10 @@ class Rulings:
         return stored.id
 
     # -- answers ------------------------------------------------------------------------------------
+    def held(self, game_id: int) -> int:
+        """How many of the camera's events wait behind the open question."""
+        return len(self._held.get(game_id, []))
+
     def open_questions(self, game_id: int) -> list[StoredQuestion]:
         """The questions the table has not answered yet (the game must exist)."""
         self.tables.live(game_id)
@@ -184,7 +188,7 @@ class Rulings:
                 verdict = self._judge(game_id, told, *self._waiting.pop(question_id, (None, "camera", None)))
             entry = {**self.tables.log(game_id)[-1], "verdict": verdict} if verdict is not None else \
                 {"seq": None, "verdict": None}
-            if verdict is not None and body.get("waiting") is None:
+            if verdict is not None:  # the event judged from the answer: its own, or the one that waited (its "why?")
                 self.evidence.answer_question(question_id, card, entry["seq"])
             if self.on_answer is not None:
                 self.on_answer(told, verdict)

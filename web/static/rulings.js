@@ -105,6 +105,8 @@
     if (!response || !response.ok) return;
     const data = await response.json();
     renderQuestion(data.questions[0] || null);
+    $("question-held").textContent = data.held ? data.held + (data.held > 1 ? " more plays or draws the camera saw wait"
+      : " more play or draw the camera saw waits") + " for this answer." : "";
   }
 
   // ---- the "why?" -----------------------------------------------------------------------------
@@ -121,8 +123,10 @@
       (r.sure ? " (sure: flagged at once)" : " (not sure)") + (r.frames > 1 ? ", over " + r.frames + " frames." : ".")
       : "No camera reading: this event was entered by hand.";
     const q = why.question;
-    $("why-question").textContent = q ? "The table was asked \u201c" + cardWords(q.options[0]) + "?\u201d and answered " +
-      cardWords(q.answer) + "." : "";
+    $("why-question").textContent = !q ? "" : q.waiting ?
+      "The table was asked whether " + whoDid(q.event) + " card before it was " + cardWords(q.options[0]) +
+      " and answered " + cardWords(q.answer) + ": this ruling follows that answer." :
+      "The table was asked \u201c" + cardWords(q.options[0]) + "?\u201d and answered " + cardWords(q.answer) + ".";
     $("why-dialog").showModal();
   }
 
