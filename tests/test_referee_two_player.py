@@ -257,3 +257,19 @@ def test_a_round_ended_by_the_time_limit_says_so_in_its_scores():
     state = ok(ref, "reveal", player="ben", cards=["blue-3", "blue-4", "green-5", "green-6", "yellow-1", "yellow-2",
                                                     "yellow-3"])
     assert state["round_scores"][-1]["went_out"] == "ann" and state["round_scores"][-1]["ended"] == "time"
+
+
+def test_a_doubled_wild_is_held_to_the_wild_restriction_as_the_first_was():
+    """'only ... when the player does not have a card that matches' with the alternate rule of doubles: the second
+    wild breaks it as the first did (known hands), and the pair stays open to a challenge (counts mode)."""
+    ref = known_round("two-player", {"ann": ["wild", "wild", "red-1", "red-2"], "ben": ["blue-1", "blue-2", "blue-3",
+                                                                                        "blue-4"]},
+                      "red-5", dealer="ben", doubles=True)
+    assert only_flag(send(ref, "play", player="ann", card="wild", color="blue"), "illegal_card")["draw"] == 2
+    verdict = send(ref, "play", player="ann", card="wild", color="blue")
+    assert only_flag(verdict, "illegal_card")["draw"] == 2 and verdict["state"]["color"] == "red"
+    counts = counts_round("two-player", P2, "red-5", dealer="ben", hand_size=4, doubles=True)
+    ok(counts, "play", player="ann", card="wild", color="blue")
+    ok(counts, "play", player="ann", card="wild", color="blue")
+    state = ok(counts, "challenge", player="ben")
+    assert state["awaiting"]["kind"] == "reveal" and state["awaiting"]["player"] == "ann"
