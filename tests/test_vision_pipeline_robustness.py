@@ -525,3 +525,13 @@ def test_after_a_hand_on_the_pile_a_card_moved_that_far_is_a_second_copy() -> No
     pile.hand_over()
     copy = Sighting("red-7", (330.0, 180.0, 410.0, 300.0), 0.95, parts=2)
     assert [n.card for n in settled(pile, [copy], 1.0)] == ["red-7"]
+
+
+def test_after_a_hand_left_the_pile_untouched_a_bump_is_followed_too() -> None:
+    pile = PileWatch()
+    top = Sighting("red-7", (300.0, 150.0, 380.0, 270.0), 0.95, parts=2)
+    assert [n.card for n in settled(pile, [top], 0.0)] == ["red-7"]
+    pile.hand_over()  # a hand hovers over the pile, and goes
+    assert settled(pile, [top], 1.0) == []
+    bumped = Sighting("red-7", (330.0, 180.0, 410.0, 300.0), 0.95, parts=2)
+    assert settled(pile, [bumped], 2.0) == []

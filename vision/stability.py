@@ -116,7 +116,8 @@ class PileWatch:
         self.candidate: Candidate | None = None
         self.card_area = 0.0  # running typical area of a whole card (pixels)
         self.top: PileCard | None = None
-        self.touched = False  # a hand was over the pile since the last new card
+        self.touched = False  # a hand was over the pile since the top card was last seen lying as it lay
+        self._hand_now = False  # a hand over the pile in the frame being read (or one skipped since)
         self._reread = False
 
     def _whole(self, box: Box) -> bool:
@@ -156,7 +157,7 @@ class PileWatch:
 
     def hand_over(self) -> None:
         """A hand is over the discard pile in this frame (sharp or not): a card may be put down."""
-        self.touched = True
+        self.touched = self._hand_now = True
 
     def _on_top(self) -> PileCard | None:
         return next((k for k in reversed(self.known) if not k.withdrawn), None)
@@ -189,6 +190,10 @@ class PileWatch:
         self._follow(sightings, top)
         matches = [(s, self._is_known(s)) for s in sightings]
         top_shown = top is not None and any(match is top and self._whole(s.box) for s, match in matches)
+        if top_shown and not self._hand_now and any(match is top and iou(s.box, top.box) >= SAME_PLACE_IOU
+                                                    for s, match in matches):
+            self.touched = False  # the hand went and the top card lies as it lay: nothing was put down
+        self._hand_now = False
         fresh = [s for s, match in matches if match is None and s.conf >= MIN_VOTE_CONF and not s.apart
                  and not (top_shown and self._part_over(s, top))]
         self._age_withdrawn({id(match) for _, match in matches if match is not None})
