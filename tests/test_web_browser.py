@@ -388,3 +388,34 @@ def test_with_sound_on_a_penalty_vibrates_twice_and_a_lone_card_without_uno_once
     api.event(game_id, {"type": "catch", "player": "cat", "target": "ben"})
     assert buzzes(1) == [[200, 100, 200]]  # a penalty: twice
     assert page.evaluate("localStorage.getItem('tableref-sound')") == "on"
+
+
+def _pick(page: object, card: str) -> None:
+    """Choose a card on the pad: its colour's tab, then the card."""
+    page.click(".picker .tab:text-is('Wild')" if card.startswith("wild") else f".picker .tab.c-{card.split('-')[0]}")
+    page.click(f".picker .pick[data-card='{card}']")
+
+
+def test_a_game_by_hand_a_double_tap_sends_once_and_who_follows_the_turn(
+        server: tuple[str, TableClient], page: object) -> None:
+    """Entered by hand on the pad (an audit): a play double-tapped was sent twice and the second flagged out of turn;
+    after a draw entered for a player off turn, 'Who' stayed on them and the next play was theirs, flagged; the 7's
+    swap was offered under rules without Seven-O."""
+    base, api = server
+    game_id = api.new_game()
+    page.goto(f"{base}/games/{game_id}")
+    page.wait_for_selector("#live-state:text('live')")
+    api.event(game_id, {"type": "start_round", "dealer": "ann", "starter": "red-5"})
+    page.wait_for_selector("#turn:text('ben')")
+    _pick(page, "red-7")
+    assert not page.is_visible("#target-label")  # official rules: a 7 swaps nothing
+    page.dblclick("#btn-play")
+    page.wait_for_selector("#turn:text('cat')")
+    page.wait_for_timeout(500)
+    plays = [e for e in api.get(f"/api/games/{game_id}/events").get_json()["events"] if e["event"]["type"] == "play"]
+    assert len(plays) == 1 and plays[0]["flags"] == []
+    page.select_option("#actor", "ann")  # ann draws a card she owes... by hand, off turn
+    page.click("#btn-draw")
+    page.wait_for_selector("#log li:has-text('ann draws')")
+    page.wait_for_timeout(300)
+    assert page.eval_on_selector("#actor", "e => e.value") == "cat"  # back to the player whose turn it is

@@ -49,8 +49,21 @@
   }
 
   // Post an event; its outcome (flags, what is awaited, whose turn) is shown next to ``from``, the control used.
+  // One change of the game on its way at a time: a double tap sends nothing twice (a play sent twice was
+  // flagged out of turn the second time).
+  let changing = null;  // the change being sent (its JSON), or null
+
+  function once(what, send) {
+    if (changing !== null) {
+      if (changing !== what) toast("One moment: the last action is still being sent.");
+      return Promise.resolve(null);
+    }
+    changing = what;
+    return send().finally(() => { changing = null; });
+  }
+
   function sendEvent(event, from) {
-    return post("/events", event).then((entry) => {
+    return once(JSON.stringify(event), () => post("/events", event)).then((entry) => {
       if (entry) showOutcome(from, entry);
       return entry;
     });
@@ -359,7 +372,16 @@
 
   // A hand to show (a challenge, or scoring): tapping a card lists it, with counts.
   const revealAwaited = (state) => !!state.awaiting && state.awaiting.kind === "reveal";
-  const tapping = () => revealAwaited(snapshot.state || {}) || $("btn-tap-mode").getAttribute("aria-pressed") === "true";
+  // Seven-O (off in every preset, a table's own choice): only then does a 7 swap hands with a player named
+  const sevenSwaps = !!(snapshot.game.options || {}).seven_o;
+  let tapModeByHand = false;  // the family switched "tap cards into the list" on (a reveal switches it on by itself)
+  const tapping = () => revealAwaited(snapshot.state || {}) || tapModeByHand;
+
+  // After an action accepted for the player chosen by hand, "Who" follows the turn again.
+  function backToTurn() {
+    delete $("actor").dataset.touched;
+    renderSelects(snapshot.state || {}, snapshot.game.players);
+  }
 
   function renderSelects(state, players) {
     const actor = $("actor");
@@ -381,7 +403,7 @@
   function choose(id) {
     chosenCard = id;
     $("chosen-card").textContent = cardWords(id);
-    $("target-label").hidden = !/-7$/.test(id || "");
+    $("target-label").hidden = !(sevenSwaps && /-7$/.test(id || ""));
     for (const b of document.querySelectorAll(".picker .pick")) b.classList.toggle("selected", b.dataset.card === id);
   }
 
@@ -492,19 +514,19 @@
       const event = { type: "play", player: $("actor").value, card: card };
       const target = $("swap-target").value;
       if (!$("target-label").hidden && target) event.target = target;
-      sendEvent(event, $("btn-play")).then((entry) => { if (entry) { $("card-input").value = ""; delete $("actor").dataset.touched; } });
+      sendEvent(event, $("btn-play")).then((entry) => { if (entry) { $("card-input").value = ""; backToTurn(); } });
     };
     $("btn-draw").onclick = (e) => {
       if (e.target.id === "draw-count") return;
       const event = { type: "draw", player: $("actor").value, count: parseInt($("draw-count").value, 10) };
       if (revealTray.length) { event.cards = revealTray.slice(); event.count = revealTray.length; }
       sendEvent(event, $("btn-draw")).then((entry) => {
-        if (entry && entry.accepted !== false) { delete $("actor").dataset.touched; revealTray = []; renderTray(); }
+        if (entry && entry.accepted !== false) { revealTray = []; backToTurn(); }
       });
     };
     $("btn-tap-mode").onclick = () => {
-      const on = $("btn-tap-mode").getAttribute("aria-pressed") !== "true";
-      $("btn-tap-mode").setAttribute("aria-pressed", String(on));
+      tapModeByHand = $("btn-tap-mode").getAttribute("aria-pressed") !== "true";
+      $("btn-tap-mode").setAttribute("aria-pressed", String(tapping()));
     };
     $("actor").addEventListener("change", renderTray);
     $("btn-pass").onclick = () => sendEvent({ type: "pass", player: $("actor").value }, $("btn-pass"));
@@ -523,7 +545,7 @@
       if (!card) { toast("Choose the card turned up first."); return; }
       sendEvent({ type: "start_round", dealer: $("dealer").value, starter: card }, $("btn-deal"));
     };
-    $("btn-undo").onclick = () => post("/undo", {}).then((answer) => {
+    $("btn-undo").onclick = () => once("undo", () => post("/undo", {})).then((answer) => {
       if (answer) showOutcome($("btn-undo"), { text: "Undone: " + answer.undone.text, flags: [] });
     });
     if ($("btn-time-up")) $("btn-time-up").onclick = () => sendEvent({ type: "time_up" }, $("btn-time-up"));
