@@ -31,6 +31,14 @@ def _copy(event: dict) -> dict:
     return copied
 
 
+def _no_round(players: list) -> dict:
+    """A state's round fields while no round is dealt: none set, ``players`` holding no cards."""
+    return {"turn": None, "direction": 1, "top": None, "color": None, "pending_draw": 0,
+            "hand_counts": {p: 0 for p in players}, "round_over": False, "draw_pile": 0, "discard_count": 0,
+            "knowledge": None, "uno_called": [], "one_card": [], "owed": {}, "drawn": False, "went_out": None,
+            "challenge": None}
+
+
 class RefereeCore(DealRules):
     """Referees one game from protocol events (see docs/protocol-extensions.md): the last rule layer, which
     dispatches events and builds verdicts. Use :class:`Referee`."""
@@ -92,19 +100,13 @@ class RefereeCore(DealRules):
         if game is None:  # every field of a verdict's state, as the protocol lists them, none set yet
             return {"rules": None, "players": [], "teams": [], "dealer": None, "round": 0, "scores": {},
                     "team_scores": {}, "round_scores": [], "game_over": False, "winner": None, "target_score": None,
-                    "awaiting": {"kind": "new_game"}, "last_event": None, "turn": None, "direction": 1, "top": None,
-                    "color": None, "pending_draw": 0, "hand_counts": {}, "round_over": False, "draw_pile": 0,
-                    "discard_count": 0, "knowledge": None, "uno_called": [], "one_card": [], "owed": {},
-                    "drawn": False, "went_out": None, "challenge": None}
+                    "awaiting": {"kind": "new_game"}, "last_event": None, **_no_round([])}
         r: RoundState = game.round
         awaiting = game.awaiting
         part: dict = self._game_part(game)
         if r is None:
             return {**part, "awaiting": dict(awaiting) if awaiting else None, "last_event": self._last_event,
-                    "turn": None, "direction": 1, "top": None, "color": None, "pending_draw": 0,
-                    "hand_counts": {p: 0 for p in game.players}, "round_over": False, "draw_pile": 0,
-                    "discard_count": 0, "knowledge": None, "uno_called": [], "one_card": [], "owed": {},
-                    "drawn": False, "went_out": None, "challenge": None}
+                    **_no_round(game.players)}
         counts = r.counts
         state: dict = part.copy()  # then every field in protocol order: copy-and-set is the cheapest way to build it
         state["awaiting"] = dict(awaiting) if awaiting else None

@@ -65,6 +65,13 @@ def log_odds(p: np.ndarray | float) -> np.ndarray:
 UNREAD_COLOUR = 0.25
 
 
+def names_a_colour(card_id: str) -> bool:
+    """Whether a card id names a colour read from the picture: an UNO card of one colour (not a wild, not a suit,
+    which is read by its shape)."""
+    card = parse_card(card_id)
+    return card.family == "uno" and card.color is not None
+
+
 @dataclass(frozen=True)
 class FamilyCalibration:
     """Platt scaling for one deck family: ``P(right) = 1 / (1 + exp(-(slope * logit(raw) + offset
@@ -115,12 +122,11 @@ class Calibration:
         """``detection`` with its confidence calibrated and its ``sure`` mark set; a family with no
         calibration keeps its raw confidence and is never sure. ``colourless``: the image carries no colour (a
         grey or infrared camera), so an UNO card's colour is a guess among four: its probability a quarter."""
-        card = parse_card(detection.card)
-        family = self.families.get(card.family)
+        family = self.families.get(parse_card(detection.card).family)
         if family is None:
             return replace(detection, sure=False)
         conf = family.probability(detection.conf, detection.colour_share, detection.agreed, detection.corners_agreed)
-        if colourless and card.family == "uno" and card.color is not None:
+        if colourless and names_a_colour(detection.card):
             conf = min(conf, UNREAD_COLOUR * family.probability(detection.conf, None, detection.agreed,
                                                                 detection.corners_agreed))
         return replace(detection, conf=conf, sure=conf >= family.sure_at)

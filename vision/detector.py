@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 
 from referee.cards import parse_card
-from vision.calibration import Calibration, CalibrationError, default_calibration_path
+from vision.calibration import Calibration, CalibrationError, default_calibration_path, names_a_colour
 from vision.card_classifier import (NOT_A_CARD, CardClassifier, ClassifierError, HeadShift, classifier_label,
                                    default_classifier_path, family_classes)
 from vision.card_merge import Box, Detection, contested, marked_beside, merge_card_parts
@@ -244,7 +244,8 @@ class Detector(TableDeck):
         if self.calibration is None:
             return cards
         # two readings of one place cannot both be right: one card, its probability shared (card_merge.contested)
-        colourless = lacks_colour(image)
+        # an UNO colour read without colour is a guess (checked only where one was read: the check costs a millisecond)
+        colourless = any(names_a_colour(card.card) for card in cards) and lacks_colour(image)
         return contested([capped_apart(self.calibration.apply(card, colourless)) for card in cards],
                          self.calibration.marked)
 

@@ -6,12 +6,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-
 JPEG_START = b"\xff\xd8"
 JPEG_SCAN = b"\xff\xda"  # start of a scan: the picture's coded data follows
-JPEG_END = b"\xff\xd9"
+JPEG_END = b"\xff\xd9"  # end of image; never inside coded data, where a 0xff byte is followed by 0x00 or a restart
 #: Start-of-frame markers (baseline, progressive, lossless, arithmetic...): the segment holding the picture's size.
-JPEG_FRAME_MARKERS = frozenset({0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF})  # end of image; never inside coded data, where a 0xff byte is followed by 0x00 or a restart
+JPEG_FRAME_MARKERS = frozenset({0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF})
 
 
 class InvalidImage(ValueError):

@@ -91,8 +91,6 @@ class TablePipeline:
         self._over_count: Counter = Counter()
         self._doubted_at: dict[str, float] = {}
         self._played: Counter = Counter()  # plays of each card since the round began or the pile was reshuffled
-        self._round: Any = None
-        self._decks = STANDARD_DECKS_MIN  # standard decks the game's cards make
         self.last_event_t: float | None = None
         self.noise_frames = 0  # frames of snow passed over
         self._size: tuple[int, int] | None = None  # the last frame's (width, height)
@@ -188,6 +186,7 @@ class TablePipeline:
 
     def note_verdict(self, event: dict[str, Any], verdict: dict[str, Any] | None) -> None:
         """The verdict of an event (sent by the watcher or anyone else): learn the state from it."""
+        round_before = (self.maker.state or {}).get("round")
         self.maker.note_verdict(verdict, event)
         if not isinstance(verdict, dict) or not isinstance(verdict.get("state"), dict):
             return
@@ -198,42 +197,43 @@ class TablePipeline:
             self.pile.rename(str(event.get("card")), str(state.get("top")))  # the table named the card
         elif event.get("type") == "play" and (not verdict.get("accepted") or state.get("top") != event.get("card")):
             self.pile.withdraw(str(event.get("card")))  # refused or taken back: it leaves the pile
-            if self._played[str(event.get("card"))] > 0:  # counted when the camera sent it
-                self._played[str(event.get("card"))] -= 1
+            card = str(event.get("card"))
+            if self._played[card] > 0:  # counted when the camera sent it
+                self._played[card] -= 1
         if state.get("round_over"):
             for known in self.pile.known:
                 known.withdrawn = True
-        if state.get("round") != self._round or any(f.get("kind") == "reshuffle" for f in verdict.get("flags") or []):
+        if state.get("round") != round_before or any(f.get("kind") == "reshuffle" for f in verdict.get("flags") or []):
             self._played.clear()  # a new round is dealt from the whole deck, a reshuffle puts the pile back
-        self._round = state.get("round")
-        self._decks = standard_decks_in_play(state)
 
     # -- recognition doubts -----------------------------------------------------------------------
     def _doubts(self, sightings: list[Sighting], events: list[dict[str, Any]], t: float) -> list[dict[str, Any]]:
+        decks = standard_decks_in_play(self.maker.state or {})
         found = []
         seen = Counter(s.card for s in sightings if s.card not in BACKS)
         for card in set(self._over_count) | set(seen):
-            if seen[card] > deck_copies(card, self._decks):
+            if seen[card] > deck_copies(card, decks):
                 self._over_count[card] += 1
             else:
                 self._over_count.pop(card, None)
         for card, frames in self._over_count.items():
             if frames >= DOUBT_FRAMES:
-                found.append(self._doubt(card, seen[card], t, "seen at once"))
+                found.append(self._doubt(card, seen[card], decks, t, "seen at once"))
         for event in events:
             if event.get("type") == "play":
                 card = event["card"]
                 self._played[card] += 1
-                if self._played[card] > deck_copies(card, self._decks):
-                    found.append(self._doubt(card, self._played[card], t, "played this round since the pile was last reshuffled"))
+                if self._played[card] > deck_copies(card, decks):
+                    found.append(self._doubt(card, self._played[card], decks, t,
+                                             "played this round since the pile was last reshuffled"))
         found = [d for d in found if d]
         self.doubts.extend(found)
         return found
 
-    def _doubt(self, card: str, seen: int, t: float, how: str) -> dict[str, Any] | None:
+    def _doubt(self, card: str, seen: int, decks: int, t: float, how: str) -> dict[str, Any] | None:
         if t - self._doubted_at.get(card, -math.inf) < DOUBT_REPEAT_S:
             return None
         self._doubted_at[card] = t
-        holds = deck_copies(card, self._decks)
+        holds = deck_copies(card, decks)
         return {"type": "doubt", "card": card, "seen": seen, "deck_holds": holds, "t": round(t, 3),
                 "reason": f"{card} {how} {seen} times but the deck holds {holds}: a card is probably misread"}

@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Event types where a camera may not know who acted: the player whose turn it is is assumed
-#: (the page's "who played this" button corrects it).
 #: Every this many frames the camera's frame is checked for colour (:func:`vision.images.lacks_colour`).
 COLOUR_CHECK_EVERY = 30
 

@@ -170,8 +170,6 @@ def flag_text(flag: dict[str, Any]) -> str:
     return f"{text}: {reason_text(str(flag['reason']))}" if flag.get("reason") else text
 
 
-
-
 def winner_words(winner: str | None) -> str:
     """The game's end as the page says it: one winner, or a tie in words (the referee joins tied leaders)."""
     if not winner:
@@ -182,23 +180,33 @@ def winner_words(winner: str | None) -> str:
     return f"A tie: {', '.join(names[:-1])} and {names[-1]} share the win!"
 
 
-def lowest_wins(setup: dict[str, Any]) -> bool:
-    """True when the game's ruleset scores penalty points (the lowest total wins)."""
+def _rules(setup: dict[str, Any]) -> tuple[Any, dict[str, Any]] | None:
+    """A game's preset and its options resolved (the preset's, then the game's own), or None for no preset."""
     preset = PRESETS.get(str(setup.get("rules")))
     if preset is None:
-        return False
+        return None
     options, _ = resolve(dict(preset.options), setup.get("options") or {})
+    return preset, options
+
+
+def _lowest(preset: Any, options: dict[str, Any]) -> bool:
     return preset.scoring == "penalty" or bool(options["penalty_points"])
+
+
+def lowest_wins(setup: dict[str, Any]) -> bool:
+    """True when the game's ruleset scores penalty points (the lowest total wins)."""
+    rules = _rules(setup)
+    return rules is not None and _lowest(*rules)
 
 
 def game_end_words(setup: dict[str, Any], state: dict[str, Any]) -> str:
     """How this game ends, in words: after a number of rounds (``round_limit``) or at the target score, and
     whether the highest or the lowest total wins (penalty points); a tie for the lowest played off (ena)."""
-    preset = PRESETS.get(str(setup.get("rules")))
-    if preset is None:
+    rules = _rules(setup)
+    if rules is None:
         return ""
-    options, _ = resolve(dict(preset.options), setup.get("options") or {})
-    lowest = lowest_wins(setup)
+    options = rules[1]
+    lowest = _lowest(*rules)
     best = "the lowest total wins" if lowest else "the highest total wins"
     if options["round_limit"]:
         limit = options["round_limit"]

@@ -23,12 +23,13 @@ from referee.engine import Referee
 from vision.rulings import CARD_FIELD, Question, UnsureCard, looked_back_on, put_down, rule_on, still_unsure
 from web.decks import game_family
 from web.evidence import EvidenceStore, StoredQuestion
-from web.tables import ROUND_STARTS, Tables
+from web.tables import ROUND_STARTS, Tables, refusal_reasons
 from web.validation import TURN_EVENTS, InvalidInput, check_event
 
 log = logging.getLogger(__name__)
 
-#: Event types where a camera may not know who acted: the player whose turn it is is assumed.
+#: Events that, entered by the table while a question about the camera's play is open, overtake its answer.
+HAND_ENTRIES = TURN_EVENTS | ROUND_STARTS | {"turn_up"}
 AnswerCallback = Callable[[dict[str, Any], "dict[str, Any] | None"], None]
 
 
@@ -119,7 +120,7 @@ class Rulings:
         head = self.tables.store.head(game_id)
         if head is None or head.resets != mark[1]:
             return True
-        return any(e.seq > mark[0] and e.event.get("type") in TURN_EVENTS | ROUND_STARTS | {"turn_up"}
+        return any(e.seq > mark[0] and e.event.get("type") in HAND_ENTRIES
                    for e in self.tables.store.events(game_id, include_undone=False))
 
     def _ask(self, game_id: int, question: Question, reading: Reading | None, still_id: int | None,
@@ -209,8 +210,7 @@ class Rulings:
         field = CARD_FIELD[first.event["type"]]
         refused = self.tables.judged_in_place(game_id, seq, {**first.event, field: card})
         if not refused.get("accepted"):
-            reasons = "; ".join(f.get("reason") or f.get("kind", "") for f in refused.get("flags") or [])
-            raise InvalidInput(f"card: {card} cannot have been that card ({reasons})")
+            raise InvalidInput(f"card: {card} cannot have been that card ({refusal_reasons(refused)})")
         later = [e for e in active if e.seq > seq]
         while self._in_force(game_id, seq, first.event):  # an undo takes back refused events with the one before them
             self.tables.undo(game_id)

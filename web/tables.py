@@ -51,6 +51,11 @@ def judge(referee: Any, event: dict[str, Any]) -> dict[str, Any] | None:
         return None
 
 
+def refusal_reasons(verdict: dict[str, Any]) -> str:
+    """Why the referee refused an event, in its flags' words (their kinds where they give none)."""
+    return "; ".join(f.get("reason") or f.get("kind", "") for f in verdict.get("flags") or [] if isinstance(f, dict))
+
+
 @dataclass
 class LiveGame:
     """A game's referee in memory, with the setup it was created from."""
@@ -341,8 +346,8 @@ class Tables:
                                    "player")
             verdict = self.judged_in_place(game_id, last.seq, corrected)
             if not verdict.get("accepted"):
-                reasons = "; ".join(f.get("reason") or f.get("kind", "") for f in verdict.get("flags") or [])
-                raise InvalidInput(f"{corrected['player']} cannot have played it ({reasons}): nothing was changed")
+                raise InvalidInput(f"{corrected['player']} cannot have played it ({refusal_reasons(verdict)}): nothing "
+                                   "was changed")
             for stored in [last, *later]:
                 self.store.set_undone(game_id, stored.seq)
             game = self._replace_live(game_id)

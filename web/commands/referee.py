@@ -12,7 +12,6 @@ verdict per event.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import BinaryIO, TextIO
 
@@ -26,15 +25,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def not_utf8_verdict(referee: object, error: UnicodeDecodeError) -> dict:
-    """The verdict on a line whose bytes are not UTF-8: refused, the game unchanged."""
-    from referee.flags import flag
-
-    return {"accepted": False,
-            "flags": [flag("invalid_event", None, 0, f"the line is not UTF-8 text (byte {error.start}): refused")],
-            "state": referee.state()}  # type: ignore[attr-defined]
-
-
 def serve_lines(source: BinaryIO, sink: TextIO) -> int:
     """Answer every non-blank line of ``source`` with one verdict line on ``sink``; returns the count."""
     from referee.engine import Referee
@@ -45,12 +35,7 @@ def serve_lines(source: BinaryIO, sink: TextIO) -> int:
     for raw in source:
         if not raw.strip():
             continue
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as error:  # never guessed at: a name read wrongly is worse than a refusal
-            sink.write(json.dumps(not_utf8_verdict(referee, error), separators=(",", ":")) + "\n")
-        else:
-            sink.write(handle_line(referee, line.rstrip("\r\n")) + "\n")
+        sink.write(handle_line(referee, raw.rstrip(b"\r\n")) + "\n")
         sink.flush()
         answered += 1
     return answered
