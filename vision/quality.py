@@ -33,7 +33,9 @@ BASELINE_RATE = 0.05
 HOLD_FRAMES = 15
 ANALYSIS_WIDTH = 320  # frames are measured at this width (speed; enough for hands and blur)
 #: Fine detail over this many times the grey level's variance is noise: independent noise gives 20 (11 blurred by a
-#: 3 x 3 kernel); 101 photos of the real sets at the analysis width at most 3.3, the bundled demo's frames 1.6.
+#: 3 x 3 kernel); photos at the analysis width, no report part among them, at most 3.4 (uno-real-dev's tune part
+#: 0.29, cards-rf's train and tune parts 2.7, cards-real-dev's train half 1.8, 300 uno-cards-rf photos 3.4), the
+#: bundled demo's frames 1.6.
 NOISE_RATIO = 8.0
 
 
