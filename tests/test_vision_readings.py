@@ -60,6 +60,12 @@ def test_an_event_carries_its_reading_apart_from_the_protocol_fields() -> None:
 
 
 # -- flag when sure, ask when not ---------------------------------------------------------------------------
+def test_a_reading_comes_back_from_its_json_form_without_its_still() -> None:
+    reading = Reading("red-7", 0.8123, False, (1.5, 2.0, 30.0, 40.5), 12.25, 4, (("yellow-5", 0.1), ("red-1", 0.05)))
+    back = Reading.from_dict(reading.with_still(b"jpeg").to_dict())
+    assert back == reading and back.still is None
+
+
 def test_a_sure_reading_is_judged_at_once_even_when_it_flags() -> None:
     ruler = dealt_ruler()
     event = {"type": "play", "player": "ann", "card": "blue-8"}

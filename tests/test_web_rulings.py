@@ -15,6 +15,7 @@ from vision.evidence import still_jpeg
 from vision.reading import READING_KEY, Reading
 from web.demo import DemoRun
 from web.evidence import STILLS_KEPT
+from web.ruling_memory import RulingMemory
 from web_support import SHORT_DEAL, TableClient, make_app
 
 BOX = (300.0, 200.0, 380.0, 320.0)
@@ -228,6 +229,51 @@ def test_an_answer_after_a_restart_still_corrects_the_card_it_asks_about(tmp_pat
     assert _plays_in_force(again, game_id) == [("table", "ben", "red-7"), ("camera", "cat", "red-9")]
 
 
+def test_camera_events_held_behind_a_question_are_judged_after_a_restart(tmp_path: Path) -> None:
+    """The draw the camera saw while the table was being asked waits in the database, with its still: the
+    server restarted before the answer, and the answer still judges it, at the turn after the answered play."""
+    app = make_app(tmp_path)
+    client = TableClient(app)
+    game_id = client.new_game(options={"hand_size": 2})
+    client.event(game_id, {k: v for k, v in SHORT_DEAL.items() if k != "hands"})
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    assert camera.on_event(camera_play("blue-8", 0.71, False)) is None  # asked
+    draw = {"type": "draw", "count": 1, READING_KEY: Reading("blue-3", 0.9, False, BOX).with_still(b"\xff\xd8held")}
+    assert camera.on_event(draw) is None  # held
+    again = TableClient(make_app(tmp_path))  # the server restarted with the question open and the draw held
+    listed = again.get(f"/api/games/{game_id}/questions").get_json()
+    assert listed["held"] == 1
+    question = listed["questions"][0]
+    again.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "red-8"})
+    log = again.get(f"/api/games/{game_id}/events").get_json()["events"]
+    assert [(e["source"], e["event"]["type"], e["event"]["player"]) for e in log[-2:]] == [
+        ("table", "play", "ben"), ("camera", "draw", "cat")]
+    why = again.get(f"/api/games/{game_id}/events/{log[-1]['seq']}/why").get_json()
+    assert why["reading"]["card"] == "blue-3" and again.get(why["still_url"]).data == b"\xff\xd8held"
+    assert again.get(f"/api/games/{game_id}/questions").get_json()["held"] == 0
+
+
+def test_a_card_read_unsure_is_still_looked_back_on_after_a_restart(tmp_path: Path) -> None:
+    """ben's red-7, read unsure as yellow-5, was taken without a flag; after a restart cat's sure red-9 on it is
+    asked about (the yellow-5 is what may be wrong), not flagged as a red 9 on a yellow 5."""
+    app = make_app(tmp_path)
+    client = TableClient(app)
+    game_id = client.new_game(options={"hand_size": 2})
+    client.event(game_id, {k: v for k, v in SHORT_DEAL.items() if k != "hands"})
+    app.extensions["tableref.camera"].follow(game_id)
+    assert not app.extensions["tableref.camera"].on_event(camera_play("yellow-5", 0.8, False))["flags"]
+    again_app = make_app(tmp_path)
+    again = TableClient(again_app)
+    camera = again_app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    assert camera.on_event(camera_play("red-9", 0.999, True)) is None  # asked about, not flagged
+    question = again.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    assert question["event"]["card"] == "yellow-5"
+    again.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "red-7"})
+    assert _plays_in_force(again, game_id) == [("table", "ben", "red-7"), ("camera", "cat", "red-9")]
+
+
 def test_an_answer_corrects_its_card_however_many_refused_events_lie_after_it(
         table: tuple[Any, TableClient, int]) -> None:
     """A refused event in force after the card asked about (a mistyped draw) is posted again with the others; the
@@ -363,7 +409,8 @@ def test_the_unsure_card_after_one_corrected_is_still_looked_back_on_where_it_wa
     plays = [e for e in client.get(f"/api/games/{game_id}/events").get_json()["events"]
              if not e["undone"] and e["event"]["type"] == "play"]
     assert [(e["source"], e["event"]["card"]) for e in plays] == [("table", "2H"), ("camera", "2H")]
-    assert [(seq, reading is not None) for seq, reading in rulings._down[game_id]] == [
+    kept = RulingMemory.from_dict(rulings.evidence.ruling_memory(game_id))  # as the database keeps it
+    assert [(seq, reading is not None) for seq, reading in kept.down] == [
         (plays[0]["seq"], False), (plays[1]["seq"], True)]
     (unsure,) = rulings._earlier(game_id)
     assert unsure[0] == plays[1]["seq"] and unsure[1].event["card"] == "2H"

@@ -57,6 +57,13 @@ class Reading:
                 "t": None if self.t is None else round(float(self.t), 3), "frames": self.frames,
                 "alternatives": [{"card": c, "prob": round(float(p), 4)} for c, p in self.alternatives]}
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Reading:
+        """The reading of its JSON form (:meth:`to_dict`; no still)."""
+        return cls(data["card"], float(data["prob"]), bool(data["sure"]), tuple(float(v) for v in data["box"]),
+                   data.get("t"), int(data.get("frames", 1)),
+                   tuple((a["card"], float(a["prob"])) for a in data.get("alternatives", ())))
+
     def with_still(self, still: bytes | None) -> Reading:
         """This reading with the still it was read from."""
         return replace(self, still=still)

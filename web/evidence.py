@@ -7,7 +7,9 @@ Two tables beside ``web.store``'s (same database, own metadata):
   the JPEG. At most :data:`STILLS_KEPT` per game: the oldest go first.
 * ``questions``: an unsure reading that would have flagged: the event as read, the reading, the
   cards offered, the flags it would have caused, its still, and once answered the card the table
-  named and the ``seq`` of the event judged from the answer.
+  named and the ``seq`` of the event judged from the answer;
+* ``ruling_memory``: one row a game, what its rulings hold between requests (``web.ruling_memory``: the camera's
+  events waiting for an answer, the cards a flag looks back on), so that a restart loses none of them.
 """
 from __future__ import annotations
 
@@ -56,6 +58,15 @@ class QuestionRow(EvidenceBase):
     seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     answered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class RulingMemoryRow(EvidenceBase):
+    """A game's ruling memory (``web.ruling_memory.RulingMemory.to_dict``) as JSON."""
+
+    __tablename__ = "ruling_memory"
+
+    game_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    body: Mapped[str] = mapped_column(Text)
 
 
 @dataclass(frozen=True)
@@ -160,3 +171,15 @@ class EvidenceStore:
         with self._sessions.begin() as session:
             session.execute(update(QuestionRow).where(QuestionRow.id == question_id)
                             .values(answer=answer, seq=seq, answered_at=utcnow()))
+
+    # -- the rulings' memory ------------------------------------------------------------------------
+    def ruling_memory(self, game_id: int) -> dict[str, Any] | None:
+        """A game's ruling memory as last kept, or None."""
+        with self._sessions() as session:
+            row = session.get(RulingMemoryRow, game_id)
+            return json.loads(row.body) if row is not None else None
+
+    def keep_ruling_memory(self, game_id: int, body: dict[str, Any]) -> None:
+        """Keep a game's ruling memory (replacing what was kept)."""
+        with self._sessions.begin() as session:
+            session.merge(RulingMemoryRow(game_id=game_id, body=json.dumps(body)))

@@ -9,6 +9,9 @@ Every camera event of the followed game comes here with its reading:
   judge them on a card nobody is sure of). The answer is judged as a ``"table"`` event (a table
   correction in the log); a question about an earlier card corrects that earlier event
   (the events from it on are undone and posted again, the corrected card first).
+
+What the rulings hold between requests (the events waiting for an answer, the cards a flag looks back on) is kept
+in the database (``web.ruling_memory``): a restart with a question open loses none of it.
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from referee.engine import Referee
 from vision.rulings import CARD_FIELD, Question, UnsureCard, looked_back_on, put_down, rule_on, still_unsure
 from web.decks import game_family
 from web.evidence import EvidenceStore, StoredQuestion
+from web.ruling_memory import RulingMemory
 from web.tables import ROUND_STARTS, Tables, refusal_reasons
 from web.validation import TURN_EVENTS, InvalidInput, check_event
 
@@ -40,11 +44,24 @@ class Rulings:
         self.tables, self.evidence = tables, evidence
         self.on_answer: AnswerCallback | None = None  # tells the camera's watcher the verdict of an answer
         self._lock = threading.RLock()
-        self._held: dict[int, list[tuple[dict[str, Any], Reading | None]]] = {}
-        #: game -> the last cards the camera put down: (seq, reading), the reading None where sure or confirmed
-        self._down: dict[int, list[tuple[int, Reading | None]]] = {}
-        #: question id -> what the event it holds back came with: reading, source, still
-        self._waiting: dict[int, tuple[Reading | None, str, int | None]] = {}
+        self._memories: dict[int, RulingMemory] = {}  # each game's, as kept in the database
+
+    def _memory(self, game_id: int) -> RulingMemory:
+        """The game's ruling memory: as this process left it, else as the database kept it."""
+        memory = self._memories.get(game_id)
+        if memory is None:
+            kept = self.evidence.ruling_memory(game_id)
+            memory = self._memories[game_id] = RulingMemory.from_dict(kept) if kept else RulingMemory()
+        return memory
+
+    def _remember(self, game_id: int) -> None:
+        """Keep the game's ruling memory in the database (after every change to it)."""
+        self.evidence.keep_ruling_memory(game_id, self._memory(game_id).to_dict())
+
+    def _kept_still(self, game_id: int, reading: Reading | None) -> int | None:
+        """Store the still a reading came with, not yet judged (a held or waiting event's); its id, if any."""
+        return self.evidence.add_still(game_id, reading.to_dict(), reading.still) \
+            if reading is not None and reading.still else None
 
     # -- camera events ------------------------------------------------------------------------------
     def camera_event(self, game_id: int, event: dict[str, Any], reading: Reading | None) -> dict[str, Any] | None:
@@ -52,7 +69,8 @@ class Rulings:
         with self._lock:
             if self.evidence.questions(game_id, open_only=True):
                 anonymous = {k: v for k, v in event.items() if not (k == "player" and event["type"] in TURN_EVENTS)}
-                self._held.setdefault(game_id, []).append((anonymous, reading))
+                self._memory(game_id).held.append((anonymous, reading, self._kept_still(game_id, reading)))
+                self._remember(game_id)
                 return None
             return self._judge(game_id, event, reading)
 
@@ -71,8 +89,11 @@ class Rulings:
         if question is not None:
             about = next((seq for seq, card in earlier if card.event == question.event), None) \
                 if question.waiting is not None else None
-            asked = self._ask(game_id, question, reading, still_id, about)
-            self._waiting[asked] = (reading, source, still_id)
+            if still_id is None:
+                still_id = self._kept_still(game_id, reading)
+            asked = self._ask(game_id, question, still_id, about)
+            self._memory(game_id).waiting[asked] = (reading, source, still_id)
+            self._remember(game_id)
             return None
         entry = self.tables.post(game_id, clean, source=source)
         self._keep(game_id, entry, clean, reading, confirmed, still_id)
@@ -87,13 +108,15 @@ class Rulings:
             self.evidence.attach_still(still_id, entry["seq"])
         if put_down(event, entry["verdict"]):
             unsure = reading if still_unsure(reading, confirmed) else None
-            self._down[game_id] = looked_back_on(self._down.get(game_id, []), (entry["seq"], unsure))
+            memory = self._memory(game_id)
+            memory.down = looked_back_on(memory.down, (entry["seq"], unsure))
+            self._remember(game_id)
 
     def _earlier(self, game_id: int) -> list[tuple[int, UnsureCard]]:
         """The unsure cards among the last the camera put down, oldest first, each with its ``seq``: its
         event, reading, the referee before it and the events since (one replay of the game's log). A card
         whose event was undone is left out."""
-        unsure = {seq: reading for seq, reading in self._down.get(game_id, []) if reading is not None}
+        unsure = {seq: reading for seq, reading in self._memory(game_id).down if reading is not None}
         if not unsure:
             return []
         active = self.tables.store.events(game_id, include_undone=False)
@@ -123,13 +146,10 @@ class Rulings:
         return any(e.seq > mark[0] and e.event.get("type") in HAND_ENTRIES
                    for e in self.tables.store.events(game_id, include_undone=False))
 
-    def _ask(self, game_id: int, question: Question, reading: Reading | None, still_id: int | None,
-             about: int | None = None) -> int:
-        """Store the question (with the still of the card it is about: the event's own, or the earlier card
-        at ``seq`` ``about``; the seq asked about and the log's mark kept with it, across a restart too); its id."""
-        if question.waiting is None and still_id is None and reading is not None and reading.still:
-            still_id = self.evidence.add_still(game_id, reading.to_dict(), reading.still)
-        elif question.waiting is not None:
+    def _ask(self, game_id: int, question: Question, still_id: int | None, about: int | None = None) -> int:
+        """Store the question with the still of the card it is about: the event's own (``still_id``), or the
+        earlier card's at ``seq`` ``about`` (the seq asked about and the log's mark kept with it); its id."""
+        if question.waiting is not None:
             still_id = next((s.id for s in reversed(self.evidence.stills(game_id)) if s.seq == about), None)
         body = {**question.to_dict(), "about": about, "log": self._log_mark(game_id)}
         stored = self.evidence.add_question(game_id, body, still_id)
@@ -139,7 +159,7 @@ class Rulings:
     # -- answers ------------------------------------------------------------------------------------
     def held(self, game_id: int) -> int:
         """How many of the camera's events wait behind the open question."""
-        return len(self._held.get(game_id, []))
+        return len(self._memory(game_id).held)
 
     def open_questions(self, game_id: int) -> list[StoredQuestion]:
         """The questions the table has not answered yet (the game must exist)."""
@@ -164,14 +184,16 @@ class Rulings:
             field = CARD_FIELD[body["event"]["type"]]
             if body.get("waiting") is None and self._overtaken(game_id, body.get("log")):  # the table entered the
                 # play asked about by hand, or undid one before it, since: the camera's event is not posted as well
-                self._waiting.pop(question_id, None)
+                self._memory(game_id).waiting.pop(question_id, None)
+                self._remember(game_id)
                 self.evidence.answer_question(question_id, card, None)
                 self._release(game_id)
                 return {"seq": None, "verdict": None, "overtaken": "the game was changed by hand since this question "
                         "was asked (a play entered, an undo): the answer is kept and changes nothing"}
             if body.get("waiting") is None:  # about the event's own card: the answer is the event judged
                 told = body["event"]
-                reading, _source, _still = self._waiting.pop(question_id, (None, "camera", None))
+                reading, _source, _still = self._memory(game_id).waiting.pop(question_id, (None, "camera", None))
+                self._remember(game_id)
                 self.evidence.answer_question(question_id, card, None)
                 verdict = self._judge(game_id, {**told, field: card}, reading, "table", stored.still_id)
             else:  # about an earlier card: corrected if need be, then the waiting event is judged (or asked about)
@@ -182,11 +204,13 @@ class Rulings:
                     else {}
                 # that card is the table's word now; the other unsure one is still looked back on (where a later
                 # one was posted again, at its new place: vision.rulings.Ruler.correct)
-                self._down[game_id] = [(moved.get(seq, seq), None if seq == about else unsure)
-                                       for seq, unsure in self._down.get(game_id, [])]
+                memory = self._memory(game_id)
+                memory.down = [(moved.get(seq, seq), None if seq == about else unsure) for seq, unsure in memory.down]
+                came_with = memory.waiting.pop(question_id, (None, "camera", None))
+                self._remember(game_id)
                 told = body["waiting"]
                 self.evidence.answer_question(question_id, card, None)
-                verdict = self._judge(game_id, told, *self._waiting.pop(question_id, (None, "camera", None)))
+                verdict = self._judge(game_id, told, *came_with)
             entry = {**self.tables.log(game_id)[-1], "verdict": verdict} if verdict is not None else \
                 {"seq": None, "verdict": None}
             if verdict is not None:  # the event judged from the answer: its own, or the one that waited (its "why?")
@@ -225,13 +249,13 @@ class Rulings:
 
     def _release(self, game_id: int) -> None:
         """Judge the camera's events that waited for the answer, until one needs a question of its own."""
-        held = self._held.pop(game_id, [])
-        while held:
+        memory = self._memory(game_id)
+        while memory.held:
             if self.evidence.questions(game_id, open_only=True):  # an answer may ask about an earlier card
-                self._held[game_id] = held
                 return
-            event, reading = held.pop(0)
-            verdict = self._judge(game_id, event, reading)
+            event, reading, still_id = memory.held.pop(0)
+            self._remember(game_id)
+            verdict = self._judge(game_id, event, reading, still_id=still_id)
             if self.on_answer is not None and verdict is not None:
                 self.on_answer(event, verdict)
 
