@@ -287,6 +287,25 @@ OVERFLOWING = """() => [...document.querySelectorAll('.card-tile, .pick, button,
     .filter((e) => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1).map((e) => e.id || e.textContent.slice(0, 30))"""
 
 
+def test_on_a_phone_the_hand_entry_comes_before_the_camera_and_a_deal_shows_its_outcome(
+        server: tuple[str, TableClient], page: object, tmp_path: Path) -> None:
+    """The card pad follows the game's controls (it lay under the whole events list), and the deal's confirmation
+    shows below the "Deal a new round" fold, which closes once the deal lands (it was hidden inside it)."""
+    base, api = server
+    game_id = api.new_game()
+    page.set_viewport_size(PHONE_NARROW)
+    page.goto(f"{base}/games/{game_id}")
+    page.wait_for_selector("#live-state:text('live')")
+    top = {name: page.locator(name).bounding_box()["y"] for name in ("#players", "#manual", "#camera", ".events")}
+    assert top["#players"] < top["#manual"] < top["#camera"] < top[".events"]
+    page.fill("#card-input", "red-5")
+    page.select_option("#dealer", "ann")
+    page.click("#btn-deal")
+    page.wait_for_selector("#outcome-text:text('New round')")
+    assert page.is_visible("#outcome") and not page.evaluate("document.getElementById('round-controls').open")
+    screenshot(page, tmp_path, "deal-outcome-360")
+
+
 def test_on_a_phone_the_outcome_shows_next_to_the_button_and_flags_stay_until_ok(
         server: tuple[str, TableClient], page: object, tmp_path: Path) -> None:
     base, api = server

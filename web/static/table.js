@@ -75,7 +75,8 @@
   function showOutcome(from, entry) {
     const box = $("outcome");
     const spot = from && from.closest ? from.closest("[data-outcome-spot]") : null;
-    if (spot) spot.after(box);
+    // a fold may close once the action lands (a deal closes "Deal a new round"): the outcome shows below it
+    if (spot) (spot.closest("details") || spot).after(box);
     outcome = entry;
     renderOutcome();
     box.scrollIntoView({ block: "nearest" });
@@ -615,7 +616,7 @@
       $("camera-state").textContent = cameraSummary(status);
       $("camera-state").title = Object.entries(status.watcher || {}).filter(([, v]) => typeof v !== "object")
         .map(([k, v]) => k.replace(/_/g, " ") + ": " + v).join("\n");
-      if ($("camera-off")) $("camera-off").textContent = status.message + ". Enter plays by hand below.";
+      if ($("camera-off")) $("camera-off").textContent = status.message + ". Enter plays by hand (“Enter by hand”).";
     } catch (err) {
       $("camera-state").textContent = "unknown (server unreachable)";
     }
