@@ -28,7 +28,8 @@ class PlayRules(RoundEnd):
         if final_draw and not (player == awaiting["player"] and r.counts[player] > 1 and rule.draw
                                and self._answers_pending(rule)):
             raise Rejected(f"waiting for {self._awaiting_text()} (only a stacked draw card may answer it)")
-        if not self._hand_has(player, rule.id):
+        holder = self._holder(player, rule)
+        if not self._hand_has(holder, rule.id):
             raise Rejected(f"{player} does not hold {rule.id}" if r.known else f"{player} holds no cards")
         opts = game.opts
         target = None if event.get("target") is None else self._player(event, "target")  # checked on any card
@@ -58,7 +59,11 @@ class PlayRules(RoundEnd):
             flags += self._forgot_color(player)  # still names it; a jump-in cancels the wild, forgotten or not
         self._acted(player)
         previous = (r.color, r.match)
-        self._remove_card(player, rule.id)
+        self._remove_card(holder, rule.id)
+        if holder != player and r.counts[holder] == 0 and not (rule.match == "0" and opts["bring_in"]):
+            self._hand_back(player, holder, rule)  # their last two cards went down together: no hand moved
+        if mode != "double":
+            r.hand_went_to = None
         r.discard.append(rule.id)
         r.top = rule.id
         r.starter_on_top = False
@@ -90,6 +95,16 @@ class PlayRules(RoundEnd):
         if r.out:
             self._bring_in_check()
         return flags
+
+    def _holder(self, player: str, rule: CardRule) -> str:
+        """Who holds the card ``player`` plays: ``player``, but for a card identical to the Seven-O 7 or 0 they just
+        played, the player their hand went to (a double: both were laid down together, the hand moved after them),
+        where that hand holds it (in known hands a twin from the hand they got is theirs)."""
+        r: RoundState = self._round()
+        went = r.hand_went_to
+        if went and r.last_player == player and r.top == rule.id and not (r.known and rule.id not in r.hands[went]):
+            return went
+        return player
 
     def _forgot_color(self, player: str) -> list[dict]:
         game: GameState = self._game

@@ -23,6 +23,7 @@ cdef class RoundState:
     cdef public Py_ssize_t actions
     cdef public dict last_action
     cdef public object last_player
+    cdef public object hand_went_to
     cdef public list out
     cdef public object went_out
     cdef public bint over

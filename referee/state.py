@@ -42,6 +42,8 @@ class RoundState:
         self.actions = 0
         self.last_action: dict[str, int] = {}
         self.last_player: str | None = None
+        # Seven-O: whom the last play's 7 or 0 sent its player's hand to (a double of it is taken from there)
+        self.hand_went_to: str | None = None
         self.out: list[str] = []  # bring-in: players with no cards waiting for their turn
         self.went_out: str | None = None
         self.over = False

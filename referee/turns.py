@@ -63,10 +63,21 @@ class TurnRules(PlayJudge):
         player.'"""
         if not self._game.opts["seven_o"]:
             return
-        if rule.match == "7" and target is not None and self._game.round.counts[player] > 0:
+        r: RoundState = self._game.round
+        if rule.match == "7" and target is not None and r.counts[player] > 0:
             self._swap(player, target)
+            r.hand_went_to = target
         elif rule.match == "0":
             self._rotate_hands()
+            r.hand_went_to = self._name(self._adv(self._game.seat[player], 1))
+
+    def _hand_back(self, player: str, holder: str, rule: CardRule) -> None:
+        """Undo the hand move of ``player``'s 7 or 0, whose double was their last card: ``holder`` got their hand."""
+        if rule.match == "7":
+            self._swap(player, holder)
+        else:
+            self._rotate_hands(backwards=True)
+        self._game.round.hand_went_to = None
 
     def _skip_target(self, player: str, seat: int, rule: CardRule) -> int:
         game: GameState = self._game
@@ -105,10 +116,11 @@ class TurnRules(PlayJudge):
         r.uno_called.clear()
         r.uno_window = None
 
-    def _rotate_hands(self) -> None:
+    def _rotate_hands(self, backwards: bool = False) -> None:
+        """Seven-O's 0: every hand passes to the next player in the direction of play (``backwards``: the other way)."""
         game: GameState = self._game
         r: RoundState = game.round
-        order = game.players if r.direction == 1 else list(reversed(game.players))
+        order = game.players if (r.direction == 1) != backwards else list(reversed(game.players))
         counts = [r.counts[p] for p in order]
         for i, p in enumerate(order):
             r.counts[p] = counts[i - 1]

@@ -508,9 +508,43 @@ def test_a_hand_shown_with_more_copies_than_the_deck_holds_is_refused() -> None:
 
 def test_a_doubled_seven_swaps_hands_once() -> None:
     """Seven-O with doubles: 'Identical cards (suit and value) can be discarded at once' and the action 'does not add
-    up' (docs/rules.md): the second 7 needs no target and swaps nothing (counts mode)."""
+    up' (docs/rules.md): the second 7 needs no target and swaps nothing; both 7s left ann's hand before it went to cat
+    (4 cards: two 7s down, 2 to cat, cat's 4 to ann). Counts mode."""
     ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=4, seven_o=True, doubles=True)
     state = ok(ref, "play", player="ann", card="red-7", target="cat")
     assert state["hand_counts"] == {"ann": 4, "ben": 4, "cat": 3}
     state = ok(ref, "play", player="ann", card="red-7")
-    assert state["hand_counts"] == {"ann": 3, "ben": 4, "cat": 3} and state["turn"] == "ben"
+    assert state["hand_counts"] == {"ann": 4, "ben": 4, "cat": 2} and state["turn"] == "ben"
+
+
+def test_a_doubled_seven_comes_from_the_hand_the_first_one_sent_away_in_known_hands() -> None:
+    ref = known_round("official", {"ann": ["red-7", "red-7", "blue-1"], "ben": ["green-2", "green-3", "green-8"],
+                                   "cat": ["yellow-4", "yellow-6", "blue-9"]}, "red-5", dealer="cat",
+                      seven_o=True, doubles=True)
+    ok(ref, "play", player="ann", card="red-7", target="cat")
+    state = ok(ref, "play", player="ann", card="red-7")  # ann now holds cat's cards; the second 7 went with hers
+    assert state["hand_counts"] == {"ann": 3, "ben": 3, "cat": 1} and state["turn"] == "ben"
+    assert ref._game.round.hands["cat"] == ["blue-1"]
+    assert sorted(ref._game.round.hands["ann"]) == ["blue-9", "yellow-4", "yellow-6"]
+
+
+def test_a_doubled_seven_as_the_last_two_cards_goes_out_and_swaps_nothing() -> None:
+    """'Going out on a 7 or 0 ends the round without swapping' (docs/rules.md): both 7s down together were ann's
+    last cards."""
+    ref = known_round("official", {"ann": ["red-7", "red-7"], "ben": ["green-2", "green-3"],
+                                   "cat": ["yellow-4", "blue-9"]}, "red-5", dealer="cat", seven_o=True, doubles=True)
+    ok(ref, "play", player="ann", card="red-7", target="cat")
+    ok(ref, "uno", player="ann")
+    state = ok(ref, "play", player="ann", card="red-7")
+    assert state["went_out"] == "ann" and state["round_over"]
+    assert state["round_scores"][-1]["went_out"] == "ann"
+    assert sorted(ref._game.round.hands["cat"]) == ["blue-9", "yellow-4"]
+
+
+def test_a_doubled_zero_comes_from_the_hand_the_first_one_passed_on() -> None:
+    """Seven-O's 0 passes every hand on: ann's went to ben, with her second 0 in it (counts mode)."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=4, seven_o=True, doubles=True)
+    state = ok(ref, "play", player="ann", card="red-0")
+    assert state["hand_counts"] == {"ann": 4, "ben": 3, "cat": 4}
+    state = ok(ref, "play", player="ann", card="red-0")
+    assert state["hand_counts"] == {"ann": 4, "ben": 2, "cat": 4} and state["turn"] == "ben"
