@@ -58,9 +58,10 @@ class Rulings:
         """Keep the game's ruling memory in the database (after every change to it)."""
         self.evidence.keep_ruling_memory(game_id, self._memory(game_id).to_dict())
 
-    def _kept_still(self, game_id: int, reading: Reading | None) -> int | None:
-        """Store the still a reading came with, not yet judged (a held or waiting event's); its id, if any."""
-        return self.evidence.add_still(game_id, reading.to_dict(), reading.still) \
+    def _kept_still(self, game_id: int, reading: Reading | None, seq: int | None = None) -> int | None:
+        """Store the still a reading came with, for the event judged at ``seq`` (None: not judged yet, a held or
+        waiting event's); its id, if any."""
+        return self.evidence.add_still(game_id, reading.to_dict(), reading.still, seq) \
             if reading is not None and reading.still else None
 
     # -- camera events ------------------------------------------------------------------------------
@@ -102,9 +103,9 @@ class Rulings:
     def _keep(self, game_id: int, entry: dict[str, Any], event: dict[str, Any], reading: Reading | None,
               confirmed: bool = False, still_id: int | None = None) -> None:
         """Store the still of a judged camera event, and remember the card it put down (unsure or not)."""
-        if reading is not None and reading.still and still_id is None:
-            still_id = self.evidence.add_still(game_id, reading.to_dict(), reading.still, entry["seq"])
-        elif still_id is not None:
+        if still_id is None:
+            self._kept_still(game_id, reading, entry["seq"])
+        else:
             self.evidence.attach_still(still_id, entry["seq"])
         if put_down(event, entry["verdict"]):
             unsure = reading if still_unsure(reading, confirmed) else None
@@ -182,19 +183,16 @@ class Rulings:
                 raise InvalidInput(f"card: {card} is not a card of this game's deck ({family} cards)")
             body = stored.body
             field = CARD_FIELD[body["event"]["type"]]
-            if body.get("waiting") is None and self._overtaken(game_id, body.get("log")):  # the table entered the
-                # play asked about by hand, or undid one before it, since: the camera's event is not posted as well
-                self._memory(game_id).waiting.pop(question_id, None)
-                self._remember(game_id)
-                self.evidence.answer_question(question_id, card, None)
-                self._release(game_id)
-                return {"seq": None, "verdict": None, "overtaken": "the game was changed by hand since this question "
-                        "was asked (a play entered, an undo): the answer is kept and changes nothing"}
             if body.get("waiting") is None:  # about the event's own card: the answer is the event judged
-                told = body["event"]
-                reading, _source, _still = self._memory(game_id).waiting.pop(question_id, (None, "camera", None))
+                reading = self._memory(game_id).waiting.pop(question_id, (None, "camera", None))[0]
                 self._remember(game_id)
                 self.evidence.answer_question(question_id, card, None)
+                if self._overtaken(game_id, body.get("log")):  # the table entered the play asked about by hand, or
+                    # undid one before it, since: the camera's event is not posted as well
+                    self._release(game_id)
+                    return {"seq": None, "verdict": None, "overtaken": "the game was changed by hand since this "
+                            "question was asked (a play entered, an undo): the answer is kept and changes nothing"}
+                told = body["event"]
                 verdict = self._judge(game_id, {**told, field: card}, reading, "table", stored.still_id)
             else:  # about an earlier card: corrected if need be, then the waiting event is judged (or asked about)
                 about = body.get("about")
