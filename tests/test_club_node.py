@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from server_support import ROOT, Http, free_port, start_server
 
@@ -83,6 +84,7 @@ def test_node_and_server_killed_mid_game_lose_nothing_and_duplicate_nothing(tmp_
         assert all(entry["accepted"] for entry in log)
         node_log = (tmp_path / "node.log").read_text()
         assert "the server cannot be reached" in node_log and "every event is on the server" in node_log
+        assert "following it" not in node_log  # nobody changed the game on the server: nothing to follow
         printed = [json.loads(line) for line in (tmp_path / "node.jsonl").read_text().splitlines()
                    if line.startswith("{\"event\"")]
         assert len(printed) > len(expected)  # the node did judge events again after its restart
@@ -108,5 +110,60 @@ def test_a_wrong_pin_stops_the_node_with_its_events_kept(tmp_path: Path) -> None
         assert "wrong PIN" in (tmp_path / "node.log").read_text()
         assert Outbox(queue).unsent() == 0  # refused before anything was judged or queued
     finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def _wait_for_followed(node: Any, timeout: float = 20) -> list[dict]:
+    """What the node's referee is to follow next (the watching thread asks before each frame)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        events = node.followed()
+        if events is not None:
+            return events
+        time.sleep(0.05)
+    raise AssertionError(f"the node did not notice the server's game change in {timeout:.0f} s")
+
+
+def test_a_node_follows_what_the_table_page_changes_and_not_its_own_events(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from vision.node import CameraNode
+
+    port = free_port()
+    server = start_server(port, f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--pin", PIN)
+    node = None
+    try:
+        page = Http(f"http://127.0.0.1:{port}")
+        page.post("/api/unlock", {"pin": PIN})
+        setup = {"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]}
+        game = page.post("/api/games", {"name": TABLE, **{k: v for k, v in setup.items() if k != "type"}})["id"]
+        deal = {"type": "start_round", "dealer": "cat", "starter": "red-4"}
+        page.post(f"/api/games/{game}/events", deal)  # the game was under way before the node started
+        node = CameraNode(f"http://127.0.0.1:{port}", TABLE, PIN, tmp_path / "queue.sqlite", "0", False,
+                          lambda line: None)
+        stored_setup = node.table_setup()
+        node.start()
+        assert _wait_for_followed(node) == [stored_setup, deal]  # it starts from the game as it stands
+
+        misread = {"type": "play", "card": "red-skip", "player": "ann"}
+        node.send(SimpleNamespace(event=misread, source="camera"))
+        assert node.poster.drain(timeout=20)
+        time.sleep(1.5)  # looked at again, the game moved by the node's own event only
+        assert node.followed() is None
+
+        page.post(f"/api/games/{game}/undo", {})  # the page takes the misread card back and enters the right one
+        _wait_for_followed(node)
+        right = {"type": "play", "card": "red-2", "player": "ann"}
+        page.post(f"/api/games/{game}/events", right)
+        later = {"type": "play", "card": "red-9", "player": "ben"}
+        node.send(SimpleNamespace(event=later, source="camera"))  # judged before the node heard of the page
+        assert node.poster.drain(timeout=20)
+        events = _wait_for_followed(node)
+        assert events == [stored_setup, deal, right, later]  # the server's events in force, in its order
+        assert node.followed() is None
+    finally:
+        if node is not None:
+            node.poster.stop()
         server.terminate()
         server.wait(timeout=10)

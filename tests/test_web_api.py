@@ -69,6 +69,17 @@ def test_undo_rebuilds_the_referee_without_the_last_event(client: TableClient) -
     assert response.status_code == 400 and "nothing to undo" in response.get_json()["error"]
 
 
+def test_the_head_moves_with_every_change_to_the_log(client: TableClient) -> None:
+    game_id = short_game(client)
+    head = client.get(f"/api/games/{game_id}/head").get_json()
+    assert head == {"last_seq": 1, "resets": 0}
+    client.event(game_id, SHORT_ROUND[0])
+    assert client.get(f"/api/games/{game_id}/head").get_json() == {"last_seq": 2, "resets": 0}
+    client.post(f"/api/games/{game_id}/undo")  # nothing appended, an event taken back
+    assert client.get(f"/api/games/{game_id}/head").get_json() == {"last_seq": 2, "resets": 1}
+    assert client.get("/api/games/999/head").status_code == 404
+
+
 def test_undo_takes_back_the_last_accepted_event_and_the_refused_ones_after_it(client: TableClient) -> None:
     """A refused event changed nothing: Undo takes back the play before it, not the refusal alone (and the refusal
     with it, which judged again after the undo might be accepted)."""

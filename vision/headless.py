@@ -17,6 +17,11 @@ reading is not sure and whose verdict would accuse someone is not judged; ``on_q
 doubt: the first card offered that the referee accepts without a flag is judged (source
 ``"unanswered"``); when there is none, or when the question was about the card on the pile under
 it, the event is not judged at all (no accusation rests on an unsure reading).
+
+Where another party keeps the game (a camera node's server, whose page may undo, correct or add events),
+``follow`` is called before each frame: when it returns a list of events, the referee becomes the referee of
+those events (:meth:`HeadlessTable.follow`), and the watcher hears the events taken back and those added as the
+page's camera hears an undo and the page's events.
 """
 from __future__ import annotations
 
@@ -76,11 +81,14 @@ class HeadlessTable:
                  script: Iterable[ScriptLine] = (),
                  on_judgement: Callable[[Judgement], None] | None = None,
                  on_doubt: Callable[[dict[str, Any]], None] | None = None, ask: str = "unsure",
-                 on_question: Callable[[Question], str | None] | None = None) -> None:
+                 on_question: Callable[[Question], str | None] | None = None,
+                 follow: Callable[[], list[dict[str, Any]] | None] | None = None,
+                 on_followed: Callable[[int, int], None] | None = None) -> None:
         self.setup = dict(setup)
         self.ruler = Ruler(ask)
         self.on_judgement = on_judgement
         self.on_question = on_question
+        self.follow_from, self.on_followed = follow, on_followed
         self.output_error: Exception | None = None
         self.unseen = UnseenEvents([line for line in script if line.event.get("type") != "new_game"],
                                    self._apply_scripted)
@@ -107,8 +115,38 @@ class HeadlessTable:
         self.watcher.stop()
 
     # -- applying events ----------------------------------------------------------------------------
+    def follow(self, events: list[dict[str, Any]]) -> tuple[int, int]:
+        """Become the referee of ``events`` (the game as another party keeps it, see the module doc). The watcher
+        hears the events in force here that are not there (taken back, the last first, with the state the game is
+        left in) and then those added there, with their verdicts; a play taken back and a play added in its place
+        are one card on the pile named anew, as when the table answers a question about it (the watcher hears the
+        card taken back with the added one's verdict). Returns how many were taken back and added ((0, 0): the game
+        was already that)."""
+        before = list(self.ruler.events)
+        accepted = [(event, verdict) for event, verdict in self.ruler.follow(events) if verdict.get("accepted")]
+        same = 0
+        while same < min(len(before), len(accepted)) and before[same] == accepted[same][0]:
+            same += 1
+        taken_back, added = before[same:], accepted[same:]
+        # added play (its index) -> the play taken back (its index) whose card it names anew
+        named_anew = dict(zip([i for i, (event, _v) in enumerate(added) if event.get("type") == "play"],
+                              [i for i, event in enumerate(taken_back) if event.get("type") == "play"]))
+        if same:
+            left = {"accepted": True, "flags": [], "state": accepted[same - 1][1].get("state")}
+            for i in reversed(range(len(taken_back))):
+                if i not in named_anew.values():
+                    self.watcher.note_verdict(taken_back[i], left)
+        for i, (event, verdict) in enumerate(added):
+            self.watcher.note_verdict(taken_back[named_anew[i]] if i in named_anew else event, verdict)
+        return len(taken_back), len(added)
+
     def _before_frame(self, frame: Frame) -> None:
         self.unseen.due(frame.t)
+        events = self.follow_from() if self.follow_from is not None else None
+        if events is not None:
+            changed = self.follow(events)
+            if changed != (0, 0) and self.on_followed is not None:
+                self.on_followed(*changed)
 
     @property
     def referee(self) -> Any:

@@ -7,10 +7,17 @@ while the server is down), referees locally as ``tableref watch`` does, and queu
 else happens to it; the :class:`~vision.poster.Poster` sends them in order, each to the game it was judged in.
 Killed and started again, it sends what was left; reading a recording again for the same game, it queues none of
 the events it had queued already (for the table's next game, all of them).
+
+The node follows the server's game (:meth:`CameraNode.followed`): when the table page changes it (an undo, "who
+played this", an event entered by hand), or the node starts on a game already under way, the node's referee becomes
+the referee of the server's events in force followed by the node's events the server has not taken yet, so that
+its next events name the right player on the right card. A recording read again after a restart follows the game
+only once it has passed the events it had queued (until then it gives them again exactly as it judged them).
 """
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -45,6 +52,10 @@ class CameraNode:
         self.run = ""
         self.number = 0
         self.poster = Poster(self.outbox, server, table, pin, report)
+        self._requeued = 0  # the number of the run's last event an earlier start queued
+        self._judged: dict[int, dict[str, Any]] = {}  # the events this start judged, by number, until the server has them
+        self._server_log: tuple[list[dict[str, Any]], int] | None = None  # the server's game as last read, unfollowed
+        self._log_lock = threading.Lock()
 
     def table_setup(self) -> dict[str, Any]:
         """The table's ``new_game`` from the server (remembered with the game's id), or the remembered one while the
@@ -78,6 +89,7 @@ class CameraNode:
         """``setup``, the node now refereeing the game ``game`` (its run of the source that game's)."""
         self.game = game
         self.run = self.outbox.run_for(self.source if game is None else f"{self.source}@game:{game}", self.recording)
+        self._requeued = self.outbox.last_number(self.run)
         return setup
 
     def start(self) -> None:
@@ -85,13 +97,37 @@ class CameraNode:
         left = self.outbox.unsent()
         if left:
             self.report(f"{left} events queued before this start are sent first")
+        if self.game is not None:
+            self.poster.follow(self.game, self.run, self._server_changed)
         self.poster.start()
+
+    def _server_changed(self, events: list[dict[str, Any]], answered_through: int) -> None:
+        """(the sender's thread) The server's game changed other than by this node's events: ``events`` in force,
+        read when the server had answered for the run's events up to ``answered_through``."""
+        with self._log_lock:
+            self._server_log = (events, answered_through)
+
+    def followed(self) -> list[dict[str, Any]] | None:
+        """The events the node's referee is now to be the referee of, once the server's game changed other than by
+        this node's events: the server's events in force, then the events this node judged that the server had
+        not yet taken when they were read. None when nothing changed, or while a recording read again after a
+        restart has not yet passed the events it had queued. Called by the watching thread between frames."""
+        if self.number < self._requeued:
+            return None
+        with self._log_lock:
+            log, self._server_log = self._server_log, None
+        if log is None:
+            return None
+        events, through = log
+        self._judged = {n: event for n, event in self._judged.items() if n > through}
+        return [*events, *(self._judged[n] for n in sorted(self._judged))]
 
     def send(self, judgement: Any) -> None:
         """Queue a judged event for the server (committed to disk before this returns)."""
         if judgement.source == "setup":
             return
         self.number += 1
+        self._judged[self.number] = judgement.event
         body = {"event": judgement.event, "source": judgement.source, **({} if self.game is None else {"game": self.game})}
         if self.outbox.add(self.run, self.number, body):
             self.poster.wake()

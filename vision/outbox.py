@@ -141,6 +141,18 @@ class Outbox:
         with self._lock:
             return self._db.execute("SELECT count(*) FROM items WHERE sent_at IS NULL").fetchone()[0]
 
+    def last_number(self, run: str) -> int:
+        """The number of ``run``'s last queued event (0 when it has none)."""
+        with self._lock:
+            return self._db.execute("SELECT coalesce(max(number), 0) FROM items WHERE run = ?", (run,)).fetchone()[0]
+
+    def answered_through(self, run: str) -> int:
+        """The number of ``run``'s last event the server has answered for (0 when none): the queue is sent in
+        order, so the server has answered for every event of ``run`` up to it."""
+        with self._lock:
+            return self._db.execute("SELECT coalesce(max(number), 0) FROM items WHERE run = ? AND sent_at IS NOT NULL",
+                                    (run,)).fetchone()[0]
+
     def outcomes(self) -> dict[str, int]:
         """How many sent events ended each way (stored, duplicate, refused …)."""
         with self._lock:

@@ -6,6 +6,12 @@ has answered for it. While the server is down or the network is gone, it tries a
 every 5 s) and events wait on disk. An event the server refuses as malformed (400) is marked refused, with
 the reason, and reported; a wrong PIN (403) or a table that does not exist (404) stops the sending, with
 the queue kept, until the node is started again.
+
+Given a game to follow (:meth:`Poster.follow`), the same thread also looks at that game on the server
+(``GET /api/games/<id>/head``: after each answer, and every ``FOLLOW_SECONDS`` while there is nothing to send).
+When it moved other than by this node's own events (the table page added, undid or corrected events), it reads
+the game's log and hands its events in force to ``on_log``, with the number of the run's last event the server
+had answered for: looked at between two sends, the log holds exactly the run's events up to that number.
 """
 from __future__ import annotations
 
@@ -18,12 +24,14 @@ import urllib.parse
 import urllib.request
 from typing import Any, Callable
 
-from vision.outbox import Outbox
+from vision.outbox import Item, Outbox
 
 #: Seconds between tries while the server cannot be reached.
 RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0)
 #: Seconds a request may take.
 REQUEST_TIMEOUT = 15.0
+#: Seconds between looks at the followed game while there is nothing to send.
+FOLLOW_SECONDS = 1.0
 #: Answers after which sending stops (the queue is kept): the server will not take these events as they are.
 STOPPING_STATUSES = {401: "the server refused the PIN", 403: "the server refused the PIN",
                      404: "the server has no such table", 409: "another camera node sends this table's events"}
@@ -70,9 +78,18 @@ class Poster(threading.Thread):
                  report: Callable[[str], None]) -> None:
         super().__init__(name="tableref-poster", daemon=True)
         self.outbox, self.url, self.pin, self.report = outbox, table_url(server, table) + "/events", pin, report
+        self.server = server.rstrip("/")
         self.failure: str | None = None
         self._wake = threading.Condition()
         self._stopping = threading.Event()
+        self._followed: tuple[int, str, Callable[[list[dict[str, Any]], int], None]] | None = None
+        self._known: tuple[int, int] | None = None  # the followed game's (last_seq, resets) its log was last read at
+        self._looked = 0.0
+
+    def follow(self, game: int, run: str, on_log: Callable[[list[dict[str, Any]], int], None]) -> None:
+        """Before :meth:`start`: follow the server's game ``game`` (see the module doc); ``on_log(events in force,
+        number)`` is called in this thread, ``number`` that of ``run``'s last event the server had answered for."""
+        self._followed = (game, run, on_log)
 
     def wake(self) -> None:
         """An event was queued: send it now."""
@@ -98,6 +115,7 @@ class Poster(threading.Thread):
         while not self._stopping.is_set():
             item = self.outbox.next_unsent()
             if item is None:
+                self._look()
                 with self._wake:
                     self._wake.wait(0.5)
                 continue
@@ -122,6 +140,38 @@ class Poster(threading.Thread):
                 self.report("the server is back: sending the queued events")
                 tries = 0
             self.outbox.mark_sent(item.n, "duplicate" if answer.get("duplicate") else "stored")
+            self._answered(item, answer)
+
+    # -- following the game ---------------------------------------------------------------------------
+    def _answered(self, item: Item, answer: dict[str, Any]) -> None:
+        """The server stored one of the node's events: the game moved by it alone when the event came right after
+        the log last read; otherwise the game is looked at now."""
+        if self._followed is None or item.body.get("game") != self._followed[0]:
+            return
+        seq = answer.get("seq")
+        if self._known is not None and not answer.get("duplicate") and seq == self._known[0] + 1:
+            self._known = (seq, self._known[1])
+            self._look()
+        else:
+            self._look(now=True)
+
+    def _look(self, now: bool = False) -> None:
+        """Look at the followed game (at most every ``FOLLOW_SECONDS`` unless ``now``); read its log and hand it on
+        when it moved. A server that cannot be reached is looked at again later."""
+        if self._followed is None or (not now and time.monotonic() - self._looked < FOLLOW_SECONDS):
+            return
+        self._looked = time.monotonic()
+        game, run, on_log = self._followed
+        try:
+            head = request_json(f"{self.server}/api/games/{game}/head", self.pin)
+            known = (head["last_seq"], head["resets"])
+            if known == self._known:
+                return
+            log = request_json(f"{self.server}/api/games/{game}/events", self.pin)["events"]
+        except (OSError, ServerError, KeyError, TypeError):
+            return
+        self._known = known
+        on_log([entry["event"] for entry in log if not entry.get("undone")], self.outbox.answered_through(run))
 
     def _wait_to_retry(self, tries: int, why: str) -> int:
         if tries == 0:

@@ -334,6 +334,20 @@ class Ruler:
                       _with_earlier_corrected(other, len(asked.since), corrected) if i < at else
                       _built_on_corrected(other, asked, corrected) for i, other in enumerate(self._down)]
 
+    def follow(self, events: Sequence[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """Become the referee of ``events`` (a game as another party keeps it: a camera node's server), replayed on a
+        new referee; each event with its verdict, in order. The unsure cards looked back on are forgotten: the
+        game is now what that party says it is."""
+        self.referee = Referee()
+        self.events, self._down = [], []
+        replayed = []
+        for event in events:
+            verdict = self.referee.handle(dict(event))
+            if verdict.get("accepted"):
+                self.events.append(event)
+            replayed.append((event, verdict))
+        return replayed
+
     def settle(self, event: dict[str, Any], reading: Reading | None,
                ask_table: Callable[[Question], str | None]) -> tuple[dict[str, Any] | None, list[tuple[Question, str]]]:
         """Judge ``event``, asking the table (``ask_table``: the card it names, or None: no answer) first

@@ -82,6 +82,13 @@ def game_events(game_id: int) -> Response:
     return jsonify(events=_tables().log(game_id))
 
 
+@api.get("/games/<int:game_id>/head")
+def game_head(game_id: int) -> Response:
+    """Where the game's stored log stands, ``{"last_seq", "resets"}``: a camera node looks at it to notice changes
+    made elsewhere (``web.tables.Tables.head``)."""
+    return jsonify(_tables().head(game_id))
+
+
 @api.post("/games/<int:game_id>/events")
 @controls
 def post_event(game_id: int) -> Response:

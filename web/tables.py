@@ -418,6 +418,14 @@ class Tables:
         self._current(game_id)
         return [log_entry(e) for e in self.store.events(game_id)]
 
+    def head(self, game_id: int) -> dict[str, int]:
+        """Where the game's stored log stands: ``{"last_seq", "resets"}``. Any change, wherever it was made (an event
+        posted, an undo, "who played this", a restart), moves one of them: a camera node follows the game by it."""
+        head = self.store.head(game_id)
+        if head is None:
+            raise GameNotFound(f"no game {game_id}")
+        return {"last_seq": head.last_seq, "resets": head.resets}
+
     def on_turn(self, game_id: int, event: dict[str, Any]) -> dict[str, Any] | None:
         """``event`` as the camera posts it: a play, draw or pass naming no player is the player's whose turn it is
         (the camera cannot tell who played); None where the game has no turn (it is over)."""

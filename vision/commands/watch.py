@@ -20,7 +20,8 @@ the answer is read from ``--answers FILE`` (``-``: standard input), one line per
 A camera node (``--post URL --table NAME``, ``vision.node``): the game is the server's table NAME (its
 setup read from the server; ``--players`` is not needed), and every event is queued on disk (``--queue``)
 and sent to the server with an idempotency key, exactly once however often the node or the server stop;
-a recording is then read frame by frame. The node ends once the server has every event.
+a recording is then read frame by frame. The node follows the server's game as the table page changes it
+(an undo, "who played this", events entered by hand; ``vision.node``). The node ends once the server has every event.
 A source or model that cannot be opened, or a setup the referee refuses, gives exit status 2 and
 one line on standard error. A video that ends before the frames its header announces, or has unreadable
 frames, is reported on standard error at the end; one of which no frame could be read gives exit status 1.
@@ -313,8 +314,12 @@ def run(args: argparse.Namespace) -> int:
             shown(judgement)
 
         node.start()
+    following: dict[str, Any] = {}
+    if node is not None:  # the server's game, as the table page changes it
+        following = {"follow": node.followed, "on_followed": lambda taken_back, added: node.report(
+            f"the table's game changed on the server ({taken_back} events taken back, {added} added): following it")}
     table = HeadlessTable(source, detector, setup, zones=zones, dealer=dealer, script=script,
-                          on_judgement=printer, on_doubt=_print_doubt, ask=args.ask, on_question=asker)
+                          on_judgement=printer, on_doubt=_print_doubt, ask=args.ask, on_question=asker, **following)
     try:
         table.start()
         table.run()
