@@ -68,3 +68,17 @@ def test_a_game_already_as_followed_changes_nothing() -> None:
     assert table.follow([SETUP]) == (0, 0)
     assert table.follow([SETUP, DEAL.event]) == (0, 1)
     assert table.referee.state()["top"] == "red-4"
+
+
+def test_the_tables_own_events_not_yet_sent_are_judged_again_after_the_servers() -> None:
+    detector = SureDetector()
+    table = HeadlessTable(StorySource(detector), detector, SETUP, zones=Zones.default(), script=[DEAL])
+    table.start()
+    for event in (DEAL.event, EXPECTED[0], EXPECTED[1]):
+        table.ruler.judge(event)
+    drew = {"type": "draw", "count": 1, "player": "ben"}  # entered on the page meanwhile: ben drew, then played
+    heard: list[tuple[dict, dict]] = []
+    table.watcher.note_verdict = lambda event, verdict: heard.append((event, verdict))
+    assert table.follow([SETUP, DEAL.event, EXPECTED[0], drew, EXPECTED[1]]) == (0, 1)
+    assert [event for event, _v in heard] == [drew, EXPECTED[1]]  # ben's red 2 judged again after the draw
+    assert heard[-1][1]["state"]["top"] == "red-2"

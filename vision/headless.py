@@ -118,27 +118,35 @@ class HeadlessTable:
     def follow(self, events: list[dict[str, Any]]) -> tuple[int, int]:
         """Become the referee of ``events`` (the game as another party keeps it, see the module doc). The watcher
         hears the events in force here that are not there (taken back, the last first, with the state the game is
-        left in) and then those added there, with their verdicts; a play taken back and a play added in its place
-        are one card on the pile named anew, as when the table answers a question about it (the watcher hears the
-        card taken back with the added one's verdict). Returns how many were taken back and added ((0, 0): the game
-        was already that)."""
+        left in), then the events there from the first that differs on, with their verdicts (this table's own
+        events among them again, as judged now); a play taken back and a new play in its place are one card on the
+        pile named anew, as when the table answers a question about it (the watcher hears the card taken back with
+        the new one's verdict). Returns how many events were taken back and how many are new ((0, 0): the game was
+        already that)."""
         before = list(self.ruler.events)
         accepted = [(event, verdict) for event, verdict in self.ruler.follow(events) if verdict.get("accepted")]
         same = 0
         while same < min(len(before), len(accepted)) and before[same] == accepted[same][0]:
             same += 1
-        taken_back, added = before[same:], accepted[same:]
-        # added play (its index) -> the play taken back (its index) whose card it names anew
-        named_anew = dict(zip([i for i, (event, _v) in enumerate(added) if event.get("type") == "play"],
-                              [i for i, event in enumerate(taken_back) if event.get("type") == "play"]))
+        later, replayed = before[same:], accepted[same:]
+        again: dict[int, int] = {}  # an event of ``later`` -> where it is among ``replayed`` (judged again)
+        for i, event in enumerate(later):
+            at = next((j for j, (other, _v) in enumerate(replayed) if other == event and j not in again.values()), None)
+            if at is not None:
+                again[i] = at
+        taken_back = [i for i in range(len(later)) if i not in again]
+        new = [j for j in range(len(replayed)) if j not in again.values()]
+        # a new play (its place in ``replayed``) -> the play taken back (its place in ``later``) it names anew
+        named_anew = dict(zip([j for j in new if replayed[j][0].get("type") == "play"],
+                              [i for i in taken_back if later[i].get("type") == "play"]))
         if same:
             left = {"accepted": True, "flags": [], "state": accepted[same - 1][1].get("state")}
-            for i in reversed(range(len(taken_back))):
+            for i in reversed(taken_back):
                 if i not in named_anew.values():
-                    self.watcher.note_verdict(taken_back[i], left)
-        for i, (event, verdict) in enumerate(added):
-            self.watcher.note_verdict(taken_back[named_anew[i]] if i in named_anew else event, verdict)
-        return len(taken_back), len(added)
+                    self.watcher.note_verdict(later[i], left)
+        for j, (event, verdict) in enumerate(replayed):
+            self.watcher.note_verdict(later[named_anew[j]] if j in named_anew else event, verdict)
+        return len(taken_back), len(new)
 
     def _before_frame(self, frame: Frame) -> None:
         self.unseen.due(frame.t)
