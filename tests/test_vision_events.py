@@ -1,5 +1,6 @@
 """Turning settled observations into referee events (:class:`vision.events.EventMaker`) with a real referee:
-draws summed from reaches, and a card still landing on the pile when the next player starts drawing."""
+draws summed from reaches, a card still landing on the pile when the next player starts drawing, and a play
+entered by hand before its card lands."""
 from __future__ import annotations
 
 from typing import Any
@@ -104,3 +105,27 @@ def test_a_hand_laid_out_one_card_at_a_time_is_shown_once_whole() -> None:
     table.maker.note_verdict(verdict, too_many[0])
     table.send(table.maker.layout(["green-1", "yellow-8"]))
     assert table.sent == [{"type": "reveal", "player": "ben", "cards": ["green-1", "yellow-8"]}]
+
+
+OFFICIAL = {"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]}
+
+
+def _entered(table: Table, event: dict[str, Any]) -> None:
+    """``event`` entered by someone else (the page, a script): the maker is told it did not see it."""
+    table.maker.note_verdict(table.referee.handle(event), event, entered=True)
+
+
+def test_a_play_entered_by_hand_is_the_card_the_camera_then_sees_land_and_its_twin_later_a_play() -> None:
+    table = Table(OFFICIAL, {"type": "start_round", "dealer": "cat", "starter": "red-4"})
+    _entered(table, {"type": "play", "player": "ann", "card": "red-9"})
+    assert table.maker.new_top("red-9", 1.0) == []  # the card ann's play put down, seen landing
+    assert table.maker.new_top("red-9", 5.0) == [{"type": "play", "card": "red-9", "player": "ben"}]  # its twin
+
+
+def test_a_play_entered_by_hand_is_expected_only_until_another_card_lands() -> None:
+    table = Table(OFFICIAL, {"type": "start_round", "dealer": "cat", "starter": "red-4"})
+    _entered(table, {"type": "play", "player": "ann", "card": "red-9"})
+    landed = table.maker.new_top("red-5", 1.0)
+    assert landed == [{"type": "play", "card": "red-5", "player": "ben"}]
+    table.send(landed)
+    assert table.maker.new_top("red-9", 5.0) == [{"type": "play", "card": "red-9", "player": "cat"}]

@@ -1,5 +1,6 @@
-"""A headless table following the game as another party keeps it (a camera node's server, whose table page takes a
-misread card back and enters the right one): the camera's later events name the right player on the right card.
+"""A headless table following the game as others change it: a camera node's server, whose table page takes a
+misread card back and enters the right one (the camera's later events name the right player on the right card),
+and a play entered by hand before the camera saw its card land (not played twice).
 
 The story of test_vision_pipeline_robustness, with ben's red 2 misread, surely, as a red skip: refereed alone, the
 skip passes cat by, and cat's draw and ann's red 9 are credited to the wrong players from there on."""
@@ -77,8 +78,28 @@ def test_the_tables_own_events_not_yet_sent_are_judged_again_after_the_servers()
     for event in (DEAL.event, EXPECTED[0], EXPECTED[1]):
         table.ruler.judge(event)
     drew = {"type": "draw", "count": 1, "player": "ben"}  # entered on the page meanwhile: ben drew, then played
-    heard: list[tuple[dict, dict]] = []
-    table.watcher.note_verdict = lambda event, verdict: heard.append((event, verdict))
+    heard: list[tuple[dict, dict, bool]] = []
+    table.watcher.note_verdict = lambda event, verdict, entered=False: heard.append((event, verdict, entered))
     assert table.follow([SETUP, DEAL.event, EXPECTED[0], drew, EXPECTED[1]]) == (0, 1)
-    assert [event for event, _v in heard] == [drew, EXPECTED[1]]  # ben's red 2 judged again after the draw
+    # ben's red 2 judged again after the draw, which the camera is told it did not see
+    assert [(event, entered) for event, _v, entered in heard] == [(drew, True), (EXPECTED[1], False)]
     assert heard[-1][1]["state"]["top"] == "red-2"
+
+
+def test_a_play_entered_by_hand_before_the_camera_saw_it_land_is_not_played_twice() -> None:
+    from test_vision_pipeline_robustness import FakeDetector
+
+    from vision.demo import ScriptLine
+
+    entered = ScriptLine(8.5, dict(EXPECTED[3]), False)  # ann's red 9 entered by hand; it settles at 9.0
+    judged: list[Judgement] = []
+    detector = FakeDetector()
+    table = HeadlessTable(StorySource(detector), detector, SETUP, zones=Zones.default(), script=[DEAL, entered],
+                          on_judgement=judged.append)
+    table.start()
+    table.run()
+    assert camera_events(judged) == EXPECTED[:3]  # no "ben plays red-9" (accepted: a red 9 on a red 9)
+    assert all(j.verdict["accepted"] and not j.verdict["flags"] for j in judged)
+    state = table.referee.state()
+    assert state["top"] == "red-9" and state["turn"] == "ben"
+    assert state["hand_counts"] == {"ann": 5, "ben": 6, "cat": 8}

@@ -176,9 +176,11 @@ class _Listening(_Watcher):
     def __init__(self) -> None:
         super().__init__()
         self.noted: list[tuple[dict, dict]] = []
+        self.entered: list[bool] = []  # whether each was entered by someone else (the camera did not see it)
 
-    def note_verdict(self, event: dict, verdict: dict) -> None:
+    def note_verdict(self, event: dict, verdict: dict, entered: bool = False) -> None:
         self.noted.append((event, verdict))
+        self.entered.append(entered)
 
 
 def _listening_camera(client: TableClient, game_id: int) -> tuple[Camera, _Listening]:
@@ -209,6 +211,18 @@ def test_the_watcher_hears_every_event_the_page_posts_in_order(client: TableClie
     assert watcher.noted == []  # nothing handed over outside the watcher's thread
     _next_frame(camera)
     assert [(e["type"], v["state"]["owed"]) for e, v in watcher.noted] == [("play", {}), ("catch", {"ben": 2})]
+    camera.stop()
+
+
+def test_the_watcher_is_told_which_plays_were_entered_on_the_page(client: TableClient) -> None:
+    game_id = short_game(client)
+    camera, watcher = _listening_camera(client, game_id)
+    _next_frame(camera)
+    watcher.noted.clear(), watcher.entered.clear()
+    camera.on_event({"type": "play", "card": "red-7"})  # the camera's own
+    client.event(game_id, {"type": "play", "player": "cat", "card": "red-3"})  # entered on the page
+    _next_frame(camera)
+    assert [e["card"] for e, _v in watcher.noted] == ["red-7", "red-3"] and watcher.entered == [False, True]
     camera.stop()
 
 

@@ -8,7 +8,9 @@ event the caller reports through ``note_verdict``) decides who acted and what is
   round, the referee picks the next ones), while a new starter is awaited a ``turn_up``. Without
   a dealer the first top card seen is just the pile as it lies and rounds are started by the
   page (or the demo script): nothing is sent for it. Nor is anything sent for the starter that
-  someone else already gave the referee (the referee's last event put that very card on top).
+  someone else already gave the referee (the referee's last event put that very card on top), nor
+  for a play entered by someone else (the page's buttons, a script, a camera node's server) before
+  the camera saw its card land: the next new top card, when it is that card still on top, is that play.
   After the turn player drew, a card coming within ``DRAWN_CARD_WINDOW_S`` of the last reach is
   their drawn card; a later one is the next player's (the referee implies the drawer's pass).
 * reaches into the draw pile are summed into one ``draw``: sent as soon as the count owed is
@@ -53,13 +55,18 @@ class EventMaker:
         self._draw: dict[str, Any] | None = None  # the reaches being summed: player, count, first_t, last_t, owed
         self._last_play: tuple[str, float] | None = None
         self._last_reach_t: float | None = None
+        self._entered_play: str | None = None  # the card of a play someone else entered, until a new top card is seen
 
     # -- what the referee says ------------------------------------------------------------------
-    def note_verdict(self, verdict: dict[str, Any] | None, event: dict[str, Any] | None = None) -> None:
-        """Learn the state from the verdict of ``event`` (any event, camera or not); a refused reveal leaves its
-        player still to show (a hand laid out one card at a time was seen before its last card)."""
+    def note_verdict(self, verdict: dict[str, Any] | None, event: dict[str, Any] | None = None,
+                     entered: bool = False) -> None:
+        """Learn the state from the verdict of ``event`` (any event, camera or not; ``entered``: someone else
+        entered it, the camera did not see it); a refused reveal leaves its player still to show (a hand laid
+        out one card at a time was seen before its last card)."""
         if isinstance(event, dict) and event.get("type") == "reveal" and not (verdict or {}).get("accepted"):
             self.revealed.discard(event.get("player"))
+        if entered and isinstance(event, dict) and event.get("type") == "play" and (verdict or {}).get("accepted"):
+            self._entered_play = str(event.get("card"))
         if isinstance(verdict, dict) and isinstance(verdict.get("state"), dict):
             previous = (self.state or {}).get("round")
             self.state = verdict["state"]
@@ -83,7 +90,8 @@ class EventMaker:
         self.started = True
         if kind == "starter":
             return [{"type": "turn_up", "card": card}]
-        if self._is_known_starter(card):
+        entered, self._entered_play = self._entered_play, None
+        if self._is_known_starter(card) or (entered == card and (self.state or {}).get("top") == card):
             return []
         if self._landed_before_draw(t if first_t is None else first_t):
             self._draw.update(player=None, owed=None, after_play=True)  # taken again from the play's verdict

@@ -145,7 +145,10 @@ class HeadlessTable:
                 if i not in named_anew.values():
                     self.watcher.note_verdict(later[i], left)
         for j, (event, verdict) in enumerate(replayed):
-            self.watcher.note_verdict(later[named_anew[j]] if j in named_anew else event, verdict)
+            if j in named_anew:
+                self.watcher.note_verdict(later[named_anew[j]], verdict)
+            else:
+                self.watcher.note_verdict(event, verdict, entered=j in new)
         return len(taken_back), len(new)
 
     def _before_frame(self, frame: Frame) -> None:
@@ -187,7 +190,7 @@ class HeadlessTable:
     def _apply_scripted(self, event: dict[str, Any]) -> None:
         if self.output_error is not None:
             return
-        self.watcher.note_verdict(event, self._apply(event, "script"))
+        self.watcher.note_verdict(event, self._apply(event, "script"), entered=True)
 
     def _apply(self, event: dict[str, Any], source: str, reading: Reading | None = None) -> dict[str, Any]:
         verdict = self.ruler.judge(event, reading)

@@ -184,10 +184,11 @@ class TablePipeline:
         """Events still held back (a draw being summed) when the source ends."""
         return self.maker.flush_draw()
 
-    def note_verdict(self, event: dict[str, Any], verdict: dict[str, Any] | None) -> None:
-        """The verdict of an event (sent by the watcher or anyone else): learn the state from it."""
+    def note_verdict(self, event: dict[str, Any], verdict: dict[str, Any] | None, entered: bool = False) -> None:
+        """The verdict of an event (sent by the watcher or anyone else; ``entered``: entered by someone else, not
+        seen by the camera): learn the state from it."""
         round_before = (self.maker.state or {}).get("round")
-        self.maker.note_verdict(verdict, event)
+        self.maker.note_verdict(verdict, event, entered)
         if not isinstance(verdict, dict) or not isinstance(verdict.get("state"), dict):
             return
         state = verdict["state"]

@@ -176,10 +176,11 @@ class TableWatcher:
                                  "still_t": still_t, "answered_at": time.monotonic()})
             self.note_verdict(event, verdict)
 
-    def note_verdict(self, event: dict[str, Any], verdict: dict[str, Any] | None) -> None:
-        """Learn from an event's verdict (sent by this watcher or applied by the page or a script): what
-        the referee awaits, and which deck is on the table, to which the detector is then restricted."""
-        self.pipeline.note_verdict(event, verdict)
+    def note_verdict(self, event: dict[str, Any], verdict: dict[str, Any] | None, entered: bool = False) -> None:
+        """Learn from an event's verdict (sent by this watcher or applied by the page or a script; ``entered``:
+        entered by someone else, not seen by this camera): what the referee awaits, and which deck is on the
+        table, to which the detector is then restricted."""
+        self.pipeline.note_verdict(event, verdict, entered)
         family = deck_family(verdict)
         if family is not None and getattr(self.detector, "family", family) != family:
             self.detector.set_family(family)

@@ -85,6 +85,11 @@ def watch_source(source: FrameSource, zones: Zones | None, on_event: EventCallba
     return watcher
 
 
+#: Where the events come from that people enter and the camera may see only afterwards (a play entered on the page
+#: before its card settled on the pile is that card, not a new play: ``vision.events``).
+ENTERED_SOURCES = frozenset({"api", "demo"})
+
+
 class Camera:
     """Runs (at most) one :class:`vision.watcher.TableWatcher` and sends its events to one game."""
 
@@ -119,8 +124,8 @@ class Camera:
         #: first frame; then how many hues that learner had observed when they were last stored
         self._inks_to_restore: list[float] = []
         self._inks_stored = 0
-        #: changes of the followed game not yet handed to the watcher: (event, verdict), in order
-        self._changes: deque[tuple[dict[str, Any], dict[str, Any]]] = deque()
+        #: changes of the followed game not yet handed to the watcher: (event, verdict, entered by hand), in order
+        self._changes: deque[tuple[dict[str, Any], dict[str, Any], bool]] = deque()
         tables.listen(self._heard)
 
     # -- which game the camera referees --------------------------------------------------------------
@@ -151,13 +156,13 @@ class Camera:
             current = self.tables.current(game_id)
         except GameNotFound:
             return
-        self._changes.append((current.event, current.verdict))
+        self._changes.append((current.event, current.verdict, False))
 
     def _heard(self, change: Applied) -> None:
         """A change of some game (called by :class:`Tables`, under that game's lock, in order): queued for
         the watcher when it is the followed game's."""
         if self._feeding and change.game_id == self.game_id:
-            self._changes.append((change.event, change.verdict))
+            self._changes.append((change.event, change.verdict, change.source in ENTERED_SOURCES))
 
     def _before_frame(self, frame: Frame) -> None:
         """Called in the watcher's thread before each frame: the frame kept (teaching a deck takes it), the
@@ -179,8 +184,8 @@ class Camera:
         if watcher is not None:
             self._keep_inks(watcher)
         while watcher is not None and self._changes:
-            event, verdict = self._changes.popleft()
-            watcher.note_verdict(event, verdict)
+            event, verdict, entered = self._changes.popleft()
+            watcher.note_verdict(event, verdict, entered)
 
     def on_event(self, event: dict[str, Any]) -> dict[str, Any] | None:
         """The watcher's callback: store the event in the followed game, apply it, return the verdict.
