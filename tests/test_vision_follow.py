@@ -103,3 +103,17 @@ def test_a_play_entered_by_hand_before_the_camera_saw_it_land_is_not_played_twic
     state = table.referee.state()
     assert state["top"] == "red-9" and state["turn"] == "ben"
     assert state["hand_counts"] == {"ann": 5, "ben": 6, "cat": 8}
+
+
+def test_a_play_the_page_added_never_renames_the_tables_own_play_judged_again() -> None:
+    from vision.game_changes import game_changes
+
+    own = {"type": "play", "card": "red-5", "player": "cat"}
+    page = {"type": "play", "card": "red-9", "player": "ben"}
+    verdict = {"accepted": True, "flags": [], "state": {}}
+    changes = game_changes([SETUP, own], [(SETUP, verdict), (page, verdict), (own, verdict)])
+    assert (changes.taken_back, changes.new) == (0, 1)
+    assert [(event, entered) for event, _v, entered in changes.heard] == [(page, True), (own, False)]
+    misread = {"type": "play", "card": "red-skip", "player": "ben"}
+    changes = game_changes([SETUP, misread], [(SETUP, verdict), (page, verdict)])  # taken back, entered instead
+    assert [(event, entered) for event, _v, entered in changes.heard] == [(misread, False)]

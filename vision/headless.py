@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from vision.demo import ScriptLine, UnseenEvents
+from vision.game_changes import game_changes
 from vision.reading import Reading, split_reading
 from vision.rulings import Question, Ruler, accuses, preview
 from vision.sources import Frame, FrameSource
@@ -116,40 +117,14 @@ class HeadlessTable:
 
     # -- applying events ----------------------------------------------------------------------------
     def follow(self, events: list[dict[str, Any]]) -> tuple[int, int]:
-        """Become the referee of ``events`` (the game as another party keeps it, see the module doc). The watcher
-        hears the events in force here that are not there (taken back, the last first, with the state the game is
-        left in), then the events there from the first that differs on, with their verdicts (this table's own
-        events among them again, as judged now); a play taken back and a new play in its place are one card on the
-        pile named anew, as when the table answers a question about it (the watcher hears the card taken back with
-        the new one's verdict). Returns how many events were taken back and how many are new ((0, 0): the game was
-        already that)."""
+        """Become the referee of ``events`` (the game as another party keeps it, see the module doc); the watcher
+        hears the changes (:func:`vision.game_changes.game_changes`). Returns how many events were taken back and
+        how many are new ((0, 0): the game was already that)."""
         before = list(self.ruler.events)
-        accepted = [(event, verdict) for event, verdict in self.ruler.follow(events) if verdict.get("accepted")]
-        same = 0
-        while same < min(len(before), len(accepted)) and before[same] == accepted[same][0]:
-            same += 1
-        later, replayed = before[same:], accepted[same:]
-        again: dict[int, int] = {}  # an event of ``later`` -> where it is among ``replayed`` (judged again)
-        for i, event in enumerate(later):
-            at = next((j for j, (other, _v) in enumerate(replayed) if other == event and j not in again.values()), None)
-            if at is not None:
-                again[i] = at
-        taken_back = [i for i in range(len(later)) if i not in again]
-        new = [j for j in range(len(replayed)) if j not in again.values()]
-        # a new play (its place in ``replayed``) -> the play taken back (its place in ``later``) it names anew
-        named_anew = dict(zip([j for j in new if replayed[j][0].get("type") == "play"],
-                              [i for i in taken_back if later[i].get("type") == "play"]))
-        if same:
-            left = {"accepted": True, "flags": [], "state": accepted[same - 1][1].get("state")}
-            for i in reversed(taken_back):
-                if i not in named_anew.values():
-                    self.watcher.note_verdict(later[i], left)
-        for j, (event, verdict) in enumerate(replayed):
-            if j in named_anew:
-                self.watcher.note_verdict(later[named_anew[j]], verdict)
-            else:
-                self.watcher.note_verdict(event, verdict, entered=j in new)
-        return len(taken_back), len(new)
+        changes = game_changes(before, [(e, v) for e, v in self.ruler.follow(events) if v.get("accepted")])
+        for event, verdict, entered in changes.heard:
+            self.watcher.note_verdict(event, verdict, entered=entered)
+        return changes.taken_back, changes.new
 
     def _before_frame(self, frame: Frame) -> None:
         self.unseen.due(frame.t)
