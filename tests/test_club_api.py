@@ -69,6 +69,18 @@ def test_a_node_event_goes_to_the_game_it_was_judged_in_even_after_the_next_game
         assert response.status_code == 400 and "is not a game of the table" in response.get_json()["error"]
 
 
+def test_the_table_page_hears_which_camera_node_feeds_the_table(club: tuple[Any, TableClient]) -> None:
+    app, client = club
+    game_id = client.new_game(name="Table 1", options=SHORT_OPTIONS)
+    assert client.get(f"/api/camera?game={game_id}").get_json()["node"] is None  # only the page so far
+    client.event(game_id, SHORT_DEAL)
+    assert client.get(f"/api/camera?game={game_id}").get_json()["node"] is None
+    assert _node(app, "Table 1", CAUGHT[0], "a1b2c3d4.5e6f:1", game=game_id).status_code == 200
+    node = client.get(f"/api/camera?game={game_id}").get_json()["node"]
+    assert node["node"] == "a1b2c3d4" and 0 <= node["seconds_ago"] < 60
+    assert "node" not in client.get("/api/camera").get_json()  # the server's own camera, asked without a game
+
+
 def test_a_second_node_on_a_table_is_refused_until_the_first_has_been_quiet_a_while(
         club: tuple[Any, TableClient], monkeypatch: pytest.MonkeyPatch) -> None:
     """One node a table: a second would send every event twice. Keys name their node (``<node>.<run>:<n>``)."""

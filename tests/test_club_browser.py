@@ -1,5 +1,6 @@
 """The club page in Debian's headless Chromium: every table's live state, refreshed while it is open, each
-table opening its table page; the standings; on a phone nothing overflows."""
+table opening its table page, which says which camera node feeds the table; the standings; on a phone nothing
+overflows."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -49,6 +50,12 @@ def test_the_club_page_follows_every_table_live(tmp_path: Path) -> None:
         page.set_viewport_size(PHONE)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         screenshot(page, tmp_path, "club-phone", full_page=True)
+        node_play = {"event": {"type": "play", "player": "cat", "card": "red-9"}, "game": window}
+        assert app.test_client().post("/api/tables/Window/events", json=node_play,
+                                      headers={"Idempotency-Key": "a1b2c3d4.77aa:1",
+                                               "Authorization": "Bearer -"}).status_code == 200
         window_tile.click()
         page.wait_for_url(f"**/games/{window}")
+        page.wait_for_selector("#camera-state:has-text('camera node a1b2c3d4')", timeout=8000)
+        assert "A camera node (a1b2c3d4) sends this table's events" in page.locator("#camera-off").inner_text()
     assert problems == []

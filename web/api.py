@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, stream_with_context
 
+from web.club import camera_node
 from web.http import json_body
 from web.rules_info import rules_catalog
 from web.security import check_pin, controls, csrf_token, has_control, pin_required
@@ -160,8 +161,13 @@ def stream(game_id: int) -> Response:
 
 @api.get("/camera")
 def camera() -> Response:
-    """The camera pipeline's status (running, demo, unavailable and why)."""
-    return jsonify(current_app.extensions["tableref.camera"].status())
+    """The camera pipeline's status (running, demo, unavailable and why); ``?game=ID``: with ``"node"``, the camera
+    node that feeds that game (``web.club.camera_node``), or null."""
+    status = current_app.extensions["tableref.camera"].status()
+    game_id = request.args.get("game", type=int)
+    if game_id is not None:
+        status["node"] = camera_node(_tables(), game_id)
+    return jsonify(status)
 
 
 @api.get("/camera/zones")

@@ -7,8 +7,10 @@ camera node posts to with ``tableref watch --post URL --table NAME``). Rulesets 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
 from typing import Any
 
+from vision.outbox import node_of
 from web.describe import card_label, color_label, lowest_wins
 
 #: The most tables the club page shows (the newest games first).
@@ -26,6 +28,17 @@ class Standing:
     game_id: int
     points: int
     place: int
+
+
+def camera_node(tables: Any, game_id: int) -> dict[str, Any] | None:
+    """The camera node that sent a game's newest node event: ``{"node": its name, "seconds_ago": how long ago}``, or
+    None where no node ever sent one (the table page says a node feeds the table, not "no camera")."""
+    last = tables.store.last_node_event(game_id)
+    node = node_of(last[0]) if last is not None else None
+    if node is None:
+        return None
+    sent = last[1] if last[1].tzinfo is not None else last[1].replace(tzinfo=timezone.utc)
+    return {"node": node, "seconds_ago": max(0, round((datetime.now(timezone.utc) - sent).total_seconds()))}
 
 
 def table_line(overview: dict[str, Any]) -> dict[str, Any]:

@@ -601,11 +601,23 @@
     return parts.join(" · ");
   }
 
+  // "12 s ago", "3 min ago", "2 h ago".
+  function agoText(seconds) {
+    if (seconds < 90) return seconds + " s ago";
+    if (seconds < 5400) return Math.round(seconds / 60) + " min ago";
+    return Math.round(seconds / 3600) + " h ago";
+  }
+
+  // A camera node (club mode) feeding this table, said where the server's own camera is off.
+  function nodeSummary(node) {
+    return "camera node " + node.node + " · its last event " + agoText(node.seconds_ago);
+  }
+
   let cameraStarts = null;
 
   async function pollCamera() {
     try {
-      const response = await fetch("/api/camera");
+      const response = await fetch("/api/camera?game=" + gameId);
       if (!response.ok) return;
       const status = await response.json();
       const view = $("camera-view");
@@ -613,10 +625,16 @@
         if (cameraStarts !== null) view.src = view.dataset.src + "?start=" + status.starts;
         cameraStarts = status.starts;
       }
-      $("camera-state").textContent = cameraSummary(status);
+      const node = status.node && !status.running ? status.node : null;
+      $("camera-state").textContent = node ? nodeSummary(node) : cameraSummary(status);
       $("camera-state").title = Object.entries(status.watcher || {}).filter(([, v]) => typeof v !== "object")
         .map(([k, v]) => k.replace(/_/g, " ") + ": " + v).join("\n");
-      if ($("camera-off")) $("camera-off").textContent = status.message + ". Enter plays by hand (“Enter by hand”).";
+      if ($("camera-off")) {
+        $("camera-off").textContent = node
+          ? "A camera node (" + node.node + ") sends this table's events; its last came " + agoText(node.seconds_ago) +
+            ". Enter what it cannot see by hand (“Enter by hand”)."
+          : status.message + ". Enter plays by hand (“Enter by hand”).";
+      }
     } catch (err) {
       $("camera-state").textContent = "unknown (server unreachable)";
     }
