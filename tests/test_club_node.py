@@ -167,3 +167,39 @@ def test_a_node_follows_what_the_table_page_changes_and_not_its_own_events(tmp_p
             node.poster.stop()
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_a_live_node_started_again_follows_the_events_its_last_start_left_queued(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from vision.node import CameraNode
+
+    port = free_port()
+    server = start_server(port, f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--pin", PIN)
+    node = None
+    try:
+        page = Http(f"http://127.0.0.1:{port}")
+        page.post("/api/unlock", {"pin": PIN})
+        page.post("/api/games", {"name": TABLE, "rules": "official", "players": ["ann", "ben", "cat"]})
+        deal = {"type": "start_round", "dealer": "cat", "starter": "red-4"}
+        first = CameraNode(f"http://127.0.0.1:{port}", TABLE, PIN, tmp_path / "queue.sqlite", "0", False,
+                           lambda line: None)
+        stored_setup = first.table_setup()
+        first.send(SimpleNamespace(event=deal, source="script"))  # queued; the node stops before sending it
+        first.outbox.close()
+        node = CameraNode(f"http://127.0.0.1:{port}", TABLE, PIN, tmp_path / "queue.sqlite", "0", False,
+                          lambda line: None)
+        node.table_setup()  # a live camera: a new run
+        node.start()  # the earlier start's event goes first
+        assert node.poster.drain(timeout=20)
+        deadline = time.monotonic() + 20
+        events = None
+        while time.monotonic() < deadline and events != [stored_setup, deal]:
+            events = node.followed() or events
+            time.sleep(0.05)
+        assert events == [stored_setup, deal]  # the node's referee has the event its last start left
+    finally:
+        if node is not None:
+            node.poster.stop()
+        server.terminate()
+        server.wait(timeout=10)

@@ -144,12 +144,14 @@ class Poster(threading.Thread):
 
     # -- following the game ---------------------------------------------------------------------------
     def _answered(self, item: Item, answer: dict[str, Any]) -> None:
-        """The server stored one of the node's events: the game moved by it alone when the event came right after
-        the log last read; otherwise the game is looked at now."""
+        """The server stored one of the node's events: the game moved by it alone when it is an event of the run
+        followed that came right after the log last read; otherwise (an event an earlier start of the node left
+        queued, one stored before, or others' events between) the game is looked at now."""
         if self._followed is None or item.body.get("game") != self._followed[0]:
             return
-        seq = answer.get("seq")
-        if self._known is not None and not answer.get("duplicate") and seq == self._known[0] + 1:
+        seq, run = answer.get("seq"), self._followed[1]
+        if item.key.rpartition(":")[0] == run and self._known is not None and not answer.get("duplicate") \
+                and seq == self._known[0] + 1:
             self._known = (seq, self._known[1])
             self._look()
         else:
