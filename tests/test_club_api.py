@@ -69,6 +69,43 @@ def test_a_node_event_goes_to_the_game_it_was_judged_in_even_after_the_next_game
         assert response.status_code == 400 and "is not a game of the table" in response.get_json()["error"]
 
 
+def _node_with(app: Any, table: str, event: Any, key: str, evidence: Any, game: int) -> Any:
+    return app.test_client().post(f"/api/tables/{table}/events", json={"event": event, "game": game,
+                                                                       "evidence": evidence},
+                                  headers={"Authorization": f"Bearer {PIN}", "Idempotency-Key": key})
+
+
+def test_a_nodes_still_is_kept_for_why_and_bad_evidence_never_loses_its_event(club: tuple[Any, TableClient]) -> None:
+    import base64
+
+    import cv2
+    import numpy as np
+
+    from vision.reading import Reading
+
+    app, client = club
+    game_id = client.new_game(name="Table 1", options=SHORT_OPTIONS)
+    client.event(game_id, SHORT_DEAL)
+    jpeg = cv2.imencode(".jpg", np.full((48, 64, 3), 90, np.uint8))[1].tobytes()
+    reading = Reading(CAUGHT[0]["card"], 0.97, True, (10.0, 20.0, 60.0, 90.0), 3.5, 4).with_still(jpeg)
+    entry = _node_with(app, "Table 1", CAUGHT[0], "a1b2c3d4.77:1", reading.evidence(), game_id).get_json()
+    assert entry["evidence"] == "kept"
+    why = client.get(f"/api/games/{game_id}/events/{entry['seq']}/why").get_json()
+    assert why["reading"]["card"] == CAUGHT[0]["card"] and why["reading"]["sure"] is True
+    assert client.get(why["still_url"]).data == jpeg
+    again = _node_with(app, "Table 1", CAUGHT[0], "a1b2c3d4.77:1", reading.evidence(), game_id).get_json()
+    assert again["duplicate"] is True and "evidence" not in again  # kept once
+
+    bad = {"reading": reading.to_dict(), "still": base64.b64encode(b"not a jpeg").decode()}
+    entry = _node_with(app, "Table 1", CAUGHT[1], "a1b2c3d4.77:2", bad, game_id).get_json()
+    assert entry["evidence"].startswith("not kept: evidence: the still must be a JPEG") and entry["seq"] == 3
+    assert client.get(f"/api/games/{game_id}/events/3/why").get_json()["still_id"] is None
+    big = {"event": CAUGHT[1], "evidence": {"reading": reading.to_dict(), "still": "A" * (600 * 1024)}}
+    response = app.test_client().post("/api/tables/Table 1/events", json=big,
+                                      headers={"Authorization": f"Bearer {PIN}", "Idempotency-Key": "a1b2c3d4.77:3"})
+    assert response.status_code == 413
+
+
 def test_the_table_page_hears_which_camera_node_feeds_the_table(club: tuple[Any, TableClient]) -> None:
     app, client = club
     game_id = client.new_game(name="Table 1", options=SHORT_OPTIONS)

@@ -115,3 +115,38 @@ def test_a_node_locked_out_for_a_minute_waits_for_the_tables_setup(tmp_path: Pat
     with pytest.raises(ServerError):
         node.table_setup()
     node.outbox.close()
+
+
+def test_a_node_sends_a_plays_still_and_a_recording_read_again_is_matched_on_its_event_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    import vision.node
+    import vision.poster
+    from vision.node import CameraNode
+    from vision.poster import Poster, ServerError
+    from vision.reading import Reading
+
+    monkeypatch.setattr(vision.node, "request_json", lambda url, pin: {"id": 1, "setup": {"type": "new_game"}})
+    reading = Reading("red-7", 0.98, True, (1.0, 2.0, 30.0, 40.0)).with_still(b"\xff\xd8 a still")
+    node = CameraNode("http://club", "Table 1", None, tmp_path / "q.sqlite", "demo", True, lambda line: None)
+    node.table_setup()
+    node.send(SimpleNamespace(event=PLAY["event"], source="camera", reading=reading))
+    item = node.outbox.next_unsent()
+    assert item.body["evidence"] == reading.evidence() and item.body["evidence"]["reading"]["card"] == "red-7"
+    assert node.outbox.add(node.run, 1, {k: v for k, v in item.body.items() if k != "evidence"}) is False
+
+    sent: list[dict] = []
+
+    def server(url: str, pin: str | None, body: dict, key: str) -> dict:  # an older server: 64 KiB at most
+        sent.append(body)
+        if "evidence" in body:
+            raise ServerError(413, "too large")
+        return {"seq": 1}
+
+    monkeypatch.setattr(vision.poster, "request_json", server)
+    lines: list[str] = []
+    poster = Poster(node.outbox, "http://club", "Table 1", None, lines.append)
+    assert poster._send(item) == {"seq": 1}  # the event goes, without its still
+    assert "evidence" in sent[0] and "evidence" not in sent[1] and "sent without it" in lines[0]
+    node.outbox.close()

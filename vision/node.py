@@ -129,6 +129,9 @@ class CameraNode:
         self.number += 1
         self._judged[self.number] = judgement.event
         body = {"event": judgement.event, "source": judgement.source, **({} if self.game is None else {"game": self.game})}
+        evidence = judgement.reading.evidence() if getattr(judgement, "reading", None) is not None else None
+        if evidence is not None:  # the still the card was read from, for the table page's "why"
+            body["evidence"] = evidence
         if self.outbox.add(self.run, self.number, body):
             self.poster.wake()
 

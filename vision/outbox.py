@@ -46,6 +46,12 @@ def node_of(key: str) -> str | None:
     return run.split(".", 1)[0] if "." in run else None
 
 
+def _matched_on(body: dict[str, Any]) -> str:
+    """What a recording read again is matched on, as JSON: the body's event, source and game, not its evidence (a
+    still encoded again may differ)."""
+    return json.dumps({k: v for k, v in body.items() if k != "evidence"}, sort_keys=True, separators=(",", ":"))
+
+
 class OutboxMismatch(RuntimeError):
     """A recording read again gave another event than the one queued under the same number."""
 
@@ -117,9 +123,10 @@ class Outbox:
         with self._lock:
             row = self._db.execute("SELECT body FROM items WHERE run = ? AND number = ?", (run, number)).fetchone()
             if row is not None:
-                if row[0] != text:
-                    raise OutboxMismatch(f"event {number} of this recording is {text}, but {row[0]} was queued "
-                                         "under that number before the restart")
+                queued, now = _matched_on(json.loads(row[0])), _matched_on(body)
+                if queued != now:
+                    raise OutboxMismatch(f"event {number} of this recording is {now}, but {queued} was queued under "
+                                         "that number before the restart")
                 return False
             self._db.execute("INSERT INTO items (run, number, key, body, queued_at) VALUES (?, ?, ?, ?, ?)",
                              (run, number, event_key(run, number), text, time.time()))

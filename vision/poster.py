@@ -4,7 +4,7 @@ One thread takes the oldest unsent event, POSTs it to ``/api/tables/<name>/event
 ``Idempotency-Key`` and the table's PIN (``Authorization: Bearer``), and marks it sent only once the server
 has answered for it. While the server is down or the network is gone, it tries again (0.5 s, then up to
 every 5 s) and events wait on disk. An event the server refuses as malformed (400) is marked refused, with
-the reason, and reported; a wrong PIN (403) or a table that does not exist (404) stops the sending, with
+the reason, and reported (one with a still the server will not take, 413, is sent again without the still); a wrong PIN (403) or a table that does not exist (404) stops the sending, with
 the queue kept, until the node is started again.
 
 Given a game to follow (:meth:`Poster.follow`), the same thread also looks at that game on the server
@@ -120,7 +120,7 @@ class Poster(threading.Thread):
                     self._wake.wait(0.5)
                 continue
             try:
-                answer = request_json(self.url, self.pin, item.body, item.key)
+                answer = self._send(item)
             except ServerError as exc:
                 if exc.status in STOPPING_STATUSES:
                     self.failure = f"{STOPPING_STATUSES[exc.status]} ({exc.message}); {self.outbox.unsent()} events " \
@@ -141,6 +141,17 @@ class Poster(threading.Thread):
                 tries = 0
             self.outbox.mark_sent(item.n, "duplicate" if answer.get("duplicate") else "stored")
             self._answered(item, answer)
+
+    def _send(self, item: Item) -> Any:
+        """POST one queued event; an event whose still the server will not take (413: a server with a smaller
+        limit) is sent again without it, so that the event itself is never lost for its evidence."""
+        try:
+            return request_json(self.url, self.pin, item.body, item.key)
+        except ServerError as exc:
+            if exc.status != 413 or "evidence" not in item.body:
+                raise
+        self.report(f"the server would not take event {item.key} with its still: sent without it")
+        return request_json(self.url, self.pin, {k: v for k, v in item.body.items() if k != "evidence"}, item.key)
 
     # -- following the game ---------------------------------------------------------------------------
     def _answered(self, item: Item, answer: dict[str, Any]) -> None:

@@ -17,6 +17,7 @@ probability of the winner; frames that agree leave it where one frame put it. Th
 """
 from __future__ import annotations
 
+import base64
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -35,6 +36,8 @@ FACES: dict[str, int] = {
 ALTERNATIVES_KEPT = 3
 #: The key under which an event from the camera carries its reading (taken off before the referee sees it).
 READING_KEY = "reading"
+#: The largest still (JPEG bytes) a reading's evidence carries across the network (a camera node's, to its server).
+EVIDENCE_STILL_MAX_BYTES = 256 * 1024
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,14 @@ class Reading:
     def with_still(self, still: bytes | None) -> Reading:
         """This reading with the still it was read from."""
         return replace(self, still=still)
+
+    def evidence(self) -> dict[str, Any] | None:
+        """The reading and its still as a ruling's evidence travels (a game's export, a camera node's events):
+        ``{"reading": ..., "still": base64 JPEG}``; None without a still, or with one over
+        :data:`EVIDENCE_STILL_MAX_BYTES`."""
+        if not self.still or len(self.still) > EVIDENCE_STILL_MAX_BYTES:
+            return None
+        return {"reading": self.to_dict(), "still": base64.b64encode(self.still).decode("ascii")}
 
 
 def _faces(card: str) -> int:

@@ -2,9 +2,10 @@
 
 A camera node (``tableref watch SOURCE --post URL --table NAME``) reads its table's game with
 ``GET /api/tables/<name>`` and sends each event with ``POST /api/tables/<name>/events``
-``{"event": {...}, "source": "camera", "game": id}``, an ``Idempotency-Key`` header (stored once per game: sent
-again, the stored entry is answered with ``"duplicate": true``; ``<node>.<run>:<number>``, the node's own name first,
-so that a second node on one table is refused) and ``Authorization: Bearer <PIN>``.
+``{"event": {...}, "source": "camera", "game": id, "evidence": {"reading", "still"}}`` (the evidence, the still a
+card was read from, is optional and kept for the table page's "why"), an ``Idempotency-Key`` header (stored once
+per game: sent again, the stored entry is answered with ``"duplicate": true``; ``<node>.<run>:<number>``, the
+node's own name first, so that a second node on one table is refused) and ``Authorization: Bearer <PIN>``.
 """
 from __future__ import annotations
 
@@ -18,12 +19,14 @@ from web.club import club_view
 from web.http import json_body
 from web.security import controls
 from web.tables import GameNotFound
-from web.validation import InvalidInput, check_name, check_node_source
+from web.validation import InvalidInput, check_evidence, check_name, check_node_source
 
 club = Blueprint("club", __name__)
 
 #: How often the club page refreshes its tables, in milliseconds.
 REFRESH_MS = 2000
+#: The largest camera node's event (with its still, ``vision.reading.EVIDENCE_STILL_MAX_BYTES`` base64-encoded).
+MAX_NODE_EVENT_BYTES = 512 * 1024
 #: A camera node holds its table this long after its last event: another node's events are refused (409) until then.
 NODE_HOLDS_TABLE_SECONDS = 120.0
 
@@ -58,11 +61,26 @@ def table_event(name: str) -> Response:
     key = request.headers.get("Idempotency-Key")
     if key is None:
         raise InvalidInput("Idempotency-Key: a camera node's event needs one (the same key each time it is sent)")
+    request.max_content_length = MAX_NODE_EVENT_BYTES  # an event may carry its still
     body = json_body()
     source = check_node_source(body.get("source"))
     game_id = _game_of_table(name) if body.get("game") is None else _table_game(name, body["game"])
     _one_node(game_id, key)
-    return jsonify(_tables().post(game_id, body.get("event"), source=source, key=key))
+    entry = _tables().post(game_id, body.get("event"), source=source, key=key)
+    if body.get("evidence") is not None and not entry.get("duplicate"):
+        entry["evidence"] = _keep_evidence(game_id, entry["seq"], body["evidence"])
+    return jsonify(entry)
+
+
+def _keep_evidence(game_id: int, seq: int, evidence: Any) -> str:
+    """Keep the still a node's event came with, for the table page's "why": "kept", or "not kept: why" (the event
+    is stored all the same: bad evidence never loses an event)."""
+    try:
+        reading, jpeg = check_evidence(evidence)
+    except InvalidInput as exc:
+        return f"not kept: {exc}"
+    current_app.extensions["tableref.rulings"].evidence.add_still(game_id, reading, jpeg, seq)
+    return "kept"
 
 
 def _one_node(game_id: int, key: str) -> None:

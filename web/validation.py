@@ -5,6 +5,8 @@ The shapes of the protocol's events are data (``EVENT_FIELDS``), as are those of
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -154,6 +156,29 @@ def check_node_source(value: Any) -> str:
     if value not in NODE_SOURCES:
         raise InvalidInput(f"source: expected one of {', '.join(NODE_SOURCES)}")
     return value
+
+
+def check_evidence(value: Any) -> tuple[dict[str, Any], bytes]:
+    """A camera node's evidence of an event, ``{"reading": {...}, "still": "<base64 JPEG>"}``
+    (``vision.reading.Reading.evidence``): the reading in its clean JSON form and the JPEG; :class:`InvalidInput`
+    saying what is wrong."""
+    from vision.reading import EVIDENCE_STILL_MAX_BYTES, Reading
+
+    if not isinstance(value, dict) or not isinstance(value.get("reading"), dict) or not isinstance(value.get("still"), str):
+        raise InvalidInput('evidence: expected {"reading": {...}, "still": "<base64 JPEG>"}')
+    try:
+        jpeg = base64.b64decode(value["still"], validate=True)
+    except (binascii.Error, ValueError):
+        raise InvalidInput("evidence: the still is not base64") from None
+    if len(jpeg) > EVIDENCE_STILL_MAX_BYTES or not jpeg.startswith(b"\xff\xd8"):
+        raise InvalidInput(f"evidence: the still must be a JPEG of at most {EVIDENCE_STILL_MAX_BYTES // 1024} KiB")
+    try:
+        reading = Reading.from_dict(value["reading"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise InvalidInput("evidence: the reading needs card, prob, sure and box") from None
+    if not is_card_id(reading.card) or len(reading.box) != 4:
+        raise InvalidInput(f"evidence: {reading.card!r} is not a card id, or its box is not 4 numbers")
+    return reading.to_dict(), jpeg
 
 
 def check_name(value: Any, field: str) -> str:
