@@ -53,7 +53,7 @@ class CameraNode:
         self.number = 0
         self.poster = Poster(self.outbox, server, table, pin, report)
         self._requeued = 0  # the number of the run's last event an earlier start queued
-        self._judged: dict[int, dict[str, Any]] = {}  # the events this start judged, by number, until the server has them
+        self._judged: dict[int, dict[str, Any]] = {}  # this start's judged events, by number, until the server has them
         self._server_log: tuple[list[dict[str, Any]], int] | None = None  # the server's game as last read, unfollowed
         self._log_lock = threading.Lock()
 

@@ -4,8 +4,9 @@ One thread takes the oldest unsent event, POSTs it to ``/api/tables/<name>/event
 ``Idempotency-Key`` and the table's PIN (``Authorization: Bearer``), and marks it sent only once the server
 has answered for it. While the server is down or the network is gone, it tries again (0.5 s, then up to
 every 5 s) and events wait on disk. An event the server refuses as malformed (400) is marked refused, with
-the reason, and reported (one with a still the server will not take, 413, is sent again without the still); a wrong PIN (403) or a table that does not exist (404) stops the sending, with
-the queue kept, until the node is started again.
+the reason, and reported (one with a still the server will not take, 413, is sent again without the still); a
+wrong PIN (403) or a table that does not exist (404) stops the sending, with the queue kept, until the node is
+started again.
 
 Given a game to follow (:meth:`Poster.follow`), the same thread also looks at that game on the server
 (``GET /api/games/<id>/head``: after each answer, and every ``FOLLOW_SECONDS`` while there is nothing to send).

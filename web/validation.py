@@ -164,7 +164,7 @@ def check_evidence(value: Any) -> tuple[dict[str, Any], bytes]:
     saying what is wrong."""
     from vision.reading import EVIDENCE_STILL_MAX_BYTES, Reading
 
-    if not isinstance(value, dict) or not isinstance(value.get("reading"), dict) or not isinstance(value.get("still"), str):
+    if not (isinstance(value, dict) and isinstance(value.get("reading"), dict) and isinstance(value.get("still"), str)):
         raise InvalidInput('evidence: expected {"reading": {...}, "still": "<base64 JPEG>"}')
     try:
         jpeg = base64.b64decode(value["still"], validate=True)
