@@ -327,3 +327,41 @@ def test_a_camera_sending_no_colour_is_said_on_the_page(client: TableClient) -> 
     assert client.get("/api/camera").get_json()["colourless"] is True
     camera._before_frame(Frame(coloured, 30, 1.0))
     assert client.get("/api/camera").get_json()["colourless"] is False
+
+
+def test_a_play_entered_on_the_page_before_the_camera_saw_it_land_is_not_played_twice(client: TableClient) -> None:
+    """The pipeline story (tests/test_vision_pipeline_robustness.py) watched by the page's camera; ann's red 9 is
+    entered on the page half a second before it settles on the pile."""
+    from test_vision_pipeline_robustness import DEAL, EXPECTED, SETUP, FakeDetector, StorySource
+    from vision.watcher import TableWatcher
+    from vision.zones import Zones
+
+    game_id = client.new_game(SETUP["players"], rules=SETUP["rules"])
+    client.event(game_id, DEAL.event)
+    camera = _camera(client)
+    camera.follow(game_id)
+    watchers: list[TableWatcher] = []
+
+    def open_story(_spec: str, _zones: object, on_event, before_frame) -> TableWatcher:
+        detector = FakeDetector()
+        watcher = TableWatcher(StorySource(detector), detector, Zones.default(), on_event,
+                               before_frame=before_frame, live_view=False)
+        watchers.append(watcher)
+        watcher.start()
+        return watcher
+
+    entered: list[dict] = []
+
+    def enter_by_hand(t: float) -> None:
+        if t >= 8.5 and not entered:
+            entered.append(client.event(game_id, dict(EXPECTED[3])))
+
+    camera.opener = open_story
+    assert camera.start_source("story", before_frame=enter_by_hand)
+    deadline = time.monotonic() + 60
+    while watchers[0].running and time.monotonic() < deadline:
+        time.sleep(0.1)
+    camera.stop()
+    log = client.get(f"/api/games/{game_id}/events").get_json()["events"]
+    assert [(e["source"], e["event"]) for e in log[2:]] == [("camera", e) for e in EXPECTED[:3]] + [("api", EXPECTED[3])]
+    assert all(e["accepted"] and not e["flags"] for e in log)
