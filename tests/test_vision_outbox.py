@@ -150,3 +150,23 @@ def test_a_node_sends_a_plays_still_and_a_recording_read_again_is_matched_on_its
     assert poster._send(item) == {"seq": 1}  # the event goes, without its still
     assert "evidence" in sent[0] and "evidence" not in sent[1] and "sent without it" in lines[0]
     node.outbox.close()
+
+
+def test_a_still_the_server_did_not_keep_is_said_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.poster
+    from vision.poster import Poster
+
+    box = Outbox(tmp_path / "q.sqlite")
+    run = box.run_for("0", recording=False)
+    for number in (1, 2):
+        box.add(run, number, {**PLAY, "evidence": {"reading": {}, "still": "x"}})
+    monkeypatch.setattr(vision.poster, "request_json", lambda url, pin, body=None, key=None: {
+        "seq": 1, "evidence": "not kept: evidence: the still must be a JPEG of at most 256 KiB"})
+    lines: list[str] = []
+    poster = Poster(box, "http://club", "Table 1", None, lines.append)
+    poster.start()
+    assert poster.drain(timeout=10)
+    poster.stop()
+    assert box.outcomes() == {"stored": 2}  # the events are on the server all the same
+    assert lines == [f"the server stored event {run}:1 but not kept: evidence: the still must be a JPEG of at most "
+                     "256 KiB"]

@@ -86,6 +86,7 @@ class Poster(threading.Thread):
         self._followed: tuple[int, str, Callable[[list[dict[str, Any]], int], None]] | None = None
         self._known: tuple[int, int] | None = None  # the followed game's (last_seq, resets) its log was last read at
         self._looked = 0.0
+        self._told_evidence = False
 
     def follow(self, game: int, run: str, on_log: Callable[[list[dict[str, Any]], int], None]) -> None:
         """Before :meth:`start`: follow the server's game ``game`` (see the module doc); ``on_log(events in force,
@@ -141,6 +142,9 @@ class Poster(threading.Thread):
                 self.report("the server is back: sending the queued events")
                 tries = 0
             self.outbox.mark_sent(item.n, "duplicate" if answer.get("duplicate") else "stored")
+            if str(answer.get("evidence", "")).startswith("not kept") and not self._told_evidence:
+                self._told_evidence = True  # said once: every still after it would say the same
+                self.report(f"the server stored event {item.key} but {answer['evidence']}")
             self._answered(item, answer)
 
     def _send(self, item: Item) -> Any:
