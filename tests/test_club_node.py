@@ -144,7 +144,7 @@ def test_a_node_follows_what_the_table_page_changes_and_not_its_own_events(tmp_p
                           lambda line: None)
         stored_setup = node.table_setup()
         node.start()
-        assert _wait_for_followed(node) == [stored_setup, deal]  # it starts from the game as it stands
+        assert node.followed() == [stored_setup, deal]  # the game as it stands, before the camera's first frame
 
         misread = {"type": "play", "card": "red-skip", "player": "ann"}
         node.send(SimpleNamespace(event=misread, source="camera"))

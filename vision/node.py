@@ -99,6 +99,8 @@ class CameraNode:
             self.report(f"{left} events queued before this start are sent first")
         if self.game is not None:
             self.poster.follow(self.game, self.run, self._server_changed)
+            self.poster.look()  # a game under way is followed from the first frame (a live camera's first card
+            # seen is then no deal)
         self.poster.start()
 
     def _server_changed(self, events: list[dict[str, Any]], answered_through: int) -> None:

@@ -93,6 +93,11 @@ class Poster(threading.Thread):
         number)`` is called in this thread, ``number`` that of ``run``'s last event the server had answered for."""
         self._followed = (game, run, on_log)
 
+    def look(self) -> None:
+        """Look at the followed game now, in the calling thread (before :meth:`start`: a node begins from the game as
+        it stands, before its camera's first frame)."""
+        self._look(now=True)
+
     def wake(self) -> None:
         """An event was queued: send it now."""
         with self._wake:
