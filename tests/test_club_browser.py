@@ -54,6 +54,9 @@ def test_the_club_page_follows_every_table_live(tmp_path: Path) -> None:
         assert app.test_client().post("/api/tables/Window/events", json=node_play,
                                       headers={"Idempotency-Key": "a1b2c3d4.77aa:1",
                                                "Authorization": "Bearer -"}).status_code == 200
+        page.reload()
+        assert "◉ camera node a1b2c3d4 · its last event" in window_tile.inner_text()
+        assert "camera node" not in page.locator(".club-table[data-table='Corner']").inner_text()
         window_tile.click()
         page.wait_for_url(f"**/games/{window}")
         page.wait_for_selector("#camera-state:has-text('camera node a1b2c3d4')", timeout=8000)

@@ -11,7 +11,7 @@ from web import http, security
 from web.camera import Camera
 from web.deck_store import DeckStore
 from web.decks import DeckRegistry, Teacher, game_family
-from web.describe import winner_words
+from web.describe import ago, winner_words
 from web.evidence import EvidenceStore
 from web.fanout import fanout_for
 from web.phone import PhoneFeed
@@ -91,6 +91,7 @@ def create_app(database_url: str | None = None, *, pin: str | None = None, secre
     from web.pages import pages
 
     app.add_template_filter(winner_words)
+    app.add_template_filter(ago)
     app.register_blueprint(api)
     app.register_blueprint(api_rulings)
     app.register_blueprint(club)

@@ -75,12 +75,14 @@ def standings(lines: list[dict[str, Any]], lowest: bool) -> list[Standing]:
 
 
 def club_view(tables: Any) -> dict[str, Any]:
-    """The tables (each name's newest game) with their live state, and the standings across them."""
+    """The tables (each name's newest game) with their live state and the camera node feeding each (None where
+    none), and the standings across them."""
     newest: dict[str, int] = {}
     for summary in tables.store.games(limit=GAMES_LOOKED_AT):
         if summary.name not in newest and len(newest) < MAX_TABLES:
             newest[summary.name] = summary.id
-    lines = sorted((table_line(tables.overview(game_id)) for game_id in newest.values()), key=lambda l: l["name"])
+    lines = sorted(({**table_line(tables.overview(game_id)), "node": camera_node(tables, game_id)}
+                    for game_id in newest.values()), key=lambda l: l["name"])
     return {
         "tables": lines,
         "standings": {"highest_wins": [asdict(s) for s in standings(lines, lowest=False)],

@@ -170,6 +170,16 @@ def flag_text(flag: dict[str, Any]) -> str:
     return f"{text}: {reason_text(str(flag['reason']))}" if flag.get("reason") else text
 
 
+def ago(seconds: int | float) -> str:
+    """How long ago, as a player reads it: "12 s ago", "3 min ago", "2 h ago" (as the table page says it)."""
+    seconds = max(0, round(seconds))
+    if seconds < 90:
+        return f"{seconds} s ago"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min ago"
+    return f"{round(seconds / 3600)} h ago"
+
+
 def winner_words(winner: str | None) -> str:
     """The game's end as the page says it: one winner, or a tie in words (the referee joins tied leaders)."""
     if not winner:
