@@ -50,7 +50,8 @@ def test_the_club_page_follows_every_table_live(tmp_path: Path) -> None:
         page.set_viewport_size(PHONE)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         screenshot(page, tmp_path, "club-phone", full_page=True)
-        node_play = {"event": {"type": "play", "player": "cat", "card": "red-9"}, "game": window}
+        node_play = {"event": {"type": "play", "player": "cat", "card": "red-9"}, "game": window,
+                     "source": "unanswered"}  # the node was unsure and nobody answered it
         assert app.test_client().post("/api/tables/Window/events", json=node_play,
                                       headers={"Idempotency-Key": "a1b2c3d4.77aa:1",
                                                "Authorization": "Bearer -"}).status_code == 200
@@ -61,4 +62,5 @@ def test_the_club_page_follows_every_table_live(tmp_path: Path) -> None:
         page.wait_for_url(f"**/games/{window}")
         page.wait_for_selector("#camera-state:has-text('camera node a1b2c3d4')", timeout=8000)
         assert "A camera node (a1b2c3d4) sends this table's events" in page.locator("#camera-off").inner_text()
+        page.wait_for_selector("li:has-text('cat plays') >> text=[camera · unsure: the benefit of the doubt]")
     assert problems == []

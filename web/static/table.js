@@ -447,6 +447,14 @@
   }
 
   // ---- the log --------------------------------------------------------------------------------
+  // Where an event came from, where the page says it: the camera; the table's answer to its question; a camera
+  // that was unsure and asked nobody (a camera node without answers: the player had the benefit of the doubt).
+  const SOURCE_WORDS = {
+    camera: " [camera]",
+    table: " [camera · the table's answer]",
+    unanswered: " [camera · unsure: the benefit of the doubt]",
+  };
+
   function logItem(entry) {
     const classes = [];
     if (entry.undone) classes.push("undone");
@@ -456,7 +464,7 @@
     const item = el("li", { className: classes.join(" ") });
     item.dataset.seq = entry.seq;
     item.append(el("span", { className: "seq" }, "#" + entry.seq + " "), entry.text);
-    if (entry.source === "camera") item.append(el("span", { className: "source" }, " [camera]"));
+    if (SOURCE_WORDS[entry.source]) item.append(el("span", { className: "source" }, SOURCE_WORDS[entry.source]));
     if (entry.undone) item.append(el("em", {}, " (undone)"));
     for (const flag of entry.flags || []) {
       item.append(el("div", { className: "flag" + (flag.draw ? " flag-draw" : "") }, "⚑ " + flag.text));
