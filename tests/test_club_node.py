@@ -9,6 +9,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -125,81 +127,80 @@ def _wait_for_followed(node: Any, timeout: float = 20) -> list[dict]:
     raise AssertionError(f"the node did not notice the server's game change in {timeout:.0f} s")
 
 
-def test_a_node_follows_what_the_table_page_changes_and_not_its_own_events(tmp_path: Path) -> None:
-    from types import SimpleNamespace
-
-    from vision.node import CameraNode
-
+@contextmanager
+def _club_table(tmp_path: Path) -> Iterator[tuple[str, Http, int]]:
+    """A server with the PIN and a three-player game at TABLE: its address, a page unlocked on it, the game's id."""
     port = free_port()
     server = start_server(port, f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--pin", PIN)
-    node = None
     try:
         page = Http(f"http://127.0.0.1:{port}")
         page.post("/api/unlock", {"pin": PIN})
-        setup = {"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]}
-        game = page.post("/api/games", {"name": TABLE, **{k: v for k, v in setup.items() if k != "type"}})["id"]
-        deal = {"type": "start_round", "dealer": "cat", "starter": "red-4"}
-        page.post(f"/api/games/{game}/events", deal)  # the game was under way before the node started
-        node = CameraNode(f"http://127.0.0.1:{port}", TABLE, PIN, tmp_path / "queue.sqlite", "0", False,
-                          lambda line: None)
-        stored_setup = node.table_setup()
-        node.start()
-        assert node.followed() == [stored_setup, deal]  # the game as it stands, before the camera's first frame
-
-        misread = {"type": "play", "card": "red-skip", "player": "ann"}
-        node.send(SimpleNamespace(event=misread, source="camera"))
-        assert node.poster.drain(timeout=20)
-        time.sleep(1.5)  # looked at again, the game moved by the node's own event only
-        assert node.followed() is None
-
-        page.post(f"/api/games/{game}/undo", {})  # the page takes the misread card back and enters the right one
-        _wait_for_followed(node)
-        right = {"type": "play", "card": "red-2", "player": "ann"}
-        page.post(f"/api/games/{game}/events", right)
-        later = {"type": "play", "card": "red-9", "player": "ben"}
-        node.send(SimpleNamespace(event=later, source="camera"))  # judged before the node heard of the page
-        assert node.poster.drain(timeout=20)
-        events = _wait_for_followed(node)
-        assert events == [stored_setup, deal, right, later]  # the server's events in force, in its order
-        assert node.followed() is None
+        game = page.post("/api/games", {"name": TABLE, "rules": "official", "players": ["ann", "ben", "cat"]})["id"]
+        yield f"http://127.0.0.1:{port}", page, game
     finally:
-        if node is not None:
-            node.poster.stop()
         server.terminate()
         server.wait(timeout=10)
+
+
+def _live_node(base: str, tmp_path: Path) -> Any:
+    """A camera node on a live camera (each start a new run) for TABLE, its setup read."""
+    from vision.node import CameraNode
+
+    node = CameraNode(base, TABLE, PIN, tmp_path / "queue.sqlite", "0", False, lambda line: None)
+    node.table_setup()
+    return node
+
+
+DEAL_RED_4 = {"type": "start_round", "dealer": "cat", "starter": "red-4"}
+
+
+def test_a_node_follows_what_the_table_page_changes_and_not_its_own_events(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    with _club_table(tmp_path) as (base, page, game):
+        page.post(f"/api/games/{game}/events", DEAL_RED_4)  # the game was under way before the node started
+        node = _live_node(base, tmp_path)
+        setup = page.get(f"/api/games/{game}/events")["events"][0]["event"]
+        node.start()
+        try:
+            assert node.followed() == [setup, DEAL_RED_4]  # the game as it stands, before the camera's first frame
+
+            misread = {"type": "play", "card": "red-skip", "player": "ann"}
+            node.send(SimpleNamespace(event=misread, source="camera"))
+            assert node.poster.drain(timeout=20)
+            time.sleep(1.5)  # looked at again, the game moved by the node's own event only
+            assert node.followed() is None
+
+            page.post(f"/api/games/{game}/undo", {})  # the page takes the misread card back and enters the right one
+            _wait_for_followed(node)
+            right = {"type": "play", "card": "red-2", "player": "ann"}
+            page.post(f"/api/games/{game}/events", right)
+            later = {"type": "play", "card": "red-9", "player": "ben"}
+            node.send(SimpleNamespace(event=later, source="camera"))  # judged before the node heard of the page
+            assert node.poster.drain(timeout=20)
+            assert _wait_for_followed(node) == [setup, DEAL_RED_4, right, later]  # the server's events, its order
+            assert node.followed() is None
+        finally:
+            node.poster.stop()
 
 
 def test_a_live_node_started_again_follows_the_events_its_last_start_left_queued(tmp_path: Path) -> None:
     from types import SimpleNamespace
 
-    from vision.node import CameraNode
-
-    port = free_port()
-    server = start_server(port, f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--pin", PIN)
-    node = None
-    try:
-        page = Http(f"http://127.0.0.1:{port}")
-        page.post("/api/unlock", {"pin": PIN})
-        page.post("/api/games", {"name": TABLE, "rules": "official", "players": ["ann", "ben", "cat"]})
-        deal = {"type": "start_round", "dealer": "cat", "starter": "red-4"}
-        first = CameraNode(f"http://127.0.0.1:{port}", TABLE, PIN, tmp_path / "queue.sqlite", "0", False,
-                           lambda line: None)
-        stored_setup = first.table_setup()
-        first.send(SimpleNamespace(event=deal, source="script"))  # queued; the node stops before sending it
+    with _club_table(tmp_path) as (base, page, game):
+        first = _live_node(base, tmp_path)
+        first.send(SimpleNamespace(event=DEAL_RED_4, source="script"))  # queued; the node stops before sending it
         first.outbox.close()
-        node = CameraNode(f"http://127.0.0.1:{port}", TABLE, PIN, tmp_path / "queue.sqlite", "0", False,
-                          lambda line: None)
-        node.table_setup()  # a live camera: a new run
+        node = _live_node(base, tmp_path)  # a live camera: a new run
+        setup = page.get(f"/api/games/{game}/events")["events"][0]["event"]
         node.start()  # the earlier start's event goes first
-        assert node.poster.drain(timeout=20)
-        deadline = time.monotonic() + 20
-        events = None
-        while time.monotonic() < deadline and events != [stored_setup, deal]:
-            events = node.followed() or events
-            time.sleep(0.05)
-        assert events == [stored_setup, deal]  # the node's referee has the event its last start left
-    finally:
-        if node is not None:
+        try:
+            assert node.poster.drain(timeout=20)
+            deadline = time.monotonic() + 20
+            events = None
+            while time.monotonic() < deadline and events != [setup, DEAL_RED_4]:
+                events = node.followed() or events
+                time.sleep(0.05)
+            assert events == [setup, DEAL_RED_4]  # the node's referee has the event its last start left
+        finally:
             node.poster.stop()
-        server.terminate()
-        server.wait(timeout=10)

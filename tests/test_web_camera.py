@@ -6,6 +6,7 @@ import json
 import time
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -329,10 +330,11 @@ def test_a_camera_sending_no_colour_is_said_on_the_page(client: TableClient) -> 
     assert client.get("/api/camera").get_json()["colourless"] is False
 
 
-def test_a_play_entered_on_the_page_before_the_camera_saw_it_land_is_not_played_twice(client: TableClient) -> None:
-    """The pipeline story (tests/test_vision_pipeline_robustness.py) watched by the page's camera; ann's red 9 is
-    entered on the page half a second before it settles on the pile."""
-    from test_vision_pipeline_robustness import DEAL, EXPECTED, SETUP, FakeDetector, StorySource
+def _watch_the_story(client: TableClient, detector: Any, change: Any, on_frame: Any) -> list[dict]:
+    """The pipeline story (tests/test_vision_pipeline_robustness.py, ``change`` making its misreadings) watched to its
+    end by the page's camera following a game dealt as the story deals; ``on_frame(game_id, t)`` is what the page
+    does before each frame. The game's events in force."""
+    from test_vision_pipeline_robustness import DEAL, SETUP, StorySource
     from vision.watcher import TableWatcher
     from vision.zones import Zones
 
@@ -342,70 +344,55 @@ def test_a_play_entered_on_the_page_before_the_camera_saw_it_land_is_not_played_
     camera.follow(game_id)
     watchers: list[TableWatcher] = []
 
-    def open_story(_spec: str, _zones: object, on_event, before_frame) -> TableWatcher:
-        detector = FakeDetector()
-        watcher = TableWatcher(StorySource(detector), detector, Zones.default(), on_event,
+    def open_story(_spec: str, _zones: object, on_event: Any, before_frame: Any) -> TableWatcher:
+        watcher = TableWatcher(StorySource(detector, change), detector, Zones.default(), on_event,
                                before_frame=before_frame, live_view=False)
         watchers.append(watcher)
         watcher.start()
         return watcher
 
-    entered: list[dict] = []
-
-    def enter_by_hand(t: float) -> None:
-        if t >= 8.5 and not entered:
-            entered.append(client.event(game_id, dict(EXPECTED[3])))
-
     camera.opener = open_story
-    assert camera.start_source("story", before_frame=enter_by_hand)
+    assert camera.start_source("story", before_frame=lambda t: on_frame(game_id, t))
     deadline = time.monotonic() + 60
     while watchers[0].running and time.monotonic() < deadline:
         time.sleep(0.1)
     camera.stop()
-    log = client.get(f"/api/games/{game_id}/events").get_json()["events"]
+    return [e for e in client.get(f"/api/games/{game_id}/events").get_json()["events"] if not e["undone"]]
+
+
+def test_a_play_entered_on_the_page_before_the_camera_saw_it_land_is_not_played_twice(client: TableClient) -> None:
+    """Ann's red 9 is entered on the page half a second before it settles on the pile."""
+    from test_vision_pipeline_robustness import EXPECTED, FakeDetector
+
+    entered: list[bool] = []
+
+    def enter_by_hand(game_id: int, t: float) -> None:
+        if t >= 8.5 and not entered:
+            entered.append(True)
+            client.event(game_id, dict(EXPECTED[3]))
+
+    log = _watch_the_story(client, FakeDetector(), lambda i, moment: moment, enter_by_hand)
     assert [(e["source"], e["event"]) for e in log[2:]] == [("camera", e) for e in EXPECTED[:3]] + [("api", EXPECTED[3])]
     assert all(e["accepted"] and not e["flags"] for e in log)
 
 
 def test_a_sure_misreading_taken_back_and_entered_right_on_the_page_poisons_nothing_after(client: TableClient) -> None:
-    """The story with ben's red 2 read, surely, as a red skip (cat would be skipped): the page takes it back and
-    enters the red 2; the camera then credits cat's draw and ann's red 9 right, and the red 2, read right once
-    the skip's misreading stops, is not played again."""
+    """Ben's red 2 read, surely, as a red skip (cat would be skipped): the page takes it back and enters the red 2;
+    the camera then credits cat's draw and ann's red 9 right, and the red 2, read right once the skip's misreading
+    stops, is not played again."""
     from test_vision_follow import red_2_read_as_skip
-    from test_vision_pipeline_robustness import DEAL, EXPECTED, SETUP, StorySource
+    from test_vision_pipeline_robustness import EXPECTED
     from test_vision_questions import SureDetector
-    from vision.watcher import TableWatcher
-    from vision.zones import Zones
-
-    game_id = client.new_game(SETUP["players"], rules=SETUP["rules"])
-    client.event(game_id, DEAL.event)
-    camera = _camera(client)
-    camera.follow(game_id)
-    watchers: list[TableWatcher] = []
-
-    def open_story(_spec: str, _zones: object, on_event, before_frame) -> TableWatcher:
-        detector = SureDetector()
-        watcher = TableWatcher(StorySource(detector, red_2_read_as_skip), detector, Zones.default(), on_event,
-                               before_frame=before_frame, live_view=False)
-        watchers.append(watcher)
-        watcher.start()
-        return watcher
 
     corrected: list[bool] = []
 
-    def correct_on_the_page(t: float) -> None:
+    def correct_on_the_page(game_id: int, t: float) -> None:
         if t >= 5.5 and not corrected:
             corrected.append(True)
             assert client.post(f"/api/games/{game_id}/undo").status_code == 200
             client.event(game_id, dict(EXPECTED[1]))
 
-    camera.opener = open_story
-    assert camera.start_source("story", before_frame=correct_on_the_page)
-    deadline = time.monotonic() + 60
-    while watchers[0].running and time.monotonic() < deadline:
-        time.sleep(0.1)
-    camera.stop()
-    log = [e for e in client.get(f"/api/games/{game_id}/events").get_json()["events"] if not e["undone"]]
+    log = _watch_the_story(client, SureDetector(), red_2_read_as_skip, correct_on_the_page)
     assert [(e["source"], e["event"]) for e in log[2:]] == [
         ("camera", EXPECTED[0]), ("api", EXPECTED[1]), ("camera", EXPECTED[2]), ("camera", EXPECTED[3])]
     assert all(e["accepted"] and not e["flags"] for e in log)
