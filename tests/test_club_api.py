@@ -106,6 +106,43 @@ def test_a_nodes_still_is_kept_for_why_and_bad_evidence_never_loses_its_event(cl
     assert response.status_code == 413
 
 
+def test_a_nodes_benefit_of_the_doubt_is_asked_about_on_the_page_and_an_answer_corrects_it(
+        club: tuple[Any, TableClient]) -> None:
+    """The node's camera read ben's card as a blue 7, unsure; nobody at the node answered, so it was judged as the
+    red 7 the referee accepts. The table page is asked after the fact."""
+    import cv2
+    import numpy as np
+
+    from vision.reading import Reading
+
+    app, client = club
+    game_id = client.new_game(name="Table 1", options=SHORT_OPTIONS)
+    client.event(game_id, SHORT_DEAL)
+    jpeg = cv2.imencode(".jpg", np.full((48, 64, 3), 90, np.uint8))[1].tobytes()
+    reading = Reading("blue-7", 0.55, False, (10.0, 20.0, 60.0, 90.0), 3.5, 4, (("red-8", 0.2),)).with_still(jpeg)
+    judged = {"type": "play", "player": "ben", "card": "red-7"}
+    body = {"event": judged, "game": game_id, "source": "unanswered", "evidence": reading.evidence()}
+    headers = {"Authorization": f"Bearer {PIN}", "Idempotency-Key": "a1b2c3d4.77:1"}
+    assert app.test_client().post("/api/tables/Table 1/events", json=body, headers=headers).status_code == 200
+    (question,) = client.get(f"/api/games/{game_id}/questions").get_json()["questions"]
+    assert question["after"] is True and question["options"] == ["red-7", "blue-7", "red-8"]
+    assert question["event"] == judged and question["still_url"]
+    answered = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "red-8"}).get_json()
+    assert answered["event"] == {**judged, "card": "red-8"} and answered["source"] == "table"
+    assert answered["verdict"]["accepted"] is True
+    log = client.get(f"/api/games/{game_id}/events").get_json()["events"]
+    assert [(e["event"].get("card"), e["undone"]) for e in log[2:]] == [("red-7", True), ("red-8", False)]
+    assert client.get(f"/api/games/{game_id}/questions").get_json()["questions"] == []
+
+    again = {**body, "event": {"type": "play", "player": "cat", "card": "red-9"}}
+    headers["Idempotency-Key"] = "a1b2c3d4.77:2"
+    app.test_client().post("/api/tables/Table 1/events", json=again, headers=headers)
+    (question,) = client.get(f"/api/games/{game_id}/questions").get_json()["questions"]
+    kept = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "red-9"}).get_json()
+    assert kept["event"]["card"] == "red-9" and kept["seq"] == 4  # right as judged: nothing changes
+    assert len(client.get(f"/api/games/{game_id}/events").get_json()["events"]) == 5
+
+
 def test_the_table_page_hears_which_camera_node_feeds_the_table(club: tuple[Any, TableClient]) -> None:
     app, client = club
     game_id = client.new_game(name="Table 1", options=SHORT_OPTIONS)

@@ -15,6 +15,8 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from vision.outbox import node_of
+from vision.reading import Reading
+from vision.rulings import CARD_FIELD
 from web.club import club_view
 from web.http import json_body
 from web.security import controls
@@ -68,18 +70,22 @@ def table_event(name: str) -> Response:
     _one_node(game_id, key)
     entry = _tables().post(game_id, body.get("event"), source=source, key=key)
     if body.get("evidence") is not None and not entry.get("duplicate"):
-        entry["evidence"] = _keep_evidence(game_id, entry["seq"], body["evidence"])
+        entry["evidence"] = _keep_evidence(game_id, entry, body["evidence"])
     return jsonify(entry)
 
 
-def _keep_evidence(game_id: int, seq: int, evidence: Any) -> str:
+def _keep_evidence(game_id: int, entry: dict[str, Any], evidence: Any) -> str:
     """Keep the still a node's event came with, for the table page's "why": "kept", or "not kept: why" (the event
-    is stored all the same: bad evidence never loses an event)."""
+    is stored all the same: bad evidence never loses an event). An event the node judged for the benefit of the
+    doubt (its camera unsure, nobody there answered) is asked about on the table page after the fact."""
     try:
         reading, jpeg = check_evidence(evidence)
     except InvalidInput as exc:
         return f"not kept: {exc}"
-    current_app.extensions["tableref.rulings"].evidence.add_still(game_id, reading, jpeg, seq)
+    rulings = current_app.extensions["tableref.rulings"]
+    still_id = rulings.evidence.add_still(game_id, reading, jpeg, entry["seq"])
+    if entry["source"] == "unanswered" and entry["accepted"] and entry["event"].get("type") in CARD_FIELD:
+        rulings.ask_after(game_id, entry["seq"], entry["event"], Reading.from_dict(reading), still_id)
     return "kept"
 
 

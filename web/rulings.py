@@ -157,6 +157,18 @@ class Rulings:
         log.info("asking the table about %s (%.0f%%, not sure)", question.reading.card, 100 * question.reading.prob)
         return stored.id
 
+    def ask_after(self, game_id: int, seq: int, event: dict[str, Any], reading: Reading, still_id: int | None) -> int:
+        """A camera node's event judged for the benefit of the doubt (source ``unanswered``: its camera was unsure,
+        nobody at the node answered): the table page is asked after the fact whether the card in force is right,
+        the card the camera read offered next. An answer naming another card corrects the event as an answer about
+        an earlier card does (:meth:`_correct`; the node follows the game). The question's id."""
+        card = event[CARD_FIELD[event["type"]]]
+        options = tuple(dict.fromkeys([card, reading.card, *(c for c, _p in reading.alternatives)]))
+        question = Question(dict(event), reading, options, ())
+        body = {**question.to_dict(), "about": seq, "after": True, "log": self._log_mark(game_id)}
+        with self._lock:
+            return self.evidence.add_question(game_id, body, still_id).id
+
     # -- answers ------------------------------------------------------------------------------------
     def held(self, game_id: int) -> int:
         """How many of the camera's events wait behind the open question."""
@@ -183,6 +195,8 @@ class Rulings:
                 raise InvalidInput(f"card: {card} is not a card of this game's deck ({family} cards)")
             body = stored.body
             field = CARD_FIELD[body["event"]["type"]]
+            if body.get("after"):  # about a card judged already (a node's benefit of the doubt): corrected if need be
+                return self._answer_after(game_id, question_id, body, card)
             if body.get("waiting") is None:  # about the event's own card: the answer is the event judged
                 reading = self._memory(game_id).waiting.pop(question_id, (None, "camera", None))[0]
                 self._remember(game_id)
@@ -217,6 +231,20 @@ class Rulings:
                 self.on_answer(told, verdict)
             self._release(game_id)
             return entry
+
+    def _answer_after(self, game_id: int, question_id: int, body: dict[str, Any], card: str) -> dict[str, Any]:
+        """The answer to a question asked after the fact (:meth:`ask_after`): the event asked about corrected where
+        the table names another card and the event is still in force; its log entry (``seq`` None where nothing
+        is in force to correct)."""
+        about, field = body.get("about"), CARD_FIELD[body["event"]["type"]]
+        if about is None or not self._in_force(game_id, about, body["event"]):
+            self.evidence.answer_question(question_id, card, None)
+            return {"seq": None, "verdict": None, "overtaken": "the card asked about is no longer in force (taken "
+                    "back or corrected since): the answer is kept and changes nothing"}
+        now = self._correct(game_id, about, card)[about] if card != body["event"][field] else about
+        self.evidence.answer_question(question_id, card, now)
+        entry = next(e for e in self.tables.log(game_id) if e["seq"] == now)
+        return {**entry, "verdict": self.tables.store.event_at(game_id, now).verdict}
 
     def _in_force(self, game_id: int, seq: int, event: dict[str, Any]) -> bool:
         """Whether the event at ``seq`` is still in force (not undone) and is ``event``."""

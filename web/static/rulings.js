@@ -36,10 +36,13 @@
     shown = question.id;
     const read = question.options[0];
     const earlier = !!question.waiting;
-    $("question-title").textContent = (earlier ? "Was " + whoDid(question.event) + " card on the pile " : "Was that ") +
-      cardWords(read) + "?";
+    $("question-title").textContent = (earlier ? "Was " + whoDid(question.event) + " card on the pile " :
+      question.after ? "Was " + whoDid(question.event) + " card " : "Was that ") + cardWords(read) + "?";
     const flags = (question.would_flag || []).map((f) => f.words || f.reason || f.kind).join("; ");
-    $("question-why").textContent = "The camera is only " + percent(question.reading.prob) + " sure. " +
+    $("question-why").textContent = question.after ?
+      "The camera node was only " + percent(question.reading.prob) + " sure it was " + cardWords(question.reading.card) +
+      " and nobody there answered: it was taken as " + cardWords(read) + ", the benefit of the doubt." :
+      "The camera is only " + percent(question.reading.prob) + " sure. " +
       (earlier ? "What happened since would be flagged if it was: " : "If it was, " + whoDid(question.event) + " play is flagged: ") +
       (flags || "a rule is broken") + ".";
     const still = $("question-still");
