@@ -239,10 +239,12 @@ class Rulings:
         about, field = body.get("about"), CARD_FIELD[body["event"]["type"]]
         if about is None or not self._in_force(game_id, about, body["event"]):
             self.evidence.answer_question(question_id, card, None)
+            self._release(game_id)
             return {"seq": None, "verdict": None, "overtaken": "the card asked about is no longer in force (taken "
                     "back or corrected since): the answer is kept and changes nothing"}
         now = self._correct(game_id, about, card)[about] if card != body["event"][field] else about
         self.evidence.answer_question(question_id, card, now)
+        self._release(game_id)  # a camera of the server's own that waited on the question goes on
         entry = next(e for e in self.tables.log(game_id) if e["seq"] == now)
         return {**entry, "verdict": self.tables.store.event_at(game_id, now).verdict}
 
