@@ -9,15 +9,13 @@ node's own name first, so that a second node on one table is refused) and ``Auth
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from vision.outbox import node_of
-from vision.reading import Reading
 from vision.rulings import CARD_FIELD
-from web.club import club_view
+from web.club import club_view, last_node_event
 from web.http import json_body
 from web.security import controls
 from web.tables import GameNotFound
@@ -83,9 +81,9 @@ def _keep_evidence(game_id: int, entry: dict[str, Any], evidence: Any) -> str:
     except InvalidInput as exc:
         return f"not kept: {exc}"
     rulings = current_app.extensions["tableref.rulings"]
-    still_id = rulings.evidence.add_still(game_id, reading, jpeg, entry["seq"])
+    still_id = rulings.evidence.add_still(game_id, reading.to_dict(), jpeg, entry["seq"])
     if entry["source"] == "unanswered" and entry["accepted"] and entry["event"].get("type") in CARD_FIELD:
-        rulings.ask_after(game_id, entry["seq"], entry["event"], Reading.from_dict(reading), still_id)
+        rulings.ask_after(game_id, entry["seq"], entry["event"], reading, still_id)
     return "kept"
 
 
@@ -96,11 +94,10 @@ def _one_node(game_id: int, key: str) -> None:
     store = _tables().store
     if node is None or store.event_by_key(game_id, key) is not None:
         return
-    last = store.last_node_event(game_id)
-    if last is None or node_of(last[0]) in (None, node):
+    last = last_node_event(store, game_id)
+    if last is None or last[0] == node:
         return
-    sent = last[1] if last[1].tzinfo is not None else last[1].replace(tzinfo=timezone.utc)
-    ago = (datetime.now(timezone.utc) - sent).total_seconds()
+    ago = last[1]
     if ago < NODE_HOLDS_TABLE_SECONDS:
         abort(409, description=f"another camera node sends this table's events (its last {ago:.0f} s ago): one node a "
                                f"table; stop the other, or start this one {NODE_HOLDS_TABLE_SECONDS:.0f} s after it stopped")

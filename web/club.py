@@ -30,15 +30,21 @@ class Standing:
     place: int
 
 
-def camera_node(tables: Any, game_id: int) -> dict[str, Any] | None:
-    """The camera node that sent a game's newest node event: ``{"node": its name, "seconds_ago": how long ago}``, or
-    None where no node ever sent one (the table page says a node feeds the table, not "no camera")."""
-    last = tables.store.last_node_event(game_id)
+def last_node_event(store: Any, game_id: int) -> tuple[str, float] | None:
+    """The camera node that sent a game's newest node event and how many seconds ago; None where no node sent one."""
+    last = store.last_node_event(game_id)
     node = node_of(last[0]) if last is not None else None
     if node is None:
         return None
-    sent = last[1] if last[1].tzinfo is not None else last[1].replace(tzinfo=timezone.utc)
-    return {"node": node, "seconds_ago": max(0, round((datetime.now(timezone.utc) - sent).total_seconds()))}
+    sent = last[1] if last[1].tzinfo is not None else last[1].replace(tzinfo=timezone.utc)  # stored naive as UTC
+    return node, (datetime.now(timezone.utc) - sent).total_seconds()
+
+
+def camera_node(tables: Any, game_id: int) -> dict[str, Any] | None:
+    """The camera node that sent a game's newest node event: ``{"node": its name, "seconds_ago": how long ago}``, or
+    None where no node ever sent one (the table page says a node feeds the table, not "no camera")."""
+    last = last_node_event(tables.store, game_id)
+    return None if last is None else {"node": last[0], "seconds_ago": max(0, round(last[1]))}
 
 
 def table_line(overview: dict[str, Any]) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from vision.rulings import CARD_FIELD, Question, UnsureCard, looked_back_on, put
 from web.decks import game_family
 from web.evidence import EvidenceStore, StoredQuestion
 from web.ruling_memory import RulingMemory
-from web.tables import ROUND_STARTS, Tables, refusal_reasons
+from web.tables import ROUND_STARTS, Tables, log_entry, refusal_reasons
 from web.validation import TURN_EVENTS, InvalidInput, check_event
 
 log = logging.getLogger(__name__)
@@ -245,8 +245,8 @@ class Rulings:
         now = self._correct(game_id, about, card)[about] if card != body["event"][field] else about
         self.evidence.answer_question(question_id, card, now)
         self._release(game_id)  # a camera of the server's own that waited on the question goes on
-        entry = next(e for e in self.tables.log(game_id) if e["seq"] == now)
-        return {**entry, "verdict": self.tables.store.event_at(game_id, now).verdict}
+        stored = self.tables.store.event_at(game_id, now)
+        return {**log_entry(stored), "verdict": stored.verdict}
 
     def _in_force(self, game_id: int, seq: int, event: dict[str, Any]) -> bool:
         """Whether the event at ``seq`` is still in force (not undone) and is ``event``."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from referee.cards import SUITS, UNO_COLORS, is_card_id
 
 if TYPE_CHECKING:
+    from vision.reading import Reading
     from vision.zones import Zones
 
 #: The page seats at most this many (its form: 10 seats, 10 more on demand); a preset may allow fewer.
@@ -158,10 +159,9 @@ def check_node_source(value: Any) -> str:
     return value
 
 
-def check_evidence(value: Any) -> tuple[dict[str, Any], bytes]:
+def check_evidence(value: Any) -> tuple[Reading, bytes]:
     """A camera node's evidence of an event, ``{"reading": {...}, "still": "<base64 JPEG>"}``
-    (``vision.reading.Reading.evidence``): the reading in its clean JSON form and the JPEG; :class:`InvalidInput`
-    saying what is wrong."""
+    (``vision.reading.Reading.evidence``): the reading and the JPEG; :class:`InvalidInput` saying what is wrong."""
     from vision.reading import EVIDENCE_STILL_MAX_BYTES, Reading
 
     if not (isinstance(value, dict) and isinstance(value.get("reading"), dict) and isinstance(value.get("still"), str)):
@@ -178,7 +178,7 @@ def check_evidence(value: Any) -> tuple[dict[str, Any], bytes]:
         raise InvalidInput("evidence: the reading needs card, prob, sure and box") from None
     if not is_card_id(reading.card) or len(reading.box) != 4:
         raise InvalidInput(f"evidence: {reading.card!r} is not a card id, or its box is not 4 numbers")
-    return reading.to_dict(), jpeg
+    return reading, jpeg
 
 
 def check_name(value: Any, field: str) -> str:
