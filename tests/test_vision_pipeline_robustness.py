@@ -186,6 +186,11 @@ def camera_events(judged: list[Judgement]) -> list[dict[str, Any]]:
 def assert_refereed_story(table: HeadlessTable, judged: list[Judgement]) -> None:
     """The story's events, each once, all accepted, and the referee where the story leaves it."""
     assert camera_events(judged) == EXPECTED
+    assert_story_end(table, judged)
+
+
+def assert_story_end(table: HeadlessTable, judged: list[Judgement]) -> None:
+    """Every event accepted without a flag, and the referee where the story leaves it."""
     assert all(j.verdict["accepted"] and not j.verdict["flags"] for j in judged)
     state = table.referee.state()
     assert state["top"] == "red-9" and state["turn"] == "ben"
