@@ -4,27 +4,28 @@
 # (carried as files), with models/recipe_continue.yaml, all within a time budget.
 # Usage, from the repository root: bash models/gpu_train.sh OUT_DIR [BUDGET_SECONDS] [CARRIED] [STAGE]
 #   STAGE tables (default): from models/cards.pt (recipe_continue.yaml) on table and busy-table renders, mixed
-#     renders and the real photos; small: the same from models/cards.pt on renders of every kind (close-ups and a
-#     few cards too; tables and busy tables of the standard prints the shipped detector never saw: black stock,
-#     jumbo indices; tables of decks whose indices are printed in other typefaces, Lato Black held out for
-#     `tableref eval --typeface lato-black`) and the real photos, as taken and laid small on rendered tables (models/small_real.py,
+#     renders and the real photos; small: from models/cards.pt (recipe_refine.yaml) on renders of every kind
+#     (close-ups and a few cards too; tables and busy tables of the standard prints the shipped detector never saw:
+#     black stock, jumbo indices; of standard decks whose indices are printed in other typefaces; of the real classic
+#     UNO deck's ring face) and the real photos, as taken and laid small on rendered tables (models/small_real.py,
 #     SMALL_FRAMES frames, default 2400; CARRIED/cards-real-dev's photos too where carried, only laid small);
 #     closeups: from CARRIED/start.pt (the tables stage's best.pt; recipe_refine.yaml)
 #     on cards held up close and a few cards, some tables, and the real photos again, so that what the tables
 #     stage left out of its renders (a card filling a webcam frame) is not forgotten.
-#   RECIPE replaces the stage's recipe (the twentieth round's lesson: RECIPE=models/recipe_refine.yaml, a lower
-#     learning rate, with fewer SMALL_FRAMES, so that the shipped weights' small UNO cards are not lost).
+#   RECIPE replaces the stage's recipe; several, comma-separated, train one network each at once on the same data
+#     (the loader processes shared), each into OUT_DIR/NAME/, NAME the recipe's file name without .yaml.
 #   CARRIED (default .gpu, ignored by git, never committed) holds
 #     whl/*.whl                    ultralytics, ultralytics-thop, ultralytics-platform (pip download --no-deps)
-#     datasets/cards-rf/           its labels.csv and the photos of its train part (vision/splits.py)
+#     datasets/cards-rf/           its labels.csv and the photos of its train part (vision/splits.py), JPEG 85
 #     uno-cards-rf/                python -m models.uno_cards_rf --out CARRIED/uno-cards-rf --share 0.15 --side 320
+#                                  --quality 72 (the working tree and CARRIED must fit the device's 64 MiB)
 #     cards-real-dev/ (optional)   python -m models.real_dev_data --out CARRIED/cards-real-dev (its train half's
 #                                  photos the shipped detector reads as labelled; eighteenth round, not kept)
 # Writes OUT_DIR/{best.pt,last.pt,results.csv,train.log}. Export on any machine afterwards:
 #   tableref train --export-from OUT_DIR/best.pt --export models/cards.onnx
 #   tableref train --quantize          # the 8-bit copies the product runs (models/quantize.py)
 # RENDER_SCALE multiplies the render counts (a dry run on a CPU: RENDER_SCALE=0.01 DEVICE=cpu WORKERS=2 BATCH=8).
-# Renders use seeds 4001-4005 (`tableref eval` renders seeds 7, 11, 13, 17, 19 and 23); nothing is mirrored.
+# Renders use seeds 4001-4052 (`tableref eval` renders seeds 7, 11, 13, 17, 19 and 23); nothing is mirrored.
 set -euo pipefail
 out=${1:?usage: gpu_train.sh OUT_DIR [BUDGET_SECONDS] [CARRIED] [STAGE]}
 budget=${2:-540}
@@ -74,7 +75,7 @@ case "$stage" in
     render table-uno 500 4015 --kind table --family uno --frame 4:3
     render crowded-uno 300 4016 --kind crowded --family uno --frame 4:3 ;;
   small)
-    model=models/cards.pt recipe=models/recipe_continue.yaml
+    model=models/cards.pt recipe=models/recipe_refine.yaml  # the twentieth and forty-first rounds' lesson
     render table-standard 1300 4021 --kind table --family standard --frame 4:3
     render table-uno 1100 4022 --kind table --family uno --frame 4:3
     render crowded-standard 900 4023 --kind crowded --family standard --frame 4:3
@@ -82,15 +83,20 @@ case "$stage" in
     prints=(--family standard --frame 4:3 --design standard-black-gold --design standard-black-white --design standard-jumbo)
     render table-prints 500 4028 --kind table "${prints[@]}"
     render crowded-prints 300 4029 --kind crowded "${prints[@]}"
-    typefaces=(--frame 4:3 --typeface roboto-black --typeface roboto-condensed --typeface dejavu-serif)
+    # standard indices in other typefaces; UNO digits stay in the print's own (with UNO digits in these, the
+    # 2023 design's photographed 2s were read as 5s: thirty-ninth and forty-first rounds)
+    typefaces=(--family standard --frame 4:3 --typeface roboto-black --typeface roboto-condensed --typeface dejavu-serif)
     render table-typefaces 600 4041 --kind table "${typefaces[@]}"
     render crowded-typefaces 300 4042 --kind crowded "${typefaces[@]}"
+    ring=(--family uno --frame 4:3 --design uno-ring)  # the real classic deck's ring face (issue 20)
+    render table-ring 700 4051 --kind table "${ring[@]}"
+    render crowded-ring 400 4052 --kind crowded "${ring[@]}"
     render closeup 900 4025 --kind closeup
     render few 600 4026 --kind few
     render mixed 500 4027 ;;
   *) echo "unknown stage $stage (tables, closeups or small)" >&2; exit 2 ;;
 esac
-recipe=${RECIPE:-$recipe}
+IFS=, read -r -a recipes <<<"${RECIPE:-$recipe}"
 "$python" -m models.detector_data --datasets "$carried/datasets" --out "$data/cards-rf" --part train | tee -a "$log"
 if [ "$stage" = small ]; then  # the real photos lying small on rendered tables, 8 writers at once
   small_n=$("$python" -c "print(max(1, round(${SMALL_FRAMES:-2400} * $scale / 8)))")
@@ -112,11 +118,25 @@ if [ -d "$carried/uno-cards-rf/images/train" ]; then folders+=("$(realpath "$car
 # tables stage on an H100)
 hours=$("$python" -c "print(max(0.005, ($budget - $(elapsed) - ${RESERVE:-45}) / 3600))")
 echo "rendered in $(elapsed) s; training for $hours h" | tee -a "$log"
-( while sleep 20; do cp -f /tmp/runs/train/weights/last.pt "$out/" 2>/dev/null || true; done ) &
-keeper=$!
-"$python" -m web.cli train --data "$data/data.yaml" --recipe "$recipe" --model "$model" --hours "$hours" \
-  --device "${DEVICE:-0}" --workers "${WORKERS:-16}" ${BATCH:+--batch "$BATCH"} --runs /tmp/runs --no-export 2>&1 \
-  | grep -v -E "it/s\]$|s/it\]$" | tee -a "$log" || true
-kill "$keeper" 2>/dev/null || true
-cp /tmp/runs/train/weights/best.pt /tmp/runs/train/weights/last.pt /tmp/runs/train/results.csv "$out/" || true
+train_one() {  # RECIPE_FILE TO: one network, its checkpoints copied to TO as it trains
+  local recipe=$1 to=$2 runs keeper
+  runs=/tmp/runs/$(basename "$recipe" .yaml)
+  mkdir -p "$to"
+  ( while sleep 20; do cp -f "$runs"/train/weights/last.pt "$to/" 2>/dev/null || true; done ) &
+  keeper=$!
+  "$python" -m web.cli train --data "$data/data.yaml" --recipe "$recipe" --model "$model" --hours "$hours" \
+    --device "${DEVICE:-0}" --workers "$workers" ${BATCH:+--batch "$BATCH"} --runs "$runs" --no-export 2>&1 \
+    | grep -v -E "it/s\]$|s/it\]$" | sed "s|^|[$(basename "$recipe" .yaml)] |" | tee -a "$log" || true
+  kill "$keeper" 2>/dev/null || true
+  cp "$runs"/train/weights/best.pt "$runs"/train/weights/last.pt "$runs"/train/results.csv "$to/" || true
+}
+# several recipes (RECIPE=a.yaml,b.yaml) train at once on the same data, the loader processes shared, each into
+# OUT_DIR/NAME/ (NAME the recipe's file name without .yaml); one recipe writes into OUT_DIR itself
+workers=$(( ${WORKERS:-16} / ${#recipes[@]} ))
+if [ "${#recipes[@]}" -eq 1 ]; then
+  train_one "${recipes[0]}" "$out"
+else
+  for recipe in "${recipes[@]}"; do train_one "$recipe" "$out/$(basename "$recipe" .yaml)" & done
+  wait
+fi
 echo "total $(elapsed) s" | tee -a "$log"
