@@ -40,7 +40,10 @@ class DrawRules(PlayRules):
             missing = [card for card, n in wanted.items() if n > r.pool[card] + below.get(card, 0)]
             if missing:
                 raise Rejected(f"{', '.join(sorted(missing))} cannot be in the draw pile (every copy is elsewhere)")
-        flags = self._draw_rules(player, count, cards)
+        owed_now = count
+        if ends_when_empty and count == r.draw_pile < r.pending and game.seat[player] == r.turn:
+            owed_now = r.pending  # the pile's last cards end the round: a draw cut short by it is no mistake
+        flags = self._draw_rules(player, owed_now, cards)
         if reshuffle:
             if r.known:
                 r.pool.update(r.discard[:-1])

@@ -278,7 +278,10 @@ class GameRun:
 
     # ------------------------------------------------------------ physical acts
     def draw(self, player: str, count: int, expect: str | None = None) -> dict[str, Any]:
-        """``player`` takes ``count`` cards from the pile and says so."""
+        """``player`` takes ``count`` cards from the pile and says so (under ``end_when_pile_empty`` no more than
+        the pile holds: taking its last card ends the round, nothing is reshuffled)."""
+        if self.opts.get("end_when_pile_empty") and self.table.draw_pile:
+            count = min(count, len(self.table.draw_pile))
         before = self.table.reshuffles
         cards = self.table.draw(player, count)
         self.tally.reshuffles += self.table.reshuffles - before
@@ -289,10 +292,11 @@ class GameRun:
         table = self.table
         event: dict[str, Any] = {"type": "play", "player": player, "card": card}
         rule = RULES[card]
+        double = self.is_double(player, card)
         table.play(player, card)
         if rule.calls_color:
             event["color"] = self.bots[player].choose_color(table.hands[player], self.palette)
-        if self.seven_o and rule.match == "7" and table.hands[player]:
+        if self.seven_o and rule.match == "7" and table.hands[player] and not double:
             event["target"] = self.bots[player].choose_swap_target(
                 {p: len(hand) for p, hand in table.hands.items() if p != player})
         redealt = None
@@ -305,13 +309,24 @@ class GameRun:
             if redealt is not None:
                 table.hands = redealt
             table.take_back(player)
-        elif self.seven_o:
+        elif self.seven_o and not double:
             self.trade_hands(player, rule.match, event.get("target"))
         self.check_invariants(event)
         if (call_uno and len(table.hands.get(player, ())) == 1 and not self.state.get("round_over")
               and verdict["accepted"]):
             self.send({"type": "uno", "player": player})
         return verdict
+
+    def is_double(self, player: str, card: str) -> bool:
+        """Whether ``player``'s ``card`` would be a double: off turn, the twin of the card they just played (not a
+        +2/+4, not a jump-in). A double's 7 or 0 moves no hand (docs/rules.md, Double)."""
+        state = self.state
+        if (not self.opts.get("doubles") or state.get("turn") == player or state.get("top") != card
+                or RULES[card].draw):
+            return False
+        if self.opts.get("jump_in") and not state.get("pending_draw"):
+            return False  # a jump-in, which trades hands as any play does
+        return self.referee._game.round.last_player == player
 
     def trade_hands(self, player: str, value: str | None, target: str | None) -> None:
         """Seven-O, after ``player``'s card of ``value`` went on the pile: a 7 trades hands with ``target``; a 0

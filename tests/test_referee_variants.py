@@ -1,6 +1,9 @@
 """Variants, house rules and penalties of rules-penalties-and-variants.txt, as named options."""
 from __future__ import annotations
 
+from collections import Counter
+
+from referee.decks import deck_counts
 from referee_support import counts_round, kinds, known_round, new_game, ok, only_flag, send
 
 P3 = ["ann", "ben", "cat"]
@@ -458,6 +461,24 @@ def test_with_end_when_pile_empty_a_draw_past_the_pile_takes_what_is_left_and_en
     ok(ref, "play", player="b", card="red-draw2")
     verdict = send(ref, "draw", player="a", count=2)
     assert "pile_empty" in kinds(verdict) and "reshuffle" not in kinds(verdict)
+    assert verdict["state"]["draw_pile"] == 0 and verdict["state"]["turn"] is None
+
+
+def test_with_end_when_pile_empty_a_known_draw_cut_short_by_the_pile_is_no_mistake() -> None:
+    """With the cards named, the pile's last card is all a Draw Two can give: the round ends, nobody owes a card
+    (a simulated game once had the referee charge 'drew 1 cards but owed 2' here)."""
+    hands = {"a": ["red-1", "blue-2"], "b": ["red-draw2", "green-3"]}
+    ref = known_round("two-player", hands, "red-5", dealer="b", end_when_pile_empty=True)
+    pile = deck_counts(ref._game.opts["deck"], 2) - Counter(hands["a"] + hands["b"] + ["red-5"])
+    cards = sorted(pile.elements())
+    assert send(ref, "draw", player="a", count=1, cards=cards[:1])["accepted"]
+    assert send(ref, "draw", player="b", count=len(cards) - 2, cards=cards[1:-1])["accepted"]  # (drawn all the same)
+    ok(ref, "pass", player="b")
+    ok(ref, "play", player="a", card="red-1")
+    ok(ref, "play", player="b", card="red-draw2")
+    assert send(ref, "draw", player="a", count=2, cards=[cards[-1], cards[-1]])["accepted"] is False  # 1 left
+    verdict = send(ref, "draw", player="a", count=1, cards=cards[-1:])
+    assert kinds(verdict) == ["pile_empty"], verdict
     assert verdict["state"]["draw_pile"] == 0 and verdict["state"]["turn"] is None
 
 
