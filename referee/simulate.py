@@ -292,7 +292,9 @@ class GameRun:
         table = self.table
         event: dict[str, Any] = {"type": "play", "player": player, "card": card}
         rule = RULES[card]
-        double = self.is_double(player, card)
+        # a double (the twin of the card the player just played) moves no hand under seven_o: one swap, the first
+        # card's (docs/rules.md, Double); the referee's own judgement says whether this play is one
+        double = self.seven_o and self.referee._judge_play(player, card)[3] == "double"
         table.play(player, card)
         if rule.calls_color:
             event["color"] = self.bots[player].choose_color(table.hands[player], self.palette)
@@ -316,17 +318,6 @@ class GameRun:
               and verdict["accepted"]):
             self.send({"type": "uno", "player": player})
         return verdict
-
-    def is_double(self, player: str, card: str) -> bool:
-        """Whether ``player``'s ``card`` would be a double: off turn, the twin of the card they just played (not a
-        +2/+4, not a jump-in). A double's 7 or 0 moves no hand (docs/rules.md, Double)."""
-        state = self.state
-        if (not self.opts.get("doubles") or state.get("turn") == player or state.get("top") != card
-                or RULES[card].draw):
-            return False
-        if self.opts.get("jump_in") and not state.get("pending_draw"):
-            return False  # a jump-in, which trades hands as any play does
-        return self.referee._game.round.last_player == player
 
     def trade_hands(self, player: str, value: str | None, target: str | None) -> None:
         """Seven-O, after ``player``'s card of ``value`` went on the pile: a 7 trades hands with ``target``; a 0
