@@ -419,7 +419,9 @@ class GameRun:
             self.play(player, bot.choose_card(stack))
             return
         due = s["pending_draw"]
-        if self.mistake():
+        # under end_when_pile_empty a pile of no more than the cards owed makes any count that empties it honest
+        short_pile = self.opts.get("end_when_pile_empty") and len(self.table.draw_pile) <= due
+        if not short_pile and self.mistake():
             self.tally.injected["wrong_draw_count"] += 1
             self.draw(player, due + 1 if due == 1 or self.rng.random() < 0.5 else due - 1, "wrong_draw_count")
         else:

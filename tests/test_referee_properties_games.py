@@ -60,10 +60,12 @@ VARIANTS = ["stack_draw2", "stack_draw4", "stack_mixed", "return_carriage", "let
 @given(st.sampled_from(["official", "ena", "twist"]), st.integers(min_value=0, max_value=2**32),
        st.dictionaries(st.sampled_from(VARIANTS), st.booleans(), max_size=6))
 # found by CI runs: a Draw Two cut short by the pile's last card under end_when_pile_empty (the referee charged
-# the card the pile did not hold); a doubled 7 under seven_o (the simulated table swapped hands a second time)
+# the card the pile did not hold; and a wrong count injected where the pile's last cards made it honest); a
+# doubled 7 under seven_o (the simulated table swapped hands a second time)
 @example("official", 322929, {"draw_until_playable": True, "stack_draw2": False, "end_when_pile_empty": True})
 @example("official", 2699356180, {"doubles": True, "bring_in": True, "transparent": True, "seven_o": True,
                                    "end_when_pile_empty": True})
+@example("ena", 617, {"end_when_pile_empty": True, "draw_until_playable": True, "stack_mixed": True})
 def test_variant_games_end_cleanly_with_every_mistake_flagged(rules: str, seed: int, options: dict):
     options = {**options, "target_score": 150}
     tally = simulate(rules, 4, games=1, seed=seed, mistakes=0.05, options=options)
