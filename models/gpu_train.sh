@@ -14,6 +14,13 @@
 #     stage left out of its renders (a card filling a webcam frame) is not forgotten.
 #   RECIPE replaces the stage's recipe; several, comma-separated, train one network each at once on the same data
 #     (the loader processes shared), each into OUT_DIR/NAME/, NAME the recipe's file name without .yaml.
+#   ARMS (instead of RECIPE): networks that differ by recipe or by data, trained at once, space-separated entries
+#     NAME:RECIPE[:LEFT_OUT], LEFT_OUT comma-separated data folders the arm trains without (a render's name as below,
+#     small-real, cards-rf, uno-cards-rf), each into OUT_DIR/NAME/ with its own OUT_DIR/NAME/data.yaml. A name that
+#     names no folder of the stage stops the script before anything is rendered. For instance
+#     ARMS="all:models/recipe_refine.yaml no-prints:models/recipe_refine.yaml:table-prints,crowded-prints
+#     no-small:models/recipe_refine.yaml:small-real" (the next call's question: models/EXPERIMENTS.md, 42nd round).
+#     Each arm trains for the same time: one without a folder sees the rest more often.
 #   CARRIED (default .gpu, ignored by git, never committed) holds
 #     whl/*.whl                    ultralytics, ultralytics-thop, ultralytics-platform (pip download --no-deps)
 #     datasets/cards-rf/           its labels.csv and the photos of its train part (vision/splits.py), JPEG 85
@@ -45,8 +52,11 @@ data=${DATA:-/tmp/cards-data}
 scale=${RENDER_SCALE:-1}
 render_budget=${RENDER_BUDGET:-150}
 rate=""
-render() {  # NAME N SEED [OPTIONS...]: fewer images where the render budget would be overrun
+planned=(cards-rf small-real uno-cards-rf)  # the data folders a stage may hold (render adds its own while planning)
+planning=""
+render() {  # NAME N SEED [OPTIONS...]: fewer images where the render budget would be overrun; only named if planning
   local name=$1 n=$2 seed=$3 begun
+  if [ -n "$planning" ]; then planned+=("$name"); return; fi
   shift 3
   n=$("$python" -c "print(max(1, round($n * $scale)))")
   if [ -n "$rate" ]; then
@@ -58,6 +68,7 @@ render() {  # NAME N SEED [OPTIONS...]: fewer images where the render budget wou
     --val-fraction 0.04 "$@" 2>&1 | grep -v "images$" | tee -a "$log"
   rate=$("$python" -c "print($n / max(1, $(date +%s) - $begun))")
 }
+stage_renders() {  # the stage's start, recipe and renders
 case "$stage" in
   tables)
     model=models/cards.pt recipe=models/recipe_continue.yaml
@@ -96,7 +107,27 @@ case "$stage" in
     render mixed 500 4027 ;;
   *) echo "unknown stage $stage (tables, closeups or small)" >&2; exit 2 ;;
 esac
-IFS=, read -r -a recipes <<<"${RECIPE:-$recipe}"
+}
+planning=1 stage_renders
+# the arms: NAME:RECIPE[:LEFT_OUT]; RECIPE=a.yaml,b.yaml is arms named after their recipes on all the data
+if [ -n "${ARMS:-}" ]; then
+  read -r -a arms <<<"$ARMS"
+else
+  IFS=, read -r -a recipes <<<"${RECIPE:-$recipe}"
+  arms=()
+  for each in "${recipes[@]}"; do arms+=("$(basename "$each" .yaml):$each"); done
+fi
+for arm in "${arms[@]}"; do
+  IFS=: read -r name arm_recipe left_out <<<"$arm"
+  if [ -z "$name" ] || [ ! -f "$arm_recipe" ]; then echo "arm '$arm': need NAME:RECIPE with RECIPE a file" >&2; exit 2; fi
+  IFS=, read -r -a left <<<"${left_out:-}"
+  for folder in "${left[@]}"; do
+    if [[ " ${planned[*]} " != *" $folder "* ]]; then
+      echo "arm $name: no data folder $folder in stage $stage (${planned[*]})" >&2; exit 2
+    fi
+  done
+done
+planning="" stage_renders
 "$python" -m models.detector_data --datasets "$carried/datasets" --out "$data/cards-rf" --part train | tee -a "$log"
 if [ "$stage" = small ]; then  # the real photos lying small on rendered tables, 8 writers at once
   small_n=$("$python" -c "print(max(1, round(${SMALL_FRAMES:-2400} * $scale / 8)))")
@@ -113,30 +144,40 @@ folders=()
 for folder in "$data"/*/; do [ "$(basename "$folder")" = cards-rf ] || folders+=("${folder%/}"); done
 folders+=("$data/cards-rf" "$data/cards-rf" "$data/cards-rf")  # the real standard photos, three times
 if [ -d "$carried/uno-cards-rf/images/train" ]; then folders+=("$(realpath "$carried/uno-cards-rf")"); fi
-"$python" -m models.detector_data --combine "$data/data.yaml" "${folders[@]}" | tee -a "$log"
+arm_data() {  # NAME LEFT_OUT: the arm's data.yaml, over every folder but those LEFT_OUT (comma-separated) names
+  local name=$1 left_out=$2 kept=() folder
+  for folder in "${folders[@]}"; do
+    [[ ",$left_out," == *",$(basename "$folder"),"* ]] || kept+=("$folder")
+  done
+  mkdir -p "$data-arms"  # beside the data folder: a second run over the same DATA must not take it for data
+  "$python" -m models.detector_data --combine "$data-arms/$name.yaml" "${kept[@]}" | tee -a "$log"
+  echo "arm $name: ${#kept[@]} of ${#folders[@]} data folders (left out: ${left_out:-none})" | tee -a "$log"
+}
 # what is left of the budget, less 45 s for caching the images, the final validation and copying (34 s for the
 # tables stage on an H100)
 hours=$("$python" -c "print(max(0.005, ($budget - $(elapsed) - ${RESERVE:-45}) / 3600))")
 echo "rendered in $(elapsed) s; training for $hours h" | tee -a "$log"
-train_one() {  # RECIPE_FILE TO: one network, its checkpoints copied to TO as it trains
-  local recipe=$1 to=$2 runs keeper
-  runs=/tmp/runs/$(basename "$recipe" .yaml)
+train_one() {  # NAME RECIPE_FILE DATA_YAML TO: one network, its checkpoints copied to TO as it trains
+  local name=$1 recipe=$2 data_yaml=$3 to=$4 runs keeper
+  runs=/tmp/runs/$name
   mkdir -p "$to"
+  cp "$data_yaml" "$to/data.yaml"
   ( while sleep 20; do cp -f "$runs"/train/weights/last.pt "$to/" 2>/dev/null || true; done ) &
   keeper=$!
-  "$python" -m web.cli train --data "$data/data.yaml" --recipe "$recipe" --model "$model" --hours "$hours" \
+  "$python" -m web.cli train --data "$data_yaml" --recipe "$recipe" --model "$model" --hours "$hours" \
     --device "${DEVICE:-0}" --workers "$workers" ${BATCH:+--batch "$BATCH"} --runs "$runs" --no-export 2>&1 \
-    | grep -v -E "it/s\]$|s/it\]$" | sed "s|^|[$(basename "$recipe" .yaml)] |" | tee -a "$log" || true
+    | grep -v -E "it/s\]$|s/it\]$" | sed "s|^|[$name] |" | tee -a "$log" || true
   kill "$keeper" 2>/dev/null || true
   cp "$runs"/train/weights/best.pt "$runs"/train/weights/last.pt "$runs"/train/results.csv "$to/" || true
 }
-# several recipes (RECIPE=a.yaml,b.yaml) train at once on the same data, the loader processes shared, each into
-# OUT_DIR/NAME/ (NAME the recipe's file name without .yaml); one recipe writes into OUT_DIR itself
-workers=$(( ${WORKERS:-16} / ${#recipes[@]} ))
-if [ "${#recipes[@]}" -eq 1 ]; then
-  train_one "${recipes[0]}" "$out"
-else
-  for recipe in "${recipes[@]}"; do train_one "$recipe" "$out/$(basename "$recipe" .yaml)" & done
-  wait
-fi
+# several arms train at once, the loader processes shared, each into OUT_DIR/NAME/; one writes into OUT_DIR itself
+workers=$(( ${WORKERS:-16} / ${#arms[@]} ))
+for arm in "${arms[@]}"; do
+  IFS=: read -r name arm_recipe left_out <<<"$arm"
+  arm_data "$name" "${left_out:-}"
+  to=$out/$name
+  if [ "${#arms[@]}" -eq 1 ]; then to=$out; fi
+  train_one "$name" "$arm_recipe" "$data-arms/$name.yaml" "$to" &
+done
+wait
 echo "total $(elapsed) s" | tee -a "$log"

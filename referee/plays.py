@@ -97,12 +97,14 @@ class PlayRules(RoundEnd):
         return flags
 
     def _holder(self, player: str, rule: CardRule) -> str:
-        """Who holds the card ``player`` plays: ``player``, but for a card identical to the Seven-O 7 or 0 they just
-        played, the player their hand went to (a double: both were laid down together, the hand moved after them),
-        where that hand holds it (in known hands a twin from the hand they got is theirs)."""
+        """Who holds the card ``player`` plays: ``player``, but for a double of the Seven-O 7 or 0 they just
+        played, the player their hand went to (both were laid down together, the hand moved after them), where that
+        hand holds it (in known hands a twin from the hand they got is theirs). A twin played on a turn of their own
+        (a 7 that gave them another turn) or as a jump-in is played from the hand they hold now."""
         r: RoundState = self._round()
         went = r.hand_went_to
-        if went and r.last_player == player and r.top == rule.id and not (r.known and rule.id not in r.hands[went]):
+        if (went and r.last_player == player and r.top == rule.id and not (r.known and rule.id not in r.hands[went])
+                and self._judge_play(player, rule.id)[3] == "double"):  # a twin played later is from the hand held
             return went
         return player
 

@@ -569,3 +569,20 @@ def test_a_doubled_zero_comes_from_the_hand_the_first_one_passed_on() -> None:
     assert state["hand_counts"] == {"ann": 4, "ben": 3, "cat": 4}
     state = ok(ref, "play", player="ann", card="red-0")
     assert state["hand_counts"] == {"ann": 4, "ben": 2, "cat": 4} and state["turn"] == "ben"
+
+
+def test_a_seven_on_ones_own_next_turn_is_played_from_the_hand_held_then() -> None:
+    """Two players, standard decks: a 7 skips, so ann plays again, and her 7 traded hands with ben's. A twin 7 she
+    plays on that turn is no double (she had the turn: each 7 swaps, `docs/rules.md`): it comes from the hand she
+    holds now, not from the one her first 7 sent away (the simulated table found it: in counts mode the referee took
+    it from ben's, 3 and 1 cards where each holds 2). Known hands already told the two apart."""
+    counts = counts_round("twist", ["ann", "ben"], "9C", dealer="ben", hand_size=4, seven_o=True)
+    state = ok(counts, "play", player="ann", card="7C", target="ben")
+    assert state["turn"] == "ann" and state["hand_counts"] == {"ann": 4, "ben": 3}
+    state = ok(counts, "play", player="ann", card="7C", target="ben")
+    assert state["hand_counts"] == {"ann": 3, "ben": 3} and state["turn"] == "ann"
+    known = known_round("twist", {"ann": ["7C", "3D", "4D"], "ben": ["7C", "5H", "6H"]}, "9C", dealer="ben",
+                        seven_o=True)
+    ok(known, "play", player="ann", card="7C", target="ben")
+    state = ok(known, "play", player="ann", card="7C", target="ben")
+    assert state["hand_counts"] == {"ann": 2, "ben": 2} and sorted(known._game.round.hands["ben"]) == ["5H", "6H"]
