@@ -136,9 +136,26 @@ class PlayJudge(RefereeBase):
 
     def _may_play(self, player: str, card: str) -> bool:
         """Whether ``player`` may legally play ``card`` now, exactly as ``legal_plays`` lists it (the draw rules
-        ask this of a drawn card: draw until playable, pass after drawing)."""
+        ask this of a drawn card: draw until playable, pass after drawing). A restricted wild played as a double is
+        held against what its first was played on, as the play itself is (:meth:`_wild_before`)."""
         kind, _, _, mode = self._judge_play(player, card)
-        return kind is None and (mode in ("jump", "double") or self._wild_allowed(player, RULES[card]))
+        if kind is not None or mode == "jump":
+            return kind is None
+        rule = RULES[card]
+        if mode == "double":
+            r: RoundState = self._game.round
+            color, match = self._wild_before(rule, (r.color, r.match))
+            return not (self._restricted(rule) and r.known and self._holds_match(r.hands[player], color, match))
+        return self._wild_allowed(player, rule)
+
+    def _wild_before(self, rule: CardRule, in_force: tuple[str | None, str | None]) -> tuple[str | None, str | None]:
+        """The colour and symbol a double of the restricted wild ``rule`` is held against: what its first copy was
+        played on where that one stood (its wild check), else ``in_force`` (a breach put back what was in force
+        before the first)."""
+        first = self._game.round.wild_check
+        if first and first["card"] == rule.id:
+            return first["color"], first["match"]
+        return in_force
 
     def _answers_pending(self, rule: CardRule) -> bool:
         """Whether ``rule`` may be played on a pending draw (stacking, return carriage, let me, custom)."""

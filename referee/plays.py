@@ -77,11 +77,10 @@ class PlayRules(RoundEnd):
         elif game.awaiting and game.awaiting["kind"] == "color" and not rule.keeps_under:
             game.awaiting = None
         self._uno_after_play(player)
-        first = r.wild_check if mode == "double" and r.wild_check and r.wild_check["card"] == rule.id else None
-        r.wild_check = None
+        before = self._wild_before(rule, previous) if mode == "double" else previous  # a double: what the first
+        r.wild_check = None  # was played on (if it stood)
         seat = game.seat[player]
-        if rule.wild and mode != "jump" and self._restricted(rule):  # a double too, against what the first was
-            before = (first["color"], first["match"]) if first else previous  # played on (if it stood)
+        if rule.wild and mode != "jump" and self._restricted(rule):
             flags += self._wild_restriction(player, rule, *before)
         if r.counts[player] == 0 and not opts["bring_in"]:
             return flags + self._went_out(player, rule, seat)

@@ -295,7 +295,10 @@ class GameRun:
         # a double (the twin of the card the player just played) moves no hand under seven_o: one swap, the first
         # card's (docs/rules.md, Double); the referee's own judgement says whether this play is one
         double = self.seven_o and self.referee._judge_play(player, card)[3] == "double"
-        table.play(player, card)
+        # both went down together: the twin leaves the hand the first sent away, where that hand holds it (the
+        # referee's own _holder says which)
+        holder = self.referee._holder(player, rule) if double else player
+        table.play(holder, card)
         if rule.calls_color:
             event["color"] = self.bots[player].choose_color(table.hands[player], self.palette)
         if self.seven_o and rule.match == "7" and table.hands[player] and not double:
@@ -310,7 +313,7 @@ class GameRun:
         if self.state["discard_count"] < len(table.discard):  # the referee had the card taken back
             if redealt is not None:
                 table.hands = redealt
-            table.take_back(player)
+            table.take_back(holder)
         elif self.seven_o and not double:
             self.trade_hands(player, rule.match, event.get("target"))
         self.check_invariants(event)
@@ -476,8 +479,10 @@ class GameRun:
         kind = pick(self.rng, choices)
         if kind == "out_of_turn":
             offender = pick(self.rng, others)
-            allowed = self.referee.legal_plays(offender)
-            cards = [card for card in dict.fromkeys(self.table.hands[offender]) if card not in allowed]
+            # a card the referee would judge out of turn (an identical card is a jump-in, one breaking another
+            # rule, such as going out on an action card, is that rule's mistake)
+            cards = [card for card in dict.fromkeys(self.table.hands[offender])
+                     if self.referee._judge_play(offender, card)[0] == "out_of_turn"]
             if not cards:
                 return False
             player, card = offender, pick(self.rng, cards)

@@ -39,6 +39,22 @@ def test_wild_only_when_no_match_and_its_penalty():
     assert only_flag(send(ref, "play", player="ann", card="wild", color="green"), "illegal_card")["draw"] == 3
 
 
+
+def test_a_doubled_wild_is_listed_as_legal_only_where_its_play_is() -> None:
+    """wild_only_when_no_match with doubles: a wild doubled after one played while holding a match breaks the rule
+    again (both were played over the same card), so legal_plays does not offer it; after a fair wild its twin is fair
+    (the simulated table found legal_plays offering the twin its play was then flagged for)."""
+    hands = {"ann": ["wild", "wild", "red-1"], "ben": ["blue-1", "blue-2", "blue-3"]}
+    breach = known_round("two-player", hands, "red-5", dealer="ben", doubles=True)
+    assert only_flag(send(breach, "play", player="ann", card="wild", color="green"), "illegal_card")
+    assert "wild" not in breach.legal_plays("ann")
+    assert only_flag(send(breach, "play", player="ann", card="wild", color="green"), "illegal_card")
+    fair = known_round("two-player", {"ann": ["wild", "wild", "blue-9"], "ben": ["blue-1", "blue-2", "blue-3"]},
+                       "red-5", dealer="ben", doubles=True)
+    ok(fair, "play", player="ann", card="wild", color="blue")
+    assert fair.legal_plays("ann") == ["wild"]
+    ok(fair, "play", player="ann", card="wild", color="blue")
+
 def test_reverse_with_two_players_can_reverse():
     """reverse_skips_with_two off: with two players a Reverse just turns the direction (the other plays next)."""
     ref = counts_round("official", ["ann", "ben"], "red-5", dealer="ben", reverse_skips_with_two=False)

@@ -73,6 +73,33 @@ def test_variant_games_end_cleanly_with_every_mistake_flagged(rules: str, seed: 
     assert tally.flagged == tally.injected
 
 
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(sorted(PRESET_SEATS)), st.integers(min_value=0, max_value=2**32), st.integers(2, 7),
+       st.sampled_from([0.0, 0.05, 0.12]), st.dictionaries(st.sampled_from(VARIANTS), st.booleans(), max_size=8))
+# found by sweeps of random tables: a 7 on its player's next turn taken from the hand it swapped away (two players,
+# standard decks); a doubled restricted wild offered by legal_plays and flagged when played; a doubled 7's twin
+# taken from the player's new hand; an out-of-turn mistake injected with a jump-in that went out on an action card
+@example("twist", 3604508577, 2, 0.05, {"seven_o": True, "draw_until_playable": True, "return_carriage": True,
+                                        "end_without_0": False, "penalties_on_request": True})
+@example("two-player", 282291777, 2, 0.12, {"seven_o": True, "end_without_0": True, "doubles": True,
+                                            "penalty_points": True})
+@example("twist", 1142173975, 3, 0.05, {"seven_o": True, "end_without_0": False, "let_me": True,
+                                        "penalty_points": False, "doubles": True})
+@example("two-player", 952184318, 2, 0.12, {"end_without_0": False, "no_action_finish": True, "seven_o": True,
+                                            "draw_until_playable": True, "stack_draw4": False, "jump_in": True})
+def test_variant_games_at_any_table_size_end_cleanly(rules: str, seed: int, players: int, mistakes: float,
+                                                     options: dict):
+    """As above, at any table size the preset seats (partners only at an even table of four or more)."""
+    low, high = PRESET_SEATS[rules]
+    players = min(max(players, low), high)
+    if players % 2 or players < 4:
+        options = {name: on for name, on in options.items() if name != "partners"}
+    options = {**options, "target_score": 150}
+    tally = simulate(rules, players, games=1, seed=seed, mistakes=mistakes, options=options)
+    assert_clean(tally, may_exhaust=bool(options.get("draw_until_playable")))
+    assert tally.flagged == tally.injected
+
 def test_no_wild_on_wild_with_draw_until_playable():
     """legal_plays() and the draw-until-playable rule share one playability test: a drawn wild on a wild is not
     playable under no_wild_on_wild, so drawing on is honest."""
