@@ -213,6 +213,42 @@ def test_only_the_last_cards_put_down_are_looked_back_on() -> None:
     assert ruler.unsure_cards() == ()  # CARDS_LOOKED_BACK sure cards have been put down since
 
 
+
+def test_a_card_buried_under_two_jokers_read_sure_is_still_looked_back_on() -> None:
+    """Play resumes on the card a Joker buries: ann's 5C read unsure as 5S under two Jokers read sure is still
+    what a flag on the next card rests on (found by `tableref bench table --rules twist` on the tune parts'
+    readings: three sure plays flagged on a misread card three cards down)."""
+    ruler = Ruler()
+    ruler.judge({"type": "new_game", "rules": "twist", "players": ["ann", "ben", "cat"]})
+    ruler.judge({"type": "start_round", "dealer": "cat", "starter": "5H"})  # ann plays first
+    assert not ruler.judge({"type": "play", "player": "ann", "card": "5S"}, reading("5S", 0.8))["flags"]
+    for player in ("ben", "cat"):  # the second Joker stacks on the first
+        assert not ruler.judge({"type": "play", "player": player, "card": "joker"},
+                               reading("joker", 0.999, True))["flags"]
+    assert not ruler.judge({"type": "draw", "player": "ann", "count": 10})["flags"]
+    assert [card.event["card"] for card in ruler.unsure_cards()] == ["5S"]
+    verdict, asked = ruler.settle({"type": "play", "player": "ben", "card": "4C"}, reading("4C", 0.999, True),
+                                  lambda question: "5C")
+    assert [(question.event["card"], card) for question, card in asked] == [("5S", "5C")]
+    assert verdict["accepted"] and not verdict["flags"]
+
+
+def test_an_earlier_card_is_asked_about_where_it_clears_the_event_only_as_another_card_it_may_have_been() -> None:
+    """Two reverses in a row, both misread (tune readings): ben's ace of spades read unsure as the king, then ann's
+    ace of spades, played on her turn after it, read unsure as the king of diamonds. As read it is out of turn,
+    whichever card it was, and the king under it cleared nothing as read (a king of diamonds does not follow an
+    ace of spades): the king is asked about, then ann's card."""
+    ruler = Ruler()
+    ruler.judge({"type": "new_game", "rules": "twist", "players": ["ann", "ben", "cat"]})
+    ruler.judge({"type": "start_round", "dealer": "cat", "starter": "3S"})  # ann plays first
+    assert not ruler.judge({"type": "play", "player": "ann", "card": "8S"}, reading("8S", 0.999, True))["flags"]
+    assert not ruler.judge({"type": "play", "player": "ben", "card": "KS"}, reading("KS", 0.98))["flags"]
+    truth = {"KS": "AS", "KD": "AS"}
+    verdict, asked = ruler.settle({"type": "play", "player": "ann", "card": "KD"}, reading("KD", 0.7),
+                                  lambda question: truth[question.event["card"]])
+    assert [(question.event["card"], card) for question, card in asked] == [("KS", "AS"), ("KD", "AS")]
+    assert verdict["accepted"] and not verdict["flags"]
+
 def test_nobody_answering_leaves_the_event_unjudged() -> None:
     ruler = dealt_ruler()
     verdict, asked = ruler.settle({"type": "play", "player": "ann", "card": "yellow-8"}, reading("yellow-8", 0.7),

@@ -410,7 +410,7 @@ def test_the_unsure_card_after_one_corrected_is_still_looked_back_on_where_it_wa
              if not e["undone"] and e["event"]["type"] == "play"]
     assert [(e["source"], e["event"]["card"]) for e in plays] == [("table", "2H"), ("camera", "2H")]
     kept = RulingMemory.from_dict(rulings.evidence.ruling_memory(game_id))  # as the database keeps it
-    assert [(seq, reading is not None) for seq, reading in kept.down] == [
+    assert [(seq, reading is not None) for seq, reading, _ in kept.down] == [
         (plays[0]["seq"], False), (plays[1]["seq"], True)]
     (unsure,) = rulings._earlier(game_id)
     assert unsure[0] == plays[1]["seq"] and unsure[1].event["card"] == "2H"
@@ -453,3 +453,28 @@ def test_the_page_is_told_how_many_camera_events_wait_behind_a_question(table: t
     assert camera.on_event(camera_play("blue-8", 0.71, False)) is None  # asked
     assert camera.on_event(camera_play("red-2", 0.999, True)) is None  # held
     assert client.get(f"/api/games/{game_id}/questions").get_json()["held"] == 1
+
+
+def test_a_ruling_memory_kept_before_cards_were_kept_still_loads() -> None:
+    """The cards looked back on now keep their card (a Joker keeps the card it buries looked back on); a memory the
+    database kept before that loads with no card: it buries nothing."""
+    old = {"held": [], "down": [{"seq": 4, "reading": None}, {"seq": 5, "reading": None}], "waiting": []}
+    memory = RulingMemory.from_dict(old)
+    assert memory.down == [(4, None, None), (5, None, None)]
+    assert RulingMemory.from_dict(memory.to_dict()) == memory
+
+
+def test_a_card_buried_under_two_jokers_is_asked_about_on_the_page(tmp_path: Path) -> None:
+    """Play resumes on the card a Joker buries: ann's 5C read unsure as 5S, two Jokers on it read sure, ben's sure
+    4C on them is asked about through the 5S, not flagged (vision.rulings.looked_back_on)."""
+    _app, client, game_id, camera = twist_table(tmp_path, ["ann", "ben", "cat"], "cat", "5H")  # ann plays first
+    assert not camera.on_event(camera_play("5S", 0.8, False))["flags"]
+    assert not camera.on_event(camera_play("joker", 0.999, True))["flags"]
+    assert not camera.on_event(camera_play("joker", 0.999, True))["flags"]  # stacked: ann owes ten
+    assert not camera.on_event({"type": "draw", "count": 10})["flags"]
+    assert camera.on_event(camera_play("4C", 0.999, True)) is None
+    question = client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    assert question["event"]["card"] == "5S" and question["waiting"]["card"] == "4C"
+    entry = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "5C"}).get_json()
+    assert entry["verdict"]["accepted"] and not entry["verdict"]["flags"]
+    assert client.state(game_id)["top"] == "4C"

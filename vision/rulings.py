@@ -14,8 +14,10 @@ The cards it rests on are still looked back on, as below.
 A flag also rests on the cards put down before it: a sure reading of a red 7 is flagged on a
 yellow 3 only if that yellow 3 was itself read sure (or confirmed by the table), and a draw of four
 cards is "owing two" only if the Draw Two before it was read sure. When one of the last
-``CARDS_LOOKED_BACK`` cards put down was read unsure and another card it may have been clears the
-event that would be flagged (one of its likely confusions, else any face of its family: a yellow 2
+``CARDS_LOOKED_BACK`` cards put down (not counting the Jokers on them: play resumes on the card a
+Joker buries, so a card misread under two Jokers is still looked back on) was read unsure and another
+card it may have been clears the event that would be flagged, as read or, the event's own reading
+unsure too, as another card it may have been (one of its likely confusions, else any face of its family: a yellow 2
 misread as a blue 7 is neither that card's colour nor its value), the table is asked about that card
 instead ("Was the card on the pile ● Yellow 3?"), the latest such card first; a different answer
 corrects that earlier event, the referee replays its events with the correction, and the waiting event
@@ -29,10 +31,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from referee.cards import (ALL_CARD_IDS, FACE_IDS_BY_FAMILY, JOKER, RANKS, SUITS, UNO_ACTIONS, UNO_COLORS, UNO_NUMBERS,
                            parse_card)
+from referee.effects import RULES
 from referee.engine import Referee
 from vision.reading import Reading
 
@@ -49,6 +52,7 @@ OPTIONS_OFFERED = 3
 #: event it changes. Chosen on the tune parts' readings (`tableref bench table --readings`, 1, 2 or 4
 #: cards): four-deck games 0.28 / 0.23 / 0.23 false flags and 13.0 / 13.5 / 14.1 questions per 100 plays.
 CARDS_LOOKED_BACK = 2
+T = TypeVar("T")
 
 
 def put_down(event: dict[str, Any], verdict: dict[str, Any]) -> bool:
@@ -63,9 +67,19 @@ def still_unsure(reading: Reading | None, confirmed: bool = False) -> bool:
     return reading is not None and not reading.sure and not confirmed
 
 
-def looked_back_on(down: Sequence[Any], card: Any) -> list[Any]:
-    """The last cards put down (oldest first) once ``card`` is put down: the last ``CARDS_LOOKED_BACK``."""
-    return [*down, card][-CARDS_LOOKED_BACK:]
+def buries(card: str) -> bool:
+    """Whether play resumes on the card under ``card`` (a Joker of the four-deck game names no suit): a flag on the
+    card played next rests on the card it buries."""
+    return RULES[card].keeps_under
+
+
+def looked_back_on(down: Sequence[T], card: T, burying: Callable[[T], bool] = lambda _: False) -> list[T]:
+    """The cards a later flag may rest on once ``card`` is put down (oldest first): the last ``CARDS_LOOKED_BACK``
+    that set what is in force, and those put down after the oldest of them that bury the card under them
+    (``burying``, e.g. :func:`buries` of the item's card): a card misread under two Jokers is still in force."""
+    cards = [*down, card]
+    setting = [i for i, item in enumerate(cards) if not burying(item)]
+    return cards[setting[-CARDS_LOOKED_BACK] if len(setting) >= CARDS_LOOKED_BACK else 0:]
 
 
 def accuses(verdict: dict[str, Any]) -> bool:
@@ -186,15 +200,18 @@ class UnsureCard:
                 return None
         return referee
 
-    def clearing(self, event: dict[str, Any]) -> list[str]:
+    def clearing(self, event: dict[str, Any], own: Sequence[str] = ()) -> list[str]:
         """The other cards this card may have been, consistently with the events since, with which ``event``
-        would accuse nobody: among its likely confusions first, else among every face of its family."""
+        would accuse nobody, as read or as one of ``own`` (the other cards an unsure event's own reading may have
+        been: a reverse misread as a king, then the reverse played after it misread too): among its likely
+        confusions first, else among every face of its family."""
         read = self.event[CARD_FIELD[self.event["type"]]]
+        events = [event, *({**event, CARD_FIELD[event["type"]]: card} for card in own)]
         likely = _candidates(self.event, self.reading)
-        found = [card for card in likely if self._clears(card, event)]
+        found = [card for card in likely if self._clears(card, events)]
         if found:
             return found
-        return [card for card in other_faces(read) if card not in likely and self._clears(card, event)]
+        return [card for card in other_faces(read) if card not in likely and self._clears(card, events)]
 
     def clearing_with(self, later: UnsureCard, event: dict[str, Any]) -> list[str]:
         """The other cards this card may have been (its likely confusions) with which one of the likely
@@ -205,15 +222,16 @@ class UnsureCard:
         found = []
         for card in _candidates(self.event, self.reading):
             rebuilt = _built_on_corrected(later, self, {**self.event, field: card}, consistent=True)
-            if rebuilt is not None and any(rebuilt._clears(other, event)
+            if rebuilt is not None and any(rebuilt._clears(other, [event])
                                            for other in _candidates(later.event, later.reading)):
                 found.append(card)
         return found
 
-    def _clears(self, card: str, event: dict[str, Any]) -> bool:
-        """Whether, had this card been ``card`` (consistently with the events since), ``event`` would accuse nobody."""
+    def _clears(self, card: str, events: Sequence[dict[str, Any]]) -> bool:
+        """Whether, had this card been ``card`` (consistently with the events since), one of ``events`` (the event
+        waiting, as read or as another card it may have been) would accuse nobody."""
         referee = self.replayed(card, consistent=True)
-        return referee is not None and not accuses(referee.handle(event))
+        return referee is not None and any(not accuses(preview(referee, event)) for event in events)
 
 
 def _with_earlier_corrected(card: UnsureCard, later: int, corrected: dict[str, Any]) -> UnsureCard:
@@ -245,7 +263,8 @@ def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: s
     if the event's own reading is unsure and another card would be ruled otherwise
     (:func:`same_for_any_card`), the table is asked about the event's card; else about the
     latest of the ``earlier`` unsure cards (oldest first) that another card it may have been would
-    clear the event with (:meth:`UnsureCard.clearing`; those cards offered first); else, where two misread
+    clear the event with, the event as read or, its own reading unsure, as another card it may have been
+    (:meth:`UnsureCard.clearing`; those cards offered first); else, where two misread
     earlier cards clear it only together, about the older of them (:meth:`UnsureCard.clearing_with`; the later
     one is asked about next); else the verdict rests on sure readings only and stands."""
     unsure = reading is not None and not reading.sure and event.get("type") in CARD_FIELD
@@ -256,8 +275,9 @@ def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: s
         return None
     if unsure and not same_for_any_card(referee, event, verdict):
         return ask_about(referee, event, reading, verdict)
+    own = _candidates(event, reading) if unsure else []  # its ruling may change with an earlier card's
     for card in reversed(earlier):
-        clearing = card.clearing(event)
+        clearing = card.clearing(event, own)
         if clearing:
             return _earlier_question(card, clearing, event, verdict)
     if len(earlier) >= 2:  # neither alone: both misread, the older asked about first (the later one is next)
@@ -287,12 +307,13 @@ class Ruler:
         self.ask = ask
         self.referee = Referee()
         self.events: list[dict[str, Any]] = []  # every event the referee accepted, in order
-        #: the last ``CARDS_LOOKED_BACK`` cards put down, oldest first: None where read sure or confirmed
-        self._down: list[UnsureCard | None] = []
+        #: the cards looked back on (:func:`looked_back_on`), oldest first: each card's id, and its
+        #: :class:`UnsureCard` (None where read sure or confirmed)
+        self._down: list[tuple[str, UnsureCard | None]] = []
 
     def unsure_cards(self) -> tuple[UnsureCard, ...]:
-        """The unsure, unconfirmed cards among the last ``CARDS_LOOKED_BACK`` put down, oldest first."""
-        return tuple(card for card in self._down if card is not None)
+        """The unsure, unconfirmed cards among those looked back on, oldest first."""
+        return tuple(card for _, card in self._down if card is not None)
 
     def consider(self, event: dict[str, Any], reading: Reading | None) -> Question | None:
         """The question to ask before judging ``event``, or None (see :func:`rule_on`)."""
@@ -308,10 +329,12 @@ class Ruler:
         if event.get("type") == "new_game":
             self._down = []
             return verdict
-        self._down = [None if c is None else UnsureCard(c.event, c.reading, c.before, (*c.since, event))
-                      for c in self._down]
+        self._down = [(id_, None if c is None else UnsureCard(c.event, c.reading, c.before, (*c.since, event)))
+                      for id_, c in self._down]
         if put_down(event, verdict):
-            self._down = looked_back_on(self._down, UnsureCard(event, reading, before) if before is not None else None)
+            unsure = UnsureCard(event, reading, before) if before is not None else None
+            card = (event[CARD_FIELD[event["type"]]], unsure)
+            self._down = looked_back_on(self._down, card, lambda item: buries(item[0]))
         return verdict
 
     def correct(self, question: Question, card: str) -> None:
@@ -320,19 +343,19 @@ class Ruler:
         put down stay unsure, their events and referees as the answer made them: the answer confirmed one
         card, not the others (a yellow 3 put right under a misread skip is no reason to trust the skip)."""
         at = next((i for i in reversed(range(len(self._down)))
-                   if self._down[i] is not None and self._down[i].event == question.event), None)
+                   if self._down[i][1] is not None and self._down[i][1].event == question.event), None)
         if at is None:
             return
-        asked = self._down[at]
-        self._down[at] = None
+        asked = self._down[at][1]
+        self._down[at] = (card, None)
         if card == question.event[question.field]:
             return
         corrected = question.answer(card)
         self.referee = asked.replayed(card)
         self.events[len(self.events) - 1 - len(asked.since)] = corrected
-        self._down = [None if other is None else
-                      _with_earlier_corrected(other, len(asked.since), corrected) if i < at else
-                      _built_on_corrected(other, asked, corrected) for i, other in enumerate(self._down)]
+        self._down = [(id_, None if other is None else
+                       _with_earlier_corrected(other, len(asked.since), corrected) if i < at else
+                       _built_on_corrected(other, asked, corrected)) for i, (id_, other) in enumerate(self._down)]
 
     def follow(self, events: Sequence[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """Become the referee of ``events`` (a game as another party keeps it: a camera node's server), replayed on a

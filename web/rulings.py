@@ -23,7 +23,8 @@ from typing import Any
 from referee.cards import is_card_id, parse_card
 from vision.reading import Reading
 from referee.engine import Referee
-from vision.rulings import CARD_FIELD, Question, UnsureCard, looked_back_on, put_down, rule_on, still_unsure
+from vision.rulings import (CARD_FIELD, Question, UnsureCard, buries, looked_back_on, put_down, rule_on,
+                            still_unsure)
 from web.decks import game_family
 from web.evidence import EvidenceStore, StoredQuestion
 from web.ruling_memory import RulingMemory
@@ -110,14 +111,16 @@ class Rulings:
         if put_down(event, entry["verdict"]):
             unsure = reading if still_unsure(reading, confirmed) else None
             memory = self._memory(game_id)
-            memory.down = looked_back_on(memory.down, (entry["seq"], unsure))
+            card = event[CARD_FIELD[event["type"]]]  # a memory kept before cards were kept buries nothing
+            memory.down = looked_back_on(memory.down, (entry["seq"], unsure, card),
+                                         lambda down: down[2] is not None and buries(down[2]))
             self._remember(game_id)
 
     def _earlier(self, game_id: int) -> list[tuple[int, UnsureCard]]:
         """The unsure cards among the last the camera put down, oldest first, each with its ``seq``: its
         event, reading, the referee before it and the events since (one replay of the game's log). A card
         whose event was undone is left out."""
-        unsure = {seq: reading for seq, reading in self._memory(game_id).down if reading is not None}
+        unsure = {seq: reading for seq, reading, _ in self._memory(game_id).down if reading is not None}
         if not unsure:
             return []
         active = self.tables.store.events(game_id, include_undone=False)
@@ -217,7 +220,8 @@ class Rulings:
                 # that card is the table's word now; the other unsure one is still looked back on (where a later
                 # one was posted again, at its new place: vision.rulings.Ruler.correct)
                 memory = self._memory(game_id)
-                memory.down = [(moved.get(seq, seq), None if seq == about else unsure) for seq, unsure in memory.down]
+                memory.down = [(moved.get(seq, seq), None if seq == about else unsure, card if seq == about else kept)
+                               for seq, unsure, kept in memory.down]
                 came_with = memory.waiting.pop(question_id, (None, "camera", None))
                 self._remember(game_id)
                 told = body["waiting"]

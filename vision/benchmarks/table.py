@@ -112,7 +112,7 @@ def make_game_class() -> type:
     """The simulator's game with a camera referee beside it (built here: the referee's classes load on use)."""
     from referee.simulate import HONEST_FLAGS, MISTAKES, GameRun
     from vision.reading import fuse
-    from vision.rulings import CARD_FIELD, Ruler, looked_back_on, put_down
+    from vision.rulings import CARD_FIELD, Ruler, buries, looked_back_on, put_down
 
     class CameraGame(GameRun):
         """A simulated game whose every event is also judged as the camera would send it."""
@@ -164,7 +164,8 @@ def make_game_class() -> type:
             bench.mistake_questions += len(asked) if expect else 0
             seen = next((question.answer(card) for question, card in asked if question.waiting is None), seen)
             if put_down(seen, verdict):
-                self.cards_down = looked_back_on(self.cards_down, (seen, truth[field]))
+                self.cards_down = looked_back_on(self.cards_down, (seen, truth[field]),
+                                                 lambda down: buries(down[0][CARD_FIELD[down[0]["type"]]]))
             self.record.append(truth)
             kinds = {f["kind"] for f in verdict["flags"]}
             wrong = not verdict["accepted"] or bool(kinds - HONEST_FLAGS)
