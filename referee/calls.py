@@ -121,7 +121,10 @@ class CallRules(DrawRules):
             raise Rejected(f"more copies than the deck holds: {', '.join(beyond)} (a card misread?)")
         if a.get("kind") == "reveal" and a.get("for") == "challenge" and a.get("player") == player:
             check = r.wild_check
-            guilty = self._holds_match(cards, check["color"], check["match"])
+            # cards drawn since the wild (a missed UNO's penalty before the challenge) are in the hand shown, and
+            # which they are is not known: only matches beyond their number prove the offence (docs/rules.md)
+            drawn_since = max(0, len(cards) - check.get("held", len(cards)))
+            guilty = self._matches_held(cards, check["color"], check["match"]) > drawn_since
             game.awaiting = None
             flags = self._settle(check["settling"], guilty)
             if r.color is None:  # the colour was still to be named when the challenge came

@@ -208,6 +208,12 @@ class PlayJudge(RefereeBase):
 
         Official: a card of the colour in force; two-player (wild_only_when_no_match): a card matching the
         colour, number or symbol. Wild cards never count (a wild's own copy included)."""
+        return self._matches_held(hand, color, match) > 0
+
+    def _matches_held(self, hand: list[str], color: str | None, match: str | None) -> int:
+        """How many cards of ``hand`` forbid a restricted wild when ``color``/``match`` are in force
+        (:meth:`_holds_match`)."""
         if color is None:
-            return False
-        return not matching_ids(color, match if self._game.opts["wild_only_when_no_match"] else None).isdisjoint(hand)
+            return 0
+        forbidding = matching_ids(color, match if self._game.opts["wild_only_when_no_match"] else None)
+        return sum(card in forbidding for card in hand)

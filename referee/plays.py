@@ -141,7 +141,8 @@ class PlayRules(RoundEnd):
         r: RoundState = self._game.round
         opts = self._game.opts
         breach = self._wild_breach(player, color, match)
-        check = {"player": player, "card": rule.id, "color": color, "match": match, "chosen": r.color}
+        check = {"player": player, "card": rule.id, "color": color, "match": match, "chosen": r.color,
+                 "held": r.counts[player]}  # the cards left in hand: any more shown at a challenge came after
         if breach is None:
             r.wild_check = check
             return []

@@ -586,3 +586,26 @@ def test_a_seven_on_ones_own_next_turn_is_played_from_the_hand_held_then() -> No
     ok(known, "play", player="ann", card="7C", target="ben")
     state = ok(known, "play", player="ann", card="7C", target="ben")
     assert state["hand_counts"] == {"ann": 2, "ben": 2} and sorted(known._game.round.hands["ben"]) == ["5H", "6H"]
+
+
+def test_a_challenge_is_settled_on_the_hand_the_wild_was_played_from_not_on_cards_drawn_since() -> None:
+    """Counts mode: ann's Wild Draw Four left her one card; caught without UNO, she drew two before ben challenged.
+    The hand she shows holds those two as well, and which they are nobody saw: a red among three cards proves
+    nothing (it may be a penalty card), three reds do (`docs/rules.md`; found by `tableref bench table` on the tune
+    readings: the camera referee upheld a challenge the table's referee, knowing the hands, ruled failed)."""
+    def challenged(shown: list[str]) -> list[str]:
+        ref = counts_round("official", ["ann", "ben", "cat"], "red-5", dealer="cat", hand_size=2)
+        ok(ref, "play", player="ann", card="wild-draw4", color="blue")
+        assert kinds(send(ref, "catch", player="cat", target="ann")) == ["missed_uno"]
+        ok(ref, "draw", player="ann", count=2)
+        ok(ref, "challenge", player="ben")
+        return kinds(send(ref, "reveal", player="ann", cards=shown))
+
+    assert challenged(["blue-1", "red-3", "green-4"]) == ["challenge_failed"]
+    assert challenged(["red-1", "red-3", "red-9"]) == ["challenge_upheld"]
+    known = known_round("official", {"ann": ["wild-draw4", "blue-1"], "ben": ["green-2", "green-3"],
+                                     "cat": ["yellow-4", "yellow-6"]}, "red-5", dealer="cat")
+    ok(known, "play", player="ann", card="wild-draw4", color="blue")
+    assert kinds(send(known, "catch", player="cat", target="ann")) == ["missed_uno"]
+    ok(known, "draw", player="ann", count=2, cards=["red-3", "green-4"])
+    assert kinds(send(known, "challenge", player="ben")) == ["challenge_failed"]
