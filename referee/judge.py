@@ -125,28 +125,30 @@ class PlayJudge(RefereeBase):
         r: RoundState = self._game.round
         return not (self._game.opts["no_wild_on_wild"] and not r.starter_on_top and RULES[r.top].wild)
 
-    def _wild_allowed(self, player: str, rule: CardRule) -> bool:
-        """False when ``rule`` is a restricted wild and ``player``'s known hand holds a card that forbids it."""
-        return not (self._restricted(rule) and self._wild_held_against(player))
+    def _wild_allowed(self, player: str, rule: CardRule, in_force: tuple | None = None) -> bool:
+        """False when ``rule`` is a restricted wild and ``player``'s known hand holds a card that forbids it
+        (against ``in_force``, the colour and symbol, where given; else against what is in force now)."""
+        return not (self._restricted(rule) and self._wild_held_against(player, in_force))
 
-    def _wild_held_against(self, player: str) -> bool:
-        """Known hands: whether ``player`` holds a card that forbids a restricted wild now."""
+    def _wild_held_against(self, player: str, in_force: tuple | None = None) -> bool:
+        """Known hands: whether ``player`` holds a card that forbids a restricted wild now (against ``in_force``
+        where given)."""
         r: RoundState = self._game.round
-        return r.known and self._holds_match(r.hands[player], r.color, r.match)
+        color, match = in_force if in_force is not None else (r.color, r.match)
+        return r.known and self._holds_match(r.hands[player], color, match)
 
     def _may_play(self, player: str, card: str) -> bool:
         """Whether ``player`` may legally play ``card`` now, exactly as ``legal_plays`` lists it (the draw rules
         ask this of a drawn card: draw until playable, pass after drawing). A restricted wild played as a double is
         held against what its first was played on, as the play itself is (:meth:`_wild_before`)."""
         kind, _, _, mode = self._judge_play(player, card)
-        if kind is not None or mode == "jump":
-            return kind is None
-        rule = RULES[card]
-        if mode == "double":
-            r: RoundState = self._game.round
-            color, match = self._wild_before(rule, (r.color, r.match))
-            return not (self._restricted(rule) and r.known and self._holds_match(r.hands[player], color, match))
-        return self._wild_allowed(player, rule)
+        if kind is not None:
+            return False
+        if mode == "jump":
+            return True
+        rule, r = RULES[card], self._game.round
+        return self._wild_allowed(player, rule, self._wild_before(rule, (r.color, r.match)) if mode == "double"
+                                  else None)
 
     def _wild_before(self, rule: CardRule, in_force: tuple[str | None, str | None]) -> tuple[str | None, str | None]:
         """The colour and symbol a double of the restricted wild ``rule`` is held against: what its first copy was

@@ -73,7 +73,6 @@ def test_variant_games_end_cleanly_with_every_mistake_flagged(rules: str, seed: 
     assert tally.flagged == tally.injected
 
 
-
 @settings(max_examples=20, deadline=None)
 @given(st.sampled_from(sorted(PRESET_SEATS)), st.integers(min_value=0, max_value=2**32), st.integers(2, 7),
        st.sampled_from([0.0, 0.05, 0.12]), st.dictionaries(st.sampled_from(VARIANTS), st.booleans(), max_size=8))
@@ -99,6 +98,7 @@ def test_variant_games_at_any_table_size_end_cleanly(rules: str, seed: int, play
     tally = simulate(rules, players, games=1, seed=seed, mistakes=mistakes, options=options)
     assert_clean(tally, may_exhaust=bool(options.get("draw_until_playable")))
     assert tally.flagged == tally.injected
+
 
 def test_no_wild_on_wild_with_draw_until_playable():
     """legal_plays() and the draw-until-playable rule share one playability test: a drawn wild on a wild is not
