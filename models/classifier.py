@@ -30,7 +30,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from .classifier_data import (REAL_SHARES, augment, extract_crops, half_turns, one_hot, real_corner_crops,
+from .classifier_data import (MIN_SIDE, REAL_SHARES, augment, extract_crops, half_turns, one_hot, real_corner_crops,
                               real_rank_crops)
 from .weight_average import average_readers
 from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE
@@ -202,7 +202,7 @@ def real_crops(datasets: Path, name: str, copies: int, rng: np.random.Generator,
 def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: int = 2, seed: int = 0,
                      real: Path | None = None, size: int = CROP_SIZE, start_from: Path | None = None,
                      max_lr: float = 3e-3, front_cards: Path | None = None,
-                     keep_start: float = 0.0) -> list[float]:
+                     keep_start: float = 0.0, min_side: float = MIN_SIDE) -> list[float]:
     """Extract the ``size`` x ``size`` crops of ``renders`` (and of the real sets of ``REAL_SHARES`` under
     ``real`` when given, with the whole classic cards boxed in ``front_cards``, each used
     ``FRONT_CARD_REPEAT`` times), train (from the reader at ``start_from`` when given), export to ``out``, its
@@ -210,7 +210,7 @@ def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: i
     accuracy per epoch (before the averaging)."""
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
-    parts = [extract_crops(folder, copies, rng, size) for folder in renders]
+    parts = [extract_crops(folder, copies, rng, size, min_side) for folder in renders]
     crops = np.concatenate([p[0] for p in parts])
     labels = np.concatenate([p[1] for p in parts])
     print(f"{len(crops)} render crops of {len(np.unique(labels))} classes in {time.perf_counter() - started:.0f} s",
@@ -259,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep-start", type=float, default=0.0, metavar="S",
                         help="with --start-from: export the trained weights averaged with the start's, S of the "
                              "start's (0 to 1; WiSE-FT, models.weight_average)")
+    parser.add_argument("--min-side", type=float, default=MIN_SIDE, metavar="PX",
+                        help=f"learn the renders' boxes down to this many pixels on their short side (default {MIN_SIDE})")
     args = parser.parse_args(argv)
     if args.keep_start and args.start_from is None:
         parser.error("--keep-start needs --start-from (the reader to average with)")
@@ -267,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.front_cards is not None and args.real is None:
         parser.error("--front-cards needs --real (the folder holding uno-cards-rf/)")
     train_and_export(args.renders, args.out, args.epochs, args.copies, args.seed, args.real, args.crop_size,
-                     args.start_from, args.max_lr, args.front_cards, args.keep_start)
+                     args.start_from, args.max_lr, args.front_cards, args.keep_start, args.min_side)
     return 0
 
 

@@ -72,9 +72,10 @@ def rendered_images(render_dir: Path) -> Iterator[tuple[np.ndarray, dict]]:
 
 
 def extract_crops(render_dir: Path, copies: int, rng: np.random.Generator,
-                  size: int = CROP_SIZE) -> tuple[np.ndarray, np.ndarray]:
-    """``copies`` jittered crops (``size`` pixels square) of every visible object of a render folder, and
-    ``NOT_A_CARD`` crops of the scene around the cards: (crops, class indices)."""
+                  size: int = CROP_SIZE, min_side: float = MIN_SIDE) -> tuple[np.ndarray, np.ndarray]:
+    """``copies`` jittered crops (``size`` pixels square) of every visible object of a render folder whose box is
+    at least ``min_side`` pixels on its short side, and ``NOT_A_CARD`` crops of the scene around the cards:
+    (crops, class indices)."""
     crops, labels = [], []
     for image, meta in rendered_images(render_dir):
         outlines = [np.asarray(obj["polygon"], np.float32).reshape(-1, 1, 2) for obj in meta["objects"]]
@@ -86,7 +87,7 @@ def extract_crops(render_dir: Path, copies: int, rng: np.random.Generator,
             if label is None or obj.get("visible", 1.0) < MIN_VISIBLE:
                 continue
             x1, y1, x2, y2 = obj["box"]
-            if min(x2 - x1, y2 - y1) < MIN_SIDE:
+            if min(x2 - x1, y2 - y1) < min_side:
                 continue
             crops.extend(jittered_crops(image, obj["box"], copies, rng, size))
             labels.extend([CLASS_INDEX[label]] * copies)
