@@ -30,8 +30,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from .classifier_data import (MIN_SIDE, REAL_SHARES, augment, extract_crops, half_turns, one_hot, real_corner_crops,
-                              real_rank_crops)
+from .classifier_data import (REAL_SHARES, RENDER_MIN_SIDE, augment, extract_crops, half_turns, one_hot,
+                              real_corner_crops, real_rank_crops)
 from .weight_average import average_readers
 from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE
 from vision.splits import PARTS
@@ -202,7 +202,7 @@ def real_crops(datasets: Path, name: str, copies: int, rng: np.random.Generator,
 def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: int = 2, seed: int = 0,
                      real: Path | None = None, size: int = CROP_SIZE, start_from: Path | None = None,
                      max_lr: float = 3e-3, front_cards: Path | None = None,
-                     keep_start: float = 0.0, min_side: float = MIN_SIDE) -> list[float]:
+                     keep_start: float = 0.0, min_side: float = RENDER_MIN_SIDE) -> list[float]:
     """Extract the ``size`` x ``size`` crops of ``renders`` (and of the real sets of ``REAL_SHARES`` under
     ``real`` when given, with the whole classic cards boxed in ``front_cards``, each used
     ``FRONT_CARD_REPEAT`` times), train (from the reader at ``start_from`` when given), export to ``out``, its
@@ -259,8 +259,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep-start", type=float, default=0.0, metavar="S",
                         help="with --start-from: export the trained weights averaged with the start's, S of the "
                              "start's (0 to 1; WiSE-FT, models.weight_average)")
-    parser.add_argument("--min-side", type=float, default=MIN_SIDE, metavar="PX",
-                        help=f"learn the renders' boxes down to this many pixels on their short side (default {MIN_SIDE})")
+    parser.add_argument("--min-side", type=float, default=RENDER_MIN_SIDE, metavar="PX",
+                        help="learn the renders' boxes down to this many pixels on their short side "
+                             f"(default {RENDER_MIN_SIDE})")
     args = parser.parse_args(argv)
     if args.keep_start and args.start_from is None:
         parser.error("--keep-start needs --start-from (the reader to average with)")

@@ -18,6 +18,10 @@ from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE, NOT_A_CARD, cl
 JITTER = 0.08  # each box edge moves by up to this share of the box side
 MIN_VISIBLE = 0.6  # objects more hidden than this are left out
 MIN_SIDE = 14  # boxes narrower than this many pixels are left out: nobody can read them
+#: Render boxes are learnt down to this many pixels on their short side: a table camera's corner indices lie a
+#: quarter under ``MIN_SIDE`` (the reader taught them reads the table renders better, forty-third round,
+#: ``models/EXPERIMENTS.md``).
+RENDER_MIN_SIDE = 8
 CLASS_INDEX = {label: i for i, label in enumerate(CLASSIFIER_CLASSES)}
 #: Boxes cut from the scene around the cards, per render, as ``NOT_A_CARD`` crops.
 BACKGROUND_PER_IMAGE = 2
@@ -72,7 +76,7 @@ def rendered_images(render_dir: Path) -> Iterator[tuple[np.ndarray, dict]]:
 
 
 def extract_crops(render_dir: Path, copies: int, rng: np.random.Generator,
-                  size: int = CROP_SIZE, min_side: float = MIN_SIDE) -> tuple[np.ndarray, np.ndarray]:
+                  size: int = CROP_SIZE, min_side: float = RENDER_MIN_SIDE) -> tuple[np.ndarray, np.ndarray]:
     """``copies`` jittered crops (``size`` pixels square) of every visible object of a render folder whose box is
     at least ``min_side`` pixels on its short side, and ``NOT_A_CARD`` crops of the scene around the cards:
     (crops, class indices)."""
