@@ -13,8 +13,8 @@ import pytest
 from vision import decks
 from vision.card_merge import Detection
 from vision.detector import Detector, default_model_path
-from vision.negative_prints import (FRAMES_TO_TURN, NEGATIVE_BEST_CONF, NegativePrintLearner, negative_reads_better,
-                                    reads_poorly)
+from vision.negative_prints import (FRAMES_TO_TURN, NEGATIVE_BEST_CONF, SURER_BY, NegativePrintLearner,
+                                    negative_reads_better, reads_poorly)
 from vision.sources import Frame, FrameSource
 from vision.watcher import TableWatcher
 from vision.zones import Zones
@@ -34,12 +34,14 @@ def test_a_frame_with_a_sure_card_or_several_cards_reads_well() -> None:
     assert not reads_poorly([card(0.6), card(0.7)])
 
 
-def test_the_negative_must_read_a_clear_card_and_more_of_them() -> None:
+def test_the_negative_must_read_a_clear_card_and_more_of_them_or_as_many_surer() -> None:
     below = NEGATIVE_BEST_CONF - 0.05
     assert not negative_reads_better([], [card(below)] * 6)  # negatives of plain photos: many cards, none clear
     assert negative_reads_better([], [card(NEGATIVE_BEST_CONF)])
     assert negative_reads_better([card(0.6)], [card(0.9), card(0.8)])
-    assert not negative_reads_better([card(0.6)], [card(0.9)])  # as many cards as taken: keep the frame as taken
+    assert negative_reads_better([card(0.78)], [card(0.99)])  # a gold ace read as taken as another card, unsure
+    assert not negative_reads_better([card(0.78)], [card(0.78 + SURER_BY / 2)])  # as many and hardly surer: as taken
+    assert not negative_reads_better([card(0.6), card(0.6)], [card(0.99)])  # fewer cards than as taken
     assert not negative_reads_better([], [])
 
 
