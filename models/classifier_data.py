@@ -17,7 +17,7 @@ from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE, NOT_A_CARD, cl
 
 JITTER = 0.08  # each box edge moves by up to this share of the box side
 MIN_VISIBLE = 0.6  # objects more hidden than this are left out
-MIN_SIDE = 14  # boxes narrower than this many pixels are left out: nobody can read them
+MIN_SIDE = 14  # real boxes (and the colour network's) narrower than this many pixels are left out
 #: Render boxes are learnt down to this many pixels on their short side: a table camera's corner indices lie a
 #: quarter under ``MIN_SIDE`` (the reader taught them reads the table renders better, forty-third round,
 #: ``models/EXPERIMENTS.md``).
