@@ -56,10 +56,11 @@ def negative_reads_better(as_taken: Sequence[Detection], negative: Sequence[Dete
     them at least :data:`NEGATIVE_BEST_CONF` probable, and more of them counted than as taken, or as many with
     the best :data:`SURER_BY` surer than the best as taken."""
     best = max((card.conf for card in negative), default=0.0)
-    if best < NEGATIVE_BEST_CONF or counted(negative) < counted(as_taken):
+    if best < NEGATIVE_BEST_CONF:
         return False
+    read, read_as_taken = counted(negative), counted(as_taken)
     best_as_taken = max((card.conf for card in as_taken), default=0.0)
-    return counted(negative) > counted(as_taken) or best >= best_as_taken + SURER_BY
+    return read > read_as_taken or (read == read_as_taken and best >= best_as_taken + SURER_BY)
 
 
 class NegativePrintLearner:
