@@ -131,6 +131,22 @@ def test_synthetic_matching_uses_the_card_outline() -> None:
     assert score_synthetic(cards, {}).recall.rate == 0
 
 
+def test_each_card_laid_gets_the_reading_a_camera_watching_it_would_take() -> None:
+    under = ((0.0, 0.0), (100.0, 0.0), (100.0, 140.0), (0.0, 140.0))
+    over = ((60.0, 60.0), (160.0, 60.0), (160.0, 200.0), (60.0, 200.0))  # laid on the first card's corner
+    alone = ((300.0, 0.0), (400.0, 0.0), (400.0, 140.0), (300.0, 140.0))
+    cards = {"t.jpg": [CardOutline("green-3", under), CardOutline("blue-7", over), CardOutline("red-1", alone)]}
+    predictions = {"t.jpg": [
+        Detection("green-3", 0.6, (5, 5, 25, 25)),
+        Detection("green-3", 0.8, (20, 20, 40, 40)),  # its surest reading
+        Detection("green-3", 0.99, (40, 60, 140, 200)),  # the lower card's whole box, centred where both lie
+        Detection("blue-1", 0.7, (100, 150, 120, 170)),  # on the upper card, naming no card there: a misreading
+    ]}
+    report = score_synthetic(cards, predictions)
+    assert [(r.truth, r.read, r.conf, r.right) for r in report.card_readings] == [
+        ("green-3", "green-3", 0.99, True), ("blue-7", "blue-1", 0.7, False), ("red-1", "none", 0.0, False)]
+
+
 def test_point_in_polygon() -> None:
     square = ((0, 0), (10, 0), (10, 10), (0, 10))
     assert point_in_polygon(5, 5, square) and not point_in_polygon(15, 5, square)

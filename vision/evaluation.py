@@ -197,6 +197,9 @@ class MatchReport:
     #: of the cards found, those read more than once (two detections of one physical card): "right"
     #: counts the cards counted twice
     counted_twice: Tally = field(default_factory=Tally)
+    #: rendered scenes: each labelled card's reading as a camera watching it would take it
+    #: (:func:`card_reading`): what ``--readings-out`` writes for them
+    card_readings: list[ScoredReading] = field(default_factory=list)
 
     def to_dict(self, top: int = 10) -> dict:
         """JSON form with the ``top`` most often missed labels and wrong detections."""
@@ -369,7 +372,8 @@ def colour_votes_synthetic(cards: Mapping[str, Sequence[CardOutline]],
 def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Predictions) -> MatchReport:
     """Card-id recall and precision on synthetic scenes: a detection matches a card of the same id
     when its box centre lies inside the card's outline. A card found is counted twice when two or more
-    detections of its id lie on it and on no card above it (outlines come in the order they were laid)."""
+    detections of its id lie on it and on no card above it (outlines come in the order they were laid).
+    Each card's reading (``card_readings``) is :func:`card_reading`'s."""
     report = MatchReport()
     for image, outlines in cards.items():
         detections = predictions.get(image, ())
@@ -380,6 +384,7 @@ def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Pre
             hit = any(d.card == outline.card and point_in_polygon(*c, outline.polygon)
                       for d, c in zip(detections, centres))
             report.recall.add(hit)
+            report.card_readings.append(card_reading(outline, index, detections, centres, on_top, outlines))
             if not hit:
                 report.missed[outline.card] += 1
             else:
@@ -393,6 +398,20 @@ def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Pre
             if not hit:
                 report.wrong[detection.card] += 1
     return report
+
+
+def card_reading(outline: CardOutline, index: int, detections: Sequence[Detection],
+                 centres: Sequence[tuple[float, float]], on_top: Sequence[int | None],
+                 outlines: Sequence[CardOutline]) -> ScoredReading:
+    """The reading of the card ``outline`` (``index`` in the order laid) as a camera watching it would take it: the
+    surest detection naming it whose centre lies on it (right); else the surest one lying on it and on no card
+    above it that names no card it lies on (wrong: a card misread); else nothing read."""
+    named = [d for d, c in zip(detections, centres) if d.card == outline.card and point_in_polygon(*c, outline.polygon)]
+    if named:
+        return ScoredReading.of(outline.card, max(named, key=lambda d: d.conf), True)
+    misread = [d for d, c, top in zip(detections, centres, on_top) if top == index
+               and not any(o.card == d.card and point_in_polygon(*c, o.polygon) for o in outlines)]
+    return ScoredReading.of(outline.card, max(misread, key=lambda d: d.conf, default=None), False)
 
 
 def read_labels_csv(path: Path) -> dict[str, list[LabelBox]]:

@@ -12,7 +12,9 @@ calibration on the tune parts of uno-real-dev and cards-rf (:mod:`vision.calibra
 (``models/calibration.json`` or ``$TABLEREF_CALIBRATION``), then scores with it; ``--calibrate-colour`` fits
 again only the UNO colour's scaling and the UNO sure level, keeping the saved file's other weights. ``--readings-out``
 writes the report parts' readings as ``card,read,conf,sure`` (one row per reading or missed card); with
-``--part tune``, the tune parts' (for choosing a referee's policy with ``tableref bench table --readings``).
+``--part tune``, the tune parts' (for choosing a referee's policy with ``tableref bench table --readings``); with
+rendered sets, each card laid in them read as a camera watching it would take it
+(:func:`vision.evaluation.card_reading`).
 ``--shrink F`` reads the real photos scaled by F onto a dark table, as a table camera sees cards lying
 small (:mod:`vision.small_on_table`); with ``--adapt K``, the deck is taught from shots shrunk so too.
 """
@@ -100,7 +102,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(and the colour renders), keeping the saved calibration's other weights")
     parser.add_argument("--readings-out", type=Path, default=None, metavar="CSV",
                         help="write the report parts' readings (card,read,conf,sure) to this file; with "
-                             "--part tune, the tune parts'")
+                             "--part tune, the tune parts'; a rendered set's, one per card laid (`tableref bench "
+                             "table --readings`)")
     parser.add_argument("--part", choices=("tune", "report", "all"), default="all",
                         help="score only the tune parts (to decide on), only the report parts, or both (default)")
     parser.add_argument("--any-family", action="store_true",
@@ -545,6 +548,7 @@ def run(args: argparse.Namespace) -> int:
             predictions = evaluation.predict_folder(cards, folder, reading_files(detector, args.learn_inks),
                                                     note_error)
             reports[name] = evaluation.score_synthetic(cards, predictions)
+            written += reports[name].card_readings
             result[f"{name}_source"] = str(given) if given else \
                 f"{args.render} held-out renders, seed {args.seed}, {RENDERED_SETS[name][2]}"
     if args.readings_out is not None:
