@@ -7,8 +7,9 @@ labelled corner index and whole card of its ``meta.jsonl`` becomes training crop
 :func:`vision.card_classifier.crop_for_classifier` (the run-time cut) from boxes jittered the way a
 detector's boxes are off. Augmentation adds what renders lack most against real webcams: colour
 casts, blur, noise, low contrast; and half of each batch is turned half a turn (never mirrored), as the
-reader reads every crop both ways up at run time. Prints the held-out accuracy per epoch; deterministic
-from the seed.
+reader reads every crop both ways up at run time; ``--small-share S`` sees that share of each batch as a card
+lying small (:func:`models.classifier_data.seen_small`: the real photos are close-ups, a camera over a table sees
+their indices 10-25 px tall). Prints the held-out accuracy per epoch; deterministic from the seed.
 
 ``--real DIR`` (the ``../shared/datasets`` folder, read where it lies, never copied) adds real photos
 (``REAL_SHARES``): the corner indices of ``uno-cards-rf`` (real classic UNO cards, values) and of the
@@ -30,8 +31,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from .classifier_data import (REAL_SHARES, RENDER_MIN_SIDE, augment, extract_crops, half_turns, one_hot,
-                              real_corner_crops, real_rank_crops)
+from .classifier_data import (REAL_SHARES, RENDER_MIN_SIDE, SMALL_SHARE, augment, extract_crops, half_turns,
+                              one_hot, real_corner_crops, real_rank_crops)
 from .weight_average import average_readers
 from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE
 from vision.splits import PARTS
@@ -109,9 +110,10 @@ def network_from_onnx(path: Path, sample: np.ndarray) -> nn.Module:
 
 def train(crops: np.ndarray, targets: np.ndarray, epochs: int, seed: int, batch_size: int = 64,
           held_out: float = 0.05, start_from: Path | None = None,
-          max_lr: float = 3e-3) -> tuple[nn.Module, list[float]]:
+          max_lr: float = 3e-3, small_share: float = 0.0) -> tuple[nn.Module, list[float]]:
     """Train the network on crops and their allowed classes (N x classes, bool), from scratch or from
-    the reader exported at ``start_from``; returns it and the held-out accuracy after each epoch."""
+    the reader exported at ``start_from``, ``small_share`` of each batch seen as cards lying small
+    (:func:`classifier_data.seen_small`); returns it and the held-out accuracy after each epoch."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     order = rng.permutation(len(crops))
@@ -135,7 +137,7 @@ def train(crops: np.ndarray, targets: np.ndarray, epochs: int, seed: int, batch_
             idx = train_idx[start:start + batch_size]
             if len(idx) < 2:  # batch norm needs two samples
                 continue
-            inputs = to_tensor(augment(half_turns(crops[idx], rng), rng))
+            inputs = to_tensor(augment(half_turns(crops[idx], rng), rng, small_share))
             loss = set_loss(network(inputs), torch.from_numpy(targets[idx]))
             optimiser.zero_grad()
             loss.backward()
@@ -202,10 +204,12 @@ def real_crops(datasets: Path, name: str, copies: int, rng: np.random.Generator,
 def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: int = 2, seed: int = 0,
                      real: Path | None = None, size: int = CROP_SIZE, start_from: Path | None = None,
                      max_lr: float = 3e-3, front_cards: Path | None = None,
-                     keep_start: float = 0.0, min_side: float = RENDER_MIN_SIDE) -> list[float]:
+                     keep_start: float = 0.0, min_side: float = RENDER_MIN_SIDE,
+                     small_share: float = SMALL_SHARE) -> list[float]:
     """Extract the ``size`` x ``size`` crops of ``renders`` (and of the real sets of ``REAL_SHARES`` under
     ``real`` when given, with the whole classic cards boxed in ``front_cards``, each used
-    ``FRONT_CARD_REPEAT`` times), train (from the reader at ``start_from`` when given), export to ``out``, its
+    ``FRONT_CARD_REPEAT`` times), train (from the reader at ``start_from`` when given; ``small_share`` of each batch
+    seen as cards lying small), export to ``out``, its
     weights averaged with the start's, ``keep_start`` of the start's, where that is above 0; returns the held-out
     accuracy per epoch (before the averaging)."""
     rng = np.random.default_rng(seed)
@@ -230,7 +234,7 @@ def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: i
         all_crops += [crops_of_set] * FRONT_CARD_REPEAT
         all_targets += [one_hot(labels_of_set)] * FRONT_CARD_REPEAT
     network, history = train(np.concatenate(all_crops), np.concatenate(all_targets), epochs, seed,
-                             start_from=start_from, max_lr=max_lr)
+                             start_from=start_from, max_lr=max_lr, small_share=small_share)
     export(network, out, size)
     if keep_start > 0.0 and start_from is not None:
         average_readers(start_from, out, out, 1.0 - keep_start)
@@ -262,7 +266,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-side", type=float, default=RENDER_MIN_SIDE, metavar="PX",
                         help="learn the renders' boxes down to this many pixels on their short side "
                              f"(default {RENDER_MIN_SIDE})")
+    parser.add_argument("--small-share", type=float, default=SMALL_SHARE, metavar="S",
+                        help="this share of each batch is seen as cards lying small: shrunk to a 10-25 px side and "
+                             f"cut back up (default {SMALL_SHARE})")
     args = parser.parse_args(argv)
+    if not 0.0 <= args.small_share <= 1.0:
+        parser.error("--small-share must be between 0 and 1")
     if args.keep_start and args.start_from is None:
         parser.error("--keep-start needs --start-from (the reader to average with)")
     if not 0.0 <= args.keep_start < 1.0:
@@ -270,7 +279,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.front_cards is not None and args.real is None:
         parser.error("--front-cards needs --real (the folder holding uno-cards-rf/)")
     train_and_export(args.renders, args.out, args.epochs, args.copies, args.seed, args.real, args.crop_size,
-                     args.start_from, args.max_lr, args.front_cards, args.keep_start, args.min_side)
+                     args.start_from, args.max_lr, args.front_cards, args.keep_start, args.min_side,
+                     args.small_share)
     return 0
 
 

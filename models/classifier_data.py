@@ -184,10 +184,30 @@ def half_turns(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Webcam-like damage to a batch of uint8 BGR crops: casts, contrast, blur, noise, flips to grey."""
+#: The sides (pixels) a crop is shrunk to by :func:`seen_small`: the corner indices of cards lying on a table
+#: before a 640 x 480 camera, 10-25 px tall (``vision.small_on_table``).
+SMALL_SIDES = (10, 25)
+#: The share of each training batch the recipe sees small (the forty-fourth round's reader learnt so: the tune
+#: photos shrunk to a quarter read better, the renders no worse; ``models/EXPERIMENTS.md``).
+SMALL_SHARE = 0.25
+
+
+def seen_small(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``crop`` as a camera sees its box lying small: area-averaged down to a side drawn from ``SMALL_SIDES``, then cut
+    back up to its size as the run-time cut does (bilinear, ``vision.card_classifier.crop_for_classifier``)."""
+    size = crop.shape[0]
+    side = int(rng.integers(SMALL_SIDES[0], SMALL_SIDES[1] + 1))
+    small = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
+
+
+def augment(batch: np.ndarray, rng: np.random.Generator, small_share: float = 0.0) -> np.ndarray:
+    """Webcam-like damage to a batch of uint8 BGR crops: casts, contrast, blur, noise, flips to grey; with
+    ``small_share``, that share of the crops is first seen as a card lying small (:func:`seen_small`)."""
     out = batch.astype(np.float32)
     n = len(out)
+    for i in np.flatnonzero(rng.random(n) < small_share):
+        out[i] = seen_small(out[i], rng)
     gains = rng.uniform(0.6, 1.4, (n, 1, 1, 3))  # colour cast per channel
     contrast = rng.uniform(0.5, 1.3, (n, 1, 1, 1))
     brightness = rng.uniform(-50, 50, (n, 1, 1, 1))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.classifier_data import background_boxes, half_turns, one_hot, rank_targets
+from models.classifier_data import SMALL_SIDES, augment, background_boxes, half_turns, one_hot, rank_targets, seen_small
 from vision.card_classifier import CLASSIFIER_CLASSES
 
 
@@ -62,8 +62,29 @@ def test_about_half_the_crops_are_turned_half_a_turn_and_none_is_mirrored() -> N
         assert np.array_equal(o, np.rot90(b, 2) if t else b)
 
 
+def test_a_crop_seen_small_keeps_its_size_and_loses_the_detail_a_small_box_lacks() -> None:
+    rng = np.random.default_rng(5)
+    crop = np.zeros((48, 48, 3), np.float32)
+    crop[:, ::2] = 255.0  # one-pixel stripes: no camera sees them on a box 10-25 px wide
+    small = seen_small(crop, rng)
+    assert small.shape == crop.shape and small.dtype == crop.dtype
+    assert np.abs(np.diff(small, axis=1)).mean() < 0.2 * np.abs(np.diff(crop, axis=1)).mean()
+    assert abs(float(small.mean()) - float(crop.mean())) < 20  # area-averaged: as bright as before
+    assert SMALL_SIDES[0] < SMALL_SIDES[1] <= 48
+
+
+def test_augment_sees_a_crop_small_only_when_asked() -> None:
+    batch = np.zeros((64, 48, 48, 3), np.uint8)
+    batch[:, :, ::2] = 255
+    stripes = lambda out: np.abs(np.diff(out, axis=2)).mean(axis=(1, 2, 3))  # noqa: E731
+    untouched = stripes(augment(batch, np.random.default_rng(1)))
+    shrunk = stripes(augment(batch, np.random.default_rng(1), small_share=1.0))
+    assert shrunk.mean() < 0.1 * untouched.mean()  # the stripes survive most crops' damage, none seen small
+
+
 @pytest.mark.parametrize("options, said", [(["--keep-start", "0.7"], "--keep-start needs --start-from"),
                                            (["--start-from", "r.onnx", "--keep-start", "1"], "below 1"),
+                                           (["--small-share", "1.5"], "between 0 and 1"),
                                            (["--front-cards", "f.csv"], "--front-cards needs --real")])
 def test_the_command_line_refuses_options_it_cannot_honour(options: list[str], said: str,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
