@@ -31,7 +31,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from .classifier_data import (REAL_SHARES, RENDER_MIN_SIDE, SMALL_SHARE, augment, extract_crops, half_turns,
+from .classifier_data import (REAL_SHARES, RENDER_MIN_SIDE, augment, extract_crops, half_turns,
                               one_hot, real_corner_crops, real_rank_crops)
 from .weight_average import average_readers
 from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE
@@ -205,7 +205,7 @@ def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: i
                      real: Path | None = None, size: int = CROP_SIZE, start_from: Path | None = None,
                      max_lr: float = 3e-3, front_cards: Path | None = None,
                      keep_start: float = 0.0, min_side: float = RENDER_MIN_SIDE,
-                     small_share: float = SMALL_SHARE) -> list[float]:
+                     small_share: float = 0.0) -> list[float]:
     """Extract the ``size`` x ``size`` crops of ``renders`` (and of the real sets of ``REAL_SHARES`` under
     ``real`` when given, with the whole classic cards boxed in ``front_cards``, each used
     ``FRONT_CARD_REPEAT`` times), train (from the reader at ``start_from`` when given; ``small_share`` of each batch
@@ -266,9 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-side", type=float, default=RENDER_MIN_SIDE, metavar="PX",
                         help="learn the renders' boxes down to this many pixels on their short side "
                              f"(default {RENDER_MIN_SIDE})")
-    parser.add_argument("--small-share", type=float, default=SMALL_SHARE, metavar="S",
+    parser.add_argument("--small-share", type=float, default=0.0, metavar="S",
                         help="this share of each batch is seen as cards lying small: shrunk to a 10-25 px side and "
-                             f"cut back up (default {SMALL_SHARE})")
+                             "cut back up (default 0; tried in the forty-fourth round, not kept)")
     args = parser.parse_args(argv)
     if not 0.0 <= args.small_share <= 1.0:
         parser.error("--small-share must be between 0 and 1")

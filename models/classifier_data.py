@@ -187,9 +187,6 @@ def half_turns(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 #: The sides (pixels) a crop is shrunk to by :func:`seen_small`: the corner indices of cards lying on a table
 #: before a 640 x 480 camera, 10-25 px tall (``vision.small_on_table``).
 SMALL_SIDES = (10, 25)
-#: The share of each training batch the recipe sees small (the forty-fourth round's reader learnt so: the tune
-#: photos shrunk to a quarter read better, the renders no worse; ``models/EXPERIMENTS.md``).
-SMALL_SHARE = 0.25
 
 
 def seen_small(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
