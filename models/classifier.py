@@ -209,9 +209,8 @@ def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: i
     """Extract the ``size`` x ``size`` crops of ``renders`` (and of the real sets of ``REAL_SHARES`` under
     ``real`` when given, with the whole classic cards boxed in ``front_cards``, each used
     ``FRONT_CARD_REPEAT`` times), train (from the reader at ``start_from`` when given; ``small_share`` of each batch
-    seen as cards lying small), export to ``out``, its
-    weights averaged with the start's, ``keep_start`` of the start's, where that is above 0; returns the held-out
-    accuracy per epoch (before the averaging)."""
+    seen as cards lying small), export to ``out``, its weights averaged with the start's, ``keep_start`` of the
+    start's, where that is above 0; returns the held-out accuracy per epoch (before the averaging)."""
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
     parts = [extract_crops(folder, copies, rng, size, min_side) for folder in renders]

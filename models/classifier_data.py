@@ -203,8 +203,9 @@ def augment(batch: np.ndarray, rng: np.random.Generator, small_share: float = 0.
     ``small_share``, that share of the crops is first seen as a card lying small (:func:`seen_small`)."""
     out = batch.astype(np.float32)
     n = len(out)
-    for i in np.flatnonzero(rng.random(n) < small_share):
-        out[i] = seen_small(out[i], rng)
+    if small_share > 0:  # drawn only when asked: the recipe without it draws as it always did
+        for i in np.flatnonzero(rng.random(n) < small_share):
+            out[i] = seen_small(out[i], rng)
     gains = rng.uniform(0.6, 1.4, (n, 1, 1, 3))  # colour cast per channel
     contrast = rng.uniform(0.5, 1.3, (n, 1, 1, 1))
     brightness = rng.uniform(-50, 50, (n, 1, 1, 1))

@@ -380,18 +380,21 @@ def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Pre
         centres = [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in detections]
         on_top = [max((i for i, o in enumerate(outlines) if point_in_polygon(*c, o.polygon)), default=None)
                   for c in centres]
+        # whether each detection names a card it lies on
+        matched = [any(o.card == d.card and point_in_polygon(*c, o.polygon) for o in outlines)
+                   for d, c in zip(detections, centres)]
         for index, outline in enumerate(outlines):
-            hit = any(d.card == outline.card and point_in_polygon(*c, outline.polygon)
-                      for d, c in zip(detections, centres))
-            report.recall.add(hit)
-            report.card_readings.append(card_reading(outline, index, detections, centres, on_top, outlines))
-            if not hit:
+            named = [d for d, c in zip(detections, centres)
+                     if d.card == outline.card and point_in_polygon(*c, outline.polygon)]
+            report.recall.add(bool(named))
+            misread = [d for d, top, hit in zip(detections, on_top, matched) if top == index and not hit]
+            report.card_readings.append(card_reading(outline.card, named, misread))
+            if not named:
                 report.missed[outline.card] += 1
             else:
                 readings = sum(d.card == outline.card and top == index for d, top in zip(detections, on_top))
                 report.counted_twice.add(readings >= 2)
-        for detection, centre in zip(detections, centres):
-            hit = any(o.card == detection.card and point_in_polygon(*centre, o.polygon) for o in outlines)
+        for detection, centre, hit in zip(detections, centres, matched):
             report.precision.add(hit)
             truth = next((o.card for o in outlines if point_in_polygon(*centre, o.polygon)), NO_CARD)
             report.confidence.readings.append(ScoredReading.of(truth, detection, hit))
@@ -400,18 +403,13 @@ def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Pre
     return report
 
 
-def card_reading(outline: CardOutline, index: int, detections: Sequence[Detection],
-                 centres: Sequence[tuple[float, float]], on_top: Sequence[int | None],
-                 outlines: Sequence[CardOutline]) -> ScoredReading:
-    """The reading of the card ``outline`` (``index`` in the order laid) as a camera watching it would take it: the
-    surest detection naming it whose centre lies on it (right); else the surest one lying on it and on no card
-    above it that names no card it lies on (wrong: a card misread); else nothing read."""
-    named = [d for d, c in zip(detections, centres) if d.card == outline.card and point_in_polygon(*c, outline.polygon)]
+def card_reading(truth: str, named: Sequence[Detection], misread: Sequence[Detection]) -> ScoredReading:
+    """The reading of a card laid (``truth``) as a camera watching it would take it: the surest of ``named`` (the
+    detections naming it whose centre lies on it: right); else the surest of ``misread`` (those lying on it and on no
+    card above it that name no card they lie on: a card misread); else nothing read."""
     if named:
-        return ScoredReading.of(outline.card, max(named, key=lambda d: d.conf), True)
-    misread = [d for d, c, top in zip(detections, centres, on_top) if top == index
-               and not any(o.card == d.card and point_in_polygon(*c, o.polygon) for o in outlines)]
-    return ScoredReading.of(outline.card, max(misread, key=lambda d: d.conf, default=None), False)
+        return ScoredReading.of(truth, max(named, key=lambda d: d.conf), True)
+    return ScoredReading.of(truth, max(misread, key=lambda d: d.conf, default=None), False)
 
 
 def read_labels_csv(path: Path) -> dict[str, list[LabelBox]]:
