@@ -118,8 +118,10 @@ def render_one(job: RenderJob, i: int) -> dict:
     """Render and write image ``i`` with its label file; returns its ``meta.jsonl`` record."""
     rng = np.random.default_rng([job.seed, i])
     image, labels, info = render_scene(rng, job.imgsz, job.kind, job.family, job.designs, job.typefaces)
+    laid = info.pop("laid")
     if job.frame != "square":
         image, labels = cut_to_frame(image, labels, FRAMES[job.frame])
+        laid = [card.shifted((job.imgsz - image.shape[0]) // 2) for card in laid]  # the band cut_to_frame kept
     split = job.split(i)
     name = f"{i:07d}"
     image_path = job.out / "images" / split / f"{name}.jpg"
@@ -129,7 +131,8 @@ def render_one(job: RenderJob, i: int) -> dict:
     (job.out / "labels" / split / f"{name}.txt").write_text("".join(line + "\n" for line in lines))
     kinds = BOX_CHOICES[job.boxes]
     return {"image": f"images/{split}/{name}.jpg", "seed": [job.seed, i], **info,
-            "objects": [label.to_dict() for label in labels if label.kind in kinds]}
+            "objects": [label.to_dict() for label in labels if label.kind in kinds],
+            "laid": [card.to_dict() for card in laid]}
 
 
 def _render_chunk(args: tuple[RenderJob, int, int, int]) -> list[dict]:

@@ -96,6 +96,22 @@ class Label:
                 "visible": round(self.visible, 3)}
 
 
+@dataclass(frozen=True)
+class LaidCard:
+    """A card laid in the frame, labelled or not: its id and its face's outline (as its labels' ``polygon``)."""
+
+    card: str
+    polygon: list[tuple[float, float]]
+
+    def shifted(self, dy: float) -> LaidCard:
+        """The card as it lies in a frame cut ``dy`` pixels lower."""
+        return LaidCard(self.card, [(x, y - dy) for x, y in self.polygon])
+
+    def to_dict(self) -> dict:
+        """A JSON-ready form, as written to ``meta.jsonl`` (``laid``)."""
+        return {"card": self.card, "polygon": _rounded(self.polygon)}
+
+
 @dataclass
 class PlacedCard:
     """A card composited into the frame: its id, design, and face-to-image homography."""
@@ -240,6 +256,15 @@ class Frame:
                 cbox = _clip_box(quad, w, h)
                 if min(cbox[2] - cbox[0], cbox[3] - cbox[1]) >= MIN_CORNER_SIDE:
                     out.append(Label(placed.card, index, "corner", cbox, _points(polygon), _points(quad), share))
+        return out
+
+    def laid(self) -> list[LaidCard]:
+        """Every card placed, in the order laid (each lies over those before it), labelled or not. A card too
+        covered for a label may still show a corner a reader can read; an evaluation needs to know it lies there."""
+        out = []
+        for placed in self.cards:
+            fw, fh = placed.face_size
+            out.append(LaidCard(placed.card, _points(placed.to_image([(0, 0), (fw, 0), (fw, fh), (0, fh)]))))
         return out
 
     def _owned_share(self, quad: np.ndarray, index: int) -> float:
@@ -519,8 +544,8 @@ def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = N
     (random when None); ``designs`` (of ``family``) are the designs its deck may be of, or a mapping of them
     to their weights (default: all, as ``DESIGN_WEIGHTS`` weighs them), ``typefaces`` those its indices may be
     printed in (:func:`deck_typeface`; default DejaVu Sans). ``info`` says what was drawn (kind,
-    family, design). Card faces are never mirrored: a mirrored 5 is a 2, and webcams send their frames
-    unmirrored.
+    family, design, and every card laid: :meth:`Frame.laid`). Card faces are never mirrored: a mirrored 5 is a 2,
+    and webcams send their frames unmirrored.
     """
     if kind is None:
         names = list(SCENE_WEIGHTS)
@@ -540,5 +565,5 @@ def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = N
     frame, webcam = builder(rng, size, deck)
     labels = frame.labels()
     image = camera_pipeline(rng, frame.image, webcam)
-    info = {"kind": kind, "family": family, "design": deck.design if deck else None}
+    info = {"kind": kind, "family": family, "design": deck.design if deck else None, "laid": frame.laid()}
     return image, labels, info

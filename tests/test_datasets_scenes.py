@@ -98,6 +98,19 @@ def test_cli_render_is_deterministic_across_worker_counts(tmp_path, capsys) -> N
             assert all(0.0 <= float(v) <= 1.0 for v in coords)
     records = [json.loads(line) for line in (one / "meta.jsonl").read_text().splitlines()]
     assert len(records) == 6 and all((one / r["image"]).is_file() for r in records)
+    for record in records:  # every card laid is recorded, each labelled one with its label's outline
+        for obj in record["objects"]:
+            assert record["laid"][obj["instance"]] == {"card": obj["card"], "polygon": obj["polygon"]}
+
+
+def test_a_cut_frame_records_every_card_laid_where_it_lies_in_the_frame(tmp_path) -> None:
+    assert main(["datasets", "render", "--n", "3", "--out", str(tmp_path), "--imgsz", "320", "--seed", "11",
+                 "--kind", "table", "--frame", "4:3"]) == 0
+    records = [json.loads(line) for line in (tmp_path / "meta.jsonl").read_text().splitlines()]
+    assert sum(len(r["laid"]) for r in records) > sum(len({o["instance"] for o in r["objects"]}) for r in records)
+    for record in records:
+        for obj in record["objects"]:
+            assert record["laid"][obj["instance"]] == {"card": obj["card"], "polygon": obj["polygon"]}
 
 
 def test_cli_boxes_option_filters_kinds(tmp_path) -> None:

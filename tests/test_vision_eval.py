@@ -147,6 +147,21 @@ def test_each_card_laid_gets_the_reading_a_camera_watching_it_would_take() -> No
         ("green-3", "green-3", 0.99, True), ("blue-7", "blue-1", 0.7, False), ("red-1", "none", 0.0, False)]
 
 
+def test_a_reading_of_a_card_too_covered_for_a_label_is_right_where_that_card_shows() -> None:
+    buried = ((0.0, 0.0), (100.0, 0.0), (100.0, 140.0), (0.0, 140.0))  # laid first, no label: mostly covered
+    over = ((40.0, 0.0), (140.0, 0.0), (140.0, 140.0), (40.0, 140.0))
+    cards = {"p.jpg": [CardOutline("green-9", buried, labelled=False), CardOutline("red-2", over)]}
+    predictions = {"p.jpg": [
+        Detection("green-9", 0.9, (5, 5, 25, 25)),  # its index, where it shows: right
+        Detection("green-9", 0.8, (60, 60, 80, 80)),  # where the red 2 lies over it: not what shows there
+        Detection("red-2", 0.99, (40, 0, 140, 140)),
+    ]}
+    report = score_synthetic(cards, predictions)
+    assert (report.recall.right, report.recall.total) == (1, 1)  # only labelled cards are looked for
+    assert (report.precision.right, report.precision.total) == (2, 3)
+    assert report.wrong == {"green-9": 1} and [r.truth for r in report.card_readings] == ["red-2"]
+
+
 def test_point_in_polygon() -> None:
     square = ((0, 0), (10, 0), (10, 10), (0, 10))
     assert point_in_polygon(5, 5, square) and not point_in_polygon(15, 5, square)
@@ -165,6 +180,12 @@ def test_readers(tmp_path) -> None:
     (tmp_path / "meta.jsonl").write_text(json.dumps(record) + "\n" + json.dumps(train) + "\n")
     assert read_synthetic_meta(tmp_path) == {"images/val/0000000.jpg": [CardOutline("AS", ((0, 0), (9, 0), (9, 9)))]}
     assert len(read_synthetic_meta(tmp_path, None)) == 2
+    # renders recording every card laid: those cards in the order laid, labelled or not
+    laid = dict(record, laid=[{"card": "AS", "polygon": [[0, 0], [9, 0], [9, 9]]},
+                              {"card": "7D", "polygon": [[1, 1], [5, 1], [5, 5]]}])
+    (tmp_path / "meta.jsonl").write_text(json.dumps(laid) + "\n")
+    assert read_synthetic_meta(tmp_path) == {"images/val/0000000.jpg": [
+        CardOutline("AS", ((0, 0), (9, 0), (9, 9))), CardOutline("7D", ((1, 1), (5, 1), (5, 5)), labelled=False)]}
 
 
 def test_eval_command_on_a_tiny_folder(tmp_path, capsys) -> None:

@@ -339,10 +339,12 @@ def point_in_polygon(x: float, y: float, polygon: Sequence[Sequence[float]]) -> 
 
 @dataclass(frozen=True)
 class CardOutline:
-    """A card placed in a synthetic scene: its id and outline polygon in pixels."""
+    """A card placed in a synthetic scene: its id and outline polygon in pixels; ``labelled`` where enough of it
+    shows for a label (a corner index or most of the card), which recall counts."""
 
     card: str
     polygon: tuple[tuple[float, float], ...]
+    labelled: bool = True
 
 
 def colour_votes_synthetic(cards: Mapping[str, Sequence[CardOutline]],
@@ -355,7 +357,8 @@ def colour_votes_synthetic(cards: Mapping[str, Sequence[CardOutline]],
     from an index inside another card (``apart``) are left out: their probability is capped, never calibrated
     (``vision.unsure_boxes.capped_apart``)."""
     shares, right = [], []
-    for image, outlines in cards.items():
+    for image, laid in cards.items():
+        outlines = [o for o in laid if o.labelled]
         for detection in predictions.get(image, ()):
             if detection.apart:
                 continue
@@ -370,20 +373,25 @@ def colour_votes_synthetic(cards: Mapping[str, Sequence[CardOutline]],
 
 
 def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Predictions) -> MatchReport:
-    """Card-id recall and precision on synthetic scenes: a detection matches a card of the same id
-    when its box centre lies inside the card's outline. A card found is counted twice when two or more
-    detections of its id lie on it and on no card above it (outlines come in the order they were laid).
-    Each card's reading (``card_readings``) is :func:`card_reading`'s."""
+    """Card-id recall and precision on synthetic scenes, the outlines of each scene in the order laid (each over those
+    before it). A labelled card is found when a detection of its id has its box centre inside the card's outline
+    (recall counts labelled cards only). A detection is right when it names a labelled card its centre lies on, or
+    the card laid topmost at its centre, labelled or not (a card too covered for a label may show an index that
+    reads right). A card found is counted twice when two or more detections of its id lie on it and on no card above
+    it. Each labelled card's reading (``card_readings``) is :func:`card_reading`'s."""
     report = MatchReport()
     for image, outlines in cards.items():
         detections = predictions.get(image, ())
         centres = [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in detections]
         on_top = [max((i for i, o in enumerate(outlines) if point_in_polygon(*c, o.polygon)), default=None)
                   for c in centres]
-        # whether each detection names a card it lies on
-        matched = [any(o.card == d.card and point_in_polygon(*c, o.polygon) for o in outlines)
-                   for d, c in zip(detections, centres)]
+        # whether each detection names a card it lies on (a labelled one, or the one on top there)
+        matched = [any(o.card == d.card and o.labelled and point_in_polygon(*c, o.polygon) for o in outlines)
+                   or (top is not None and outlines[top].card == d.card)
+                   for d, c, top in zip(detections, centres, on_top)]
         for index, outline in enumerate(outlines):
+            if not outline.labelled:
+                continue
             named = [d for d, c in zip(detections, centres)
                      if d.card == outline.card and point_in_polygon(*c, outline.polygon)]
             report.recall.add(bool(named))
@@ -396,8 +404,8 @@ def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Pre
                 report.counted_twice.add(readings >= 2)
         for detection, centre, hit in zip(detections, centres, matched):
             report.precision.add(hit)
-            truth = next((o.card for o in outlines if point_in_polygon(*centre, o.polygon)), NO_CARD)
-            report.confidence.readings.append(ScoredReading.of(truth, detection, hit))
+            truth = next((o.card for o in outlines if o.labelled and point_in_polygon(*centre, o.polygon)), NO_CARD)
+            report.confidence.readings.append(ScoredReading.of(detection.card if hit else truth, detection, hit))
             if not hit:
                 report.wrong[detection.card] += 1
     return report
@@ -424,7 +432,9 @@ def read_labels_csv(path: Path) -> dict[str, list[LabelBox]]:
 
 
 def read_synthetic_meta(folder: Path, split: str | None = "val") -> dict[str, list[CardOutline]]:
-    """Card outlines per image from a rendered set's ``meta.jsonl`` (only ``split`` when given)."""
+    """Card outlines per image from a rendered set's ``meta.jsonl`` (only ``split`` when given): every card laid, in
+    the order laid, each ``labelled`` where it has a label (renders written before ``laid`` was recorded: the
+    labelled cards alone)."""
     cards: dict[str, list[CardOutline]] = {}
     with open(folder / "meta.jsonl") as handle:
         for line in handle:
@@ -434,7 +444,12 @@ def read_synthetic_meta(folder: Path, split: str | None = "val") -> dict[str, li
             outlines: dict[int, CardOutline] = {}
             for obj in record["objects"]:
                 outlines.setdefault(obj["instance"], CardOutline(obj["card"], tuple(map(tuple, obj["polygon"]))))
-            cards[record["image"]] = list(outlines.values())
+            if "laid" in record:
+                cards[record["image"]] = [outlines.get(i, CardOutline(card["card"], tuple(map(tuple, card["polygon"])),
+                                                                      labelled=False))
+                                          for i, card in enumerate(record["laid"])]
+            else:
+                cards[record["image"]] = list(outlines.values())
     return cards
 
 
