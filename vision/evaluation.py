@@ -14,7 +14,8 @@
   boxes covers a corner of the card it names (the labels leave some printed corners out, so a second
   corner of a card read right, covering no label, says nothing of the card's confidence).
 * Synthetic (``tableref datasets render`` output with ``meta.jsonl``): the same matching as the
-  standard ranks, with the full card id and the card's outline polygon.
+  standard ranks, with the full card id and the card's outline polygon; a reading of a card laid under others,
+  too covered for a label, is right where that card lies topmost at its centre (:func:`score_synthetic`).
 
 Each scorer also returns its :class:`ScoredReading` list (what was read, with its confidence and sure
 mark, and whether it was right): the calibration is fitted on those of the tune parts
