@@ -162,6 +162,23 @@ def test_a_reading_of_a_card_too_covered_for_a_label_is_right_where_that_card_sh
     assert report.wrong == {"green-9": 1} and [r.truth for r in report.card_readings] == ["red-2"]
 
 
+def test_a_rendered_standard_card_s_rank_alone_and_suit_as_the_camera_took_it() -> None:
+    def card_at(x: float) -> tuple[tuple[float, float], ...]:
+        return ((x, 0.0), (x + 100.0, 0.0), (x + 100.0, 140.0), (x, 140.0))
+
+    cards = {"s.jpg": [CardOutline("9S", card_at(0)), CardOutline("QH", card_at(200)), CardOutline("4D", card_at(400)),
+                       CardOutline("joker", card_at(600))]}
+    predictions = {"s.jpg": [
+        Detection("9S", 0.9, (10, 10, 30, 30)),  # right
+        Detection("9C", 0.95, (40, 40, 60, 60)),  # the same card's other corner, its suit wrong: not its reading
+        Detection("QD", 0.8, (210, 10, 230, 30)),  # rank right, suit wrong
+        Detection("joker", 0.9, (610, 10, 630, 30)),
+    ]}
+    report = score_synthetic(cards, predictions)
+    assert (report.rank_recall.right, report.rank_recall.total) == (2, 3)  # the 4D was never read
+    assert (report.suit_right.right, report.suit_right.total) == (1, 2)  # 9S read as taken, QH read QD
+
+
 def test_point_in_polygon() -> None:
     square = ((0, 0), (10, 0), (10, 10), (0, 10))
     assert point_in_polygon(5, 5, square) and not point_in_polygon(15, 5, square)

@@ -379,7 +379,9 @@ def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Pre
     (recall counts labelled cards only). A detection is right when it names a labelled card its centre lies on, or
     the card laid topmost at its centre, labelled or not (a card too covered for a label may show an index that
     reads right). A card found is counted twice when two or more detections of its id lie on it and on no card above
-    it. Each labelled card's reading (``card_readings``) is :func:`card_reading`'s."""
+    it. Each labelled card's reading (``card_readings``) is :func:`card_reading`'s; a standard card's rank is found
+    where a detection naming its rank lies on it, and its suit is right where that reading (where one was taken) names
+    its suit."""
     report = MatchReport()
     for image, outlines in cards.items():
         detections = predictions.get(image, ())
@@ -397,7 +399,15 @@ def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Pre
                      if d.card == outline.card and point_in_polygon(*c, outline.polygon)]
             report.recall.add(bool(named))
             misread = [d for d, top, hit in zip(detections, on_top, matched) if top == index and not hit]
-            report.card_readings.append(card_reading(outline.card, named, misread))
+            reading = card_reading(outline.card, named, misread)
+            report.card_readings.append(reading)
+            rank = card_rank(outline.card)
+            if rank:  # a standard card: its rank found alone, and its suit as the camera took the card
+                report.rank_recall.add(bool(named) or any(
+                    card_rank(d.card) == rank and point_in_polygon(*c, outline.polygon)
+                    for d, c in zip(detections, centres)))
+                if reading.read != NO_CARD:
+                    report.suit_right.add(suit_of(reading.read) == suit_of(outline.card))
             if not named:
                 report.missed[outline.card] += 1
             else:

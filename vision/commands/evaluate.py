@@ -169,12 +169,12 @@ def _print_uno(title: str, report) -> None:
         f"{t}->{d} x{n}" for (t, d), n in report.confusions.most_common(10)))
 
 
-def _print_match(title: str, report) -> None:
+def _print_match(title: str, report, found: str = "corners") -> None:
     print(f"{title}: recall {_fraction(report.recall, interval=True)}, "
           f"precision {_fraction(report.precision, interval=True)}")
     if report.rank_recall.total:
         print(f"  rank alone {_fraction(report.rank_recall)}; suit right on {_fraction(report.suit_right)} "
-              "of the corners found")
+              f"of the {found} found")
     if report.counted_twice.total:
         print(f"  cards counted twice: {_fraction(report.counted_twice)} of the cards found")
     _print_confidence(report)
@@ -569,7 +569,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"(x% (right/total; low-high): the {INTERVAL_NOTE})")
     for key, report in reports.items():
         if key in RENDERED_SETS:
-            _print_match(f"{key}: card ids ({result[key + '_source']})", report)
+            _print_match(f"{key}: card ids ({result[key + '_source']})", report, found="cards")
             continue
         name, part = key.split(":")
         folder_name = REAL_SETS[name][0]
