@@ -21,7 +21,7 @@ import numpy as np
 from referee.cards import ALL_CARD_IDS
 
 from .drawing import TYPEFACES
-from .scene import FAMILY_WEIGHTS, SCENE_WEIGHTS, Label, design_weights, render_scene
+from .scene import FAMILY_WEIGHTS, SCENE_WEIGHTS, LaidCard, Label, design_weights, render_scene
 
 BOX_CHOICES: dict[str, tuple[str, ...]] = {"corners": ("corner",), "cards": ("card",), "both": ("corner", "card")}
 #: The frames an image can be cut to: width / height.
@@ -96,9 +96,10 @@ def yolo_lines(labels: list[Label], width: int, height: int, kinds: tuple[str, .
     return lines
 
 
-def cut_to_frame(image: np.ndarray, labels: list[Label], aspect: float) -> tuple[np.ndarray, list[Label]]:
-    """The middle band of a square render at ``aspect`` (width / height), and the labels of the cards
-    whose box centre lies in it, moved into it and clipped to it."""
+def cut_to_frame(image: np.ndarray, labels: list[Label], laid: list[LaidCard],
+                 aspect: float) -> tuple[np.ndarray, list[Label], list[LaidCard]]:
+    """The middle band of a square render at ``aspect`` (width / height), the labels of the cards whose box
+    centre lies in it, moved into it and clipped to it, and every card ``laid`` moved into it."""
     size = image.shape[1]
     height = min(size, round(size / aspect))
     top = (image.shape[0] - height) // 2
@@ -111,7 +112,7 @@ def cut_to_frame(image: np.ndarray, labels: list[Label], aspect: float) -> tuple
         kept.append(Label(label.card, label.instance, label.kind, box,
                           [(x, y - top) for x, y in label.polygon], [(x, y - top) for x, y in label.region],
                           label.visible))
-    return np.ascontiguousarray(image[top:top + height]), kept
+    return np.ascontiguousarray(image[top:top + height]), kept, [card.shifted(top) for card in laid]
 
 
 def render_one(job: RenderJob, i: int) -> dict:
@@ -120,8 +121,7 @@ def render_one(job: RenderJob, i: int) -> dict:
     image, labels, info = render_scene(rng, job.imgsz, job.kind, job.family, job.designs, job.typefaces)
     laid = info.pop("laid")
     if job.frame != "square":
-        image, labels = cut_to_frame(image, labels, FRAMES[job.frame])
-        laid = [card.shifted((job.imgsz - image.shape[0]) // 2) for card in laid]  # the band cut_to_frame kept
+        image, labels, laid = cut_to_frame(image, labels, laid, FRAMES[job.frame])
     split = job.split(i)
     name = f"{i:07d}"
     image_path = job.out / "images" / split / f"{name}.jpg"

@@ -131,6 +131,11 @@ class PlacedCard:
         pts[:, 1] += self.pad + bend_offset(pts[:, 0], fw, fh, self.bend)
         return _project(self.homography, pts)
 
+    def face_corners(self) -> np.ndarray:
+        """The image points of the face's four corners (the polygon its labels carry)."""
+        fw, fh = self.face_size
+        return self.to_image([(0, 0), (fw, 0), (fw, fh), (0, fh)])
+
     def outline(self, per_edge: int = 8) -> np.ndarray:
         """The card's outline in the image, ``per_edge`` points per edge (curved when bent)."""
         fw, fh = self.face_size
@@ -234,8 +239,7 @@ class Frame:
         w, h = self.size
         out: list[Label] = []
         for index, placed in enumerate(self.cards):
-            fw, fh = placed.face_size
-            polygon = placed.to_image([(0, 0), (fw, 0), (fw, fh), (0, fh)])
+            polygon = placed.face_corners()
             outline = placed.outline()
             card_mask_count = _pixels_in_frame(outline, w, h)
             owned = int(np.count_nonzero(self.owner == index))
@@ -261,11 +265,7 @@ class Frame:
     def laid(self) -> list[LaidCard]:
         """Every card placed, in the order laid (each lies over those before it), labelled or not. A card too
         covered for a label may still show a corner a reader can read; an evaluation needs to know it lies there."""
-        out = []
-        for placed in self.cards:
-            fw, fh = placed.face_size
-            out.append(LaidCard(placed.card, _points(placed.to_image([(0, 0), (fw, 0), (fw, fh), (0, fh)]))))
-        return out
+        return [LaidCard(placed.card, _points(placed.face_corners())) for placed in self.cards]
 
     def _owned_share(self, quad: np.ndarray, index: int) -> float:
         """Share of the quad's full area that is in frame and owned by card ``index``."""

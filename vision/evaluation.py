@@ -395,17 +395,15 @@ def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Pre
         for index, outline in enumerate(outlines):
             if not outline.labelled:
                 continue
-            named = [d for d, c in zip(detections, centres)
-                     if d.card == outline.card and point_in_polygon(*c, outline.polygon)]
+            on_it = [d for d, c in zip(detections, centres) if point_in_polygon(*c, outline.polygon)]
+            named = [d for d in on_it if d.card == outline.card]
             report.recall.add(bool(named))
             misread = [d for d, top, hit in zip(detections, on_top, matched) if top == index and not hit]
             reading = card_reading(outline.card, named, misread)
             report.card_readings.append(reading)
             rank = card_rank(outline.card)
             if rank:  # a standard card: its rank found alone, and its suit as the camera took the card
-                report.rank_recall.add(bool(named) or any(
-                    card_rank(d.card) == rank and point_in_polygon(*c, outline.polygon)
-                    for d, c in zip(detections, centres)))
+                report.rank_recall.add(any(card_rank(d.card) == rank for d in on_it))
                 if reading.read != NO_CARD:
                     report.suit_right.add(suit_of(reading.read) == suit_of(outline.card))
             if not named:
