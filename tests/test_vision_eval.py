@@ -126,8 +126,11 @@ def test_synthetic_matching_uses_the_card_outline() -> None:
     cards = {"s.jpg": [CardOutline("green-3", diamond)]}
     inside = Detection("green-3", 0.9, (40, 40, 60, 60))
     corner_of_box = Detection("green-3", 0.9, (0, 0, 10, 10))  # in the bounding box, outside the card
-    report = score_synthetic(cards, {"s.jpg": [inside, corner_of_box]})
-    assert report.recall.rate == 1 and (report.precision.right, report.precision.total) == (1, 2)
+    misread = Detection("green-8", 0.7, (45, 45, 55, 55))  # on the card, naming another: wrong but on a card
+    report = score_synthetic(cards, {"s.jpg": [inside, corner_of_box, misread]})
+    assert report.recall.rate == 1 and (report.precision.right, report.precision.total) == (1, 3)
+    assert report.off_card == {"green-3": 1}  # only the reading lying on no card laid
+    assert report.to_dict()["off_card"] == {"total": 1, "green-3": 1}
     assert score_synthetic(cards, {}).recall.rate == 0
 
 

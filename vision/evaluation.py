@@ -201,6 +201,8 @@ class MatchReport:
     #: rendered scenes: each labelled card's reading as a camera watching it would take it
     #: (:func:`card_reading`): what ``--readings-out`` writes for them
     card_readings: list[ScoredReading] = field(default_factory=list)
+    #: rendered scenes: the wrong readings lying on no card laid at all (a distractor, the bare table), by the id read
+    off_card: Counter = field(default_factory=Counter)
 
     def to_dict(self, top: int = 10) -> dict:
         """JSON form with the ``top`` most often missed labels and wrong detections."""
@@ -208,7 +210,8 @@ class MatchReport:
                 "rank_recall": self.rank_recall.to_dict(), "suit_right": self.suit_right.to_dict(),
                 "counted_twice": self.counted_twice.to_dict(),
                 "confidence": self.confidence.to_dict(),
-                "missed": dict(self.missed.most_common(top)), "wrong": dict(self.wrong.most_common(top))}
+                "missed": dict(self.missed.most_common(top)), "wrong": dict(self.wrong.most_common(top)),
+                "off_card": {"total": sum(self.off_card.values()), **dict(self.off_card.most_common(top))}}
 
 
 def uno_colour_and_value(label: str) -> tuple[str, str]:
@@ -379,7 +382,8 @@ def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Pre
     (recall counts labelled cards only). A detection is right when it names a labelled card its centre lies on, or
     the card laid topmost at its centre, labelled or not (a card too covered for a label may show an index that
     reads right). A card found is counted twice when two or more detections of its id lie on it and on no card above
-    it. Each labelled card's reading (``card_readings``) is :func:`card_reading`'s; a standard card's rank is found
+    it; a wrong reading whose centre lies on no card laid is also counted in ``off_card``. Each labelled card's
+    reading (``card_readings``) is :func:`card_reading`'s; a standard card's rank is found
     where a detection naming its rank lies on it, and its suit is right where that reading (where one was taken) names
     its suit."""
     report = MatchReport()
@@ -411,12 +415,14 @@ def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Pre
             else:
                 readings = sum(d.card == outline.card and top == index for d, top in zip(detections, on_top))
                 report.counted_twice.add(readings >= 2)
-        for detection, centre, hit in zip(detections, centres, matched):
+        for detection, centre, hit, top in zip(detections, centres, matched, on_top):
             report.precision.add(hit)
             truth = next((o.card for o in outlines if o.labelled and point_in_polygon(*centre, o.polygon)), NO_CARD)
             report.confidence.readings.append(ScoredReading.of(detection.card if hit else truth, detection, hit))
             if not hit:
                 report.wrong[detection.card] += 1
+                if top is None:
+                    report.off_card[detection.card] += 1
     return report
 
 

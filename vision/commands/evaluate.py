@@ -182,6 +182,9 @@ def _print_match(title: str, report, found: str = "corners") -> None:
         print("  most missed: " + ", ".join(f"{k} x{n}" for k, n in report.missed.most_common(8)))
     if report.wrong:
         print("  most wrong readings: " + ", ".join(f"{k} x{n}" for k, n in report.wrong.most_common(8)))
+    if report.off_card:
+        print(f"  read on no card laid: {sum(report.off_card.values())} (" + ", ".join(
+            f"{k} x{n}" for k, n in report.off_card.most_common(5)) + ")")
 
 
 def _render_held_out(name: str, n: int, seed: int, out: Path, design: str | None = None,
