@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import os
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -96,19 +97,23 @@ def train(data: Path, runs: Path, recipe: dict[str, Any], model: str | None = No
 def export_onnx(weights: Path, out: Path, imgsz: int) -> Path:
     """Export ``weights`` (.pt) to ONNX at ``out``: dynamic input shape, fixed opset, simplified when
     onnxslim is installed, its box decoding's softmax over the last axis (:mod:`models.box_head`, the same
-    numbers, faster in ONNX Runtime). Returns ``out``."""
-    prepare_offline_ultralytics(Path(weights).resolve().parent / "ultralytics-config")
-    from ultralytics import YOLO
+    numbers, faster in ONNX Runtime). Returns ``out``. Ultralytics writes its export beside the weights it is
+    given, so it is given a copy in a scratch folder: exporting ``models/cards.pt`` elsewhere must not overwrite
+    the committed ``models/cards.onnx`` with an export whose box head is not yet rewritten."""
+    with tempfile.TemporaryDirectory(prefix="tableref-export-") as scratch:
+        prepare_offline_ultralytics(Path(scratch) / "ultralytics-config")
+        from ultralytics import YOLO
 
-    try:
-        import onnxslim  # noqa: F401
-        simplify = True
-    except ImportError:
-        simplify = False
-    exported = YOLO(str(weights)).export(format="onnx", imgsz=imgsz, dynamic=True, simplify=simplify,
-                                         opset=ONNX_OPSET, half=False, device="cpu")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if Path(exported).resolve() != out.resolve():  # ultralytics writes beside the weights: that may be ``out``
+        try:
+            import onnxslim  # noqa: F401
+            simplify = True
+        except ImportError:
+            simplify = False
+        copy = Path(scratch) / Path(weights).name
+        shutil.copyfile(weights, copy)
+        exported = YOLO(str(copy)).export(format="onnx", imgsz=imgsz, dynamic=True, simplify=simplify,
+                                          opset=ONNX_OPSET, half=False, device="cpu")
+        out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(exported, out)
     rewrite_file(out)
     return out

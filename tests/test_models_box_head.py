@@ -91,3 +91,17 @@ def test_a_softmax_summed_otherwise_is_refused():
 def test_the_committed_detectors_take_their_box_softmax_over_the_last_axis(path):
     """A detector exported before the rewrite runs its box softmax several times slower (``models/box_head.py``)."""
     assert not dfl_on_last_axis(onnx.load(str(path)))
+
+
+def test_an_export_of_the_committed_weights_elsewhere_leaves_the_committed_export_as_it_is(tmp_path):
+    """Ultralytics writes its export beside the weights it is given: exporting ``models/cards.pt`` to another
+    place once overwrote ``models/cards.onnx`` with an export whose box head was not rewritten."""
+    pytest.importorskip("ultralytics")
+    from tableref_models.train import export_onnx
+
+    weights = DETECTOR_FP32.with_suffix(".pt")
+    before = DETECTOR_FP32.read_bytes()
+    out = export_onnx(weights, tmp_path / "cards.onnx", imgsz=320)
+    assert DETECTOR_FP32.read_bytes() == before
+    assert not (weights.parent / "ultralytics-config").exists()
+    assert not dfl_on_last_axis(onnx.load(str(out)))
