@@ -19,7 +19,9 @@
 #     small-real, cards-rf, uno-cards-rf), each into OUT_DIR/NAME/ with its own OUT_DIR/NAME/data.yaml. A name that
 #     names no folder of the stage stops the script before anything is rendered. For instance
 #     ARMS="all:models/recipe_refine.yaml no-prints:models/recipe_refine.yaml:table-prints,crowded-prints
-#     no-small:models/recipe_refine.yaml:small-real" (the next call's question: models/EXPERIMENTS.md, 42nd round).
+#     no-small:models/recipe_refine.yaml:small-real" (the next call's question: models/EXPERIMENTS.md, 42nd round;
+#     on the CPU the standard tables' precision fell without the prints and without the typefaces alike, 46th-48th
+#     rounds, so no-small is the arm left to ask; average each arm's weights with the start's before scoring).
 #     Each arm trains for the same time: one without a folder sees the rest more often.
 #   CARRIED (default .gpu, ignored by git, never committed) holds
 #     whl/*.whl                    ultralytics, ultralytics-thop, ultralytics-platform (pip download --no-deps)
