@@ -205,7 +205,8 @@ class MatchReport:
     off_card: Counter = field(default_factory=Counter)
 
     def to_dict(self, top: int = 10) -> dict:
-        """JSON form with the ``top`` most often missed labels and wrong detections."""
+        """JSON form with the ``top`` most often missed labels and wrong detections, and of the wrong ones those
+        lying on no card laid (with their total)."""
         return {"recall": self.recall.to_dict(), "precision": self.precision.to_dict(),
                 "rank_recall": self.rank_recall.to_dict(), "suit_right": self.suit_right.to_dict(),
                 "counted_twice": self.counted_twice.to_dict(),

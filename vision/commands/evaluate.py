@@ -179,12 +179,16 @@ def _print_match(title: str, report, found: str = "corners") -> None:
         print(f"  cards counted twice: {_fraction(report.counted_twice)} of the cards found")
     _print_confidence(report)
     if report.missed:
-        print("  most missed: " + ", ".join(f"{k} x{n}" for k, n in report.missed.most_common(8)))
+        print(f"  most missed: {_most_common(report.missed, 8)}")
     if report.wrong:
-        print("  most wrong readings: " + ", ".join(f"{k} x{n}" for k, n in report.wrong.most_common(8)))
+        print(f"  most wrong readings: {_most_common(report.wrong, 8)}")
     if report.off_card:
-        print(f"  read on no card laid: {sum(report.off_card.values())} (" + ", ".join(
-            f"{k} x{n}" for k, n in report.off_card.most_common(5)) + ")")
+        print(f"  read on no card laid: {sum(report.off_card.values())} ({_most_common(report.off_card, 5)})")
+
+
+def _most_common(counts: Counter, n: int) -> str:
+    """The ``n`` most frequent ids of ``counts`` as ``red-2 x3, KS x1``."""
+    return ", ".join(f"{k} x{count}" for k, count in counts.most_common(n))
 
 
 def _render_held_out(name: str, n: int, seed: int, out: Path, design: str | None = None,
