@@ -20,8 +20,9 @@
 #     names no folder of the stage stops the script before anything is rendered. For instance
 #     ARMS="all:models/recipe_refine.yaml no-prints:models/recipe_refine.yaml:table-prints,crowded-prints
 #     no-small:models/recipe_refine.yaml:small-real" (the next call's question: models/EXPERIMENTS.md, 42nd round;
-#     on the CPU the standard tables' precision fell without the prints and without the typefaces alike, 46th-48th
-#     rounds, so no-small is the arm left to ask; average each arm's weights with the start's before scoring).
+#     on the CPU the standard tables' precision fell without the prints, without the typefaces, and, half as far,
+#     without the real photos laid small, 46th-49th rounds: an hour on 2 cores moves them the wrong way whatever is left
+#     out, so ask all and no-small on a GPU; average each arm's weights with the start's before scoring).
 #     Each arm trains for the same time: one without a folder sees the rest more often.
 #   CARRIED (default .gpu, ignored by git, never committed) holds
 #     whl/*.whl                    ultralytics, ultralytics-thop, ultralytics-platform (pip download --no-deps)
