@@ -204,3 +204,35 @@ def test_a_live_node_started_again_follows_the_events_its_last_start_left_queued
             assert events == [setup, DEAL_RED_4]  # the node's referee has the event its last start left
         finally:
             node.poster.stop()
+
+
+def test_an_event_the_server_stored_as_the_node_was_killed_is_followed_once(tmp_path: Path) -> None:
+    """Killed after the server stored an event but before the queue marked it sent, the node started again (reading
+    the recording again) follows the server's game with that event once, not as the server's and again as its own."""
+    from types import SimpleNamespace
+
+    from vision.node import CameraNode
+    from vision.poster import request_json
+
+    with _club_table(tmp_path) as (base, page, game):
+        def recording_node() -> CameraNode:
+            node = CameraNode(base, TABLE, PIN, tmp_path / "queue.sqlite", "table.mp4", True, lambda line: None)
+            node.table_setup()
+            return node
+
+        first = recording_node()
+        first.send(SimpleNamespace(event=DEAL_RED_4, source="script"))
+        item = first.outbox.next_unsent()
+        request_json(first.poster.url, PIN, item.body, item.key)  # stored; the node dies before marking it sent
+        first.outbox.close()
+
+        node = recording_node()
+        setup = page.get(f"/api/games/{game}/events")["events"][0]["event"]
+        node.start()
+        try:
+            node.send(SimpleNamespace(event=DEAL_RED_4, source="script"))  # the recording read again
+            assert node.poster.drain(timeout=20)
+            assert node.outbox.outcomes() == {"duplicate": 1}
+            assert node.followed() == [setup, DEAL_RED_4]  # the server's game: its event once, not again as the node's
+        finally:
+            node.poster.stop()

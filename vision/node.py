@@ -105,7 +105,7 @@ class CameraNode:
 
     def _server_changed(self, events: list[dict[str, Any]], answered_through: int) -> None:
         """(the sender's thread) The server's game changed other than by this node's events: ``events`` in force,
-        read when the server had answered for the run's events up to ``answered_through``."""
+        read when the server had taken the run's events up to ``answered_through``."""
         with self._log_lock:
             self._server_log = (events, answered_through)
 

@@ -12,7 +12,8 @@ Given a game to follow (:meth:`Poster.follow`), the same thread also looks at th
 (``GET /api/games/<id>/head``: after each answer, and every ``FOLLOW_SECONDS`` while there is nothing to send).
 When it moved other than by this node's own events (the table page added, undid or corrected events), it reads
 the game's log and hands its events in force to ``on_log``, with the number of the run's last event the server
-had answered for: looked at between two sends, the log holds exactly the run's events up to that number.
+had taken (answered for, or found in the log under its key: a node killed after the server stored an event but
+before it marked it sent): looked at between two sends, the log holds exactly the run's events up to that number.
 """
 from __future__ import annotations
 
@@ -90,7 +91,7 @@ class Poster(threading.Thread):
 
     def follow(self, game: int, run: str, on_log: Callable[[list[dict[str, Any]], int], None]) -> None:
         """Before :meth:`start`: follow the server's game ``game`` (see the module doc); ``on_log(events in force,
-        number)`` is called in this thread, ``number`` that of ``run``'s last event the server had answered for."""
+        number)`` is called in this thread, ``number`` that of ``run``'s last event the server had taken."""
         self._followed = (game, run, on_log)
 
     def look(self) -> None:
@@ -194,10 +195,21 @@ class Poster(threading.Thread):
         except (OSError, ServerError, KeyError, TypeError):
             return
         self._known = known
-        on_log([entry["event"] for entry in log if not entry.get("undone")], self.outbox.answered_through(run))
+        on_log([entry["event"] for entry in log if not entry.get("undone")], _taken_through(log, run, self.outbox))
 
     def _wait_to_retry(self, tries: int, why: str) -> int:
         if tries == 0:
             self.report(f"{why}: events wait in {self.outbox.path} and are sent when it answers")
         self._stopping.wait(RETRY_SECONDS[min(tries, len(RETRY_SECONDS) - 1)])
         return tries + 1
+
+
+def _taken_through(log: list[dict[str, Any]], run: str, outbox: Outbox) -> int:
+    """The number of ``run``'s last event in the server's ``log``: the queue's last answered one, or a later one the
+    log holds under its key (stored by the server when the node was killed before it could mark it sent)."""
+    taken = outbox.answered_through(run)
+    for entry in log:
+        sent_run, _, number = str(entry.get("key") or "").rpartition(":")
+        if sent_run == run and number.isdigit():
+            taken = max(taken, int(number))
+    return taken

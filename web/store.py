@@ -196,6 +196,8 @@ class StoredEvent:
     verdict: dict[str, Any] | None
     undone: bool
     created_at: datetime
+    #: the sender's idempotency key (a camera node's), None for the page's events
+    key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -228,7 +230,7 @@ def _summary(row: GameRow) -> GameSummary:
 
 def _stored(row: EventRow) -> StoredEvent:
     return StoredEvent(row.seq, row.source, json.loads(row.payload),
-                       json.loads(row.verdict) if row.verdict else None, row.undone, row.created_at)
+                       json.loads(row.verdict) if row.verdict else None, row.undone, row.created_at, row.idem_key)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -346,7 +348,7 @@ class Store:
         with self._sessions.begin() as session:
             session.add(EventRow(game_id=game_id, seq=seq, source=source, payload=json.dumps(event_),
                                  created_at=created, idem_key=key))
-        return StoredEvent(seq, source, event_, None, False, created)
+        return StoredEvent(seq, source, event_, None, False, created, key)
 
     def record_verdict(self, game_id: int, seq: int, verdict: dict[str, Any]) -> None:
         """Record an applied event's verdict, and keep the game's row in step with its state

@@ -120,6 +120,7 @@ def log_entry(stored: StoredEvent) -> dict[str, Any]:
     return {
         "seq": stored.seq,
         "source": stored.source,
+        "key": stored.key,
         "time": stored.created_at.isoformat(),
         "event": stored.event,
         "text": event_text(stored.event),
