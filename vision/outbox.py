@@ -40,6 +40,13 @@ def event_key(run: str, number: int) -> str:
     return f"{run}:{number}"
 
 
+def key_parts(key: str) -> tuple[str, int | None]:
+    """The run and event number of an idempotency key (``<run>:<number>``, :func:`event_key`); the number is None
+    where the key does not end in one."""
+    run, _, number = key.rpartition(":")
+    return run, int(number) if number.isdigit() else None
+
+
 def node_of(key: str) -> str | None:
     """The camera node an idempotency key comes from (``<node>.<token>:<number>``), or None for a key without one."""
     run = key.split(":", 1)[0]

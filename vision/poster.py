@@ -26,7 +26,7 @@ import urllib.parse
 import urllib.request
 from typing import Any, Callable
 
-from vision.outbox import Item, Outbox
+from vision.outbox import Item, Outbox, key_parts
 
 #: Seconds between tries while the server cannot be reached.
 RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0)
@@ -172,7 +172,7 @@ class Poster(threading.Thread):
         if self._followed is None or item.body.get("game") != self._followed[0]:
             return
         seq, run = answer.get("seq"), self._followed[1]
-        if item.key.rpartition(":")[0] == run and self._known is not None and not answer.get("duplicate") \
+        if key_parts(item.key)[0] == run and self._known is not None and not answer.get("duplicate") \
                 and seq == self._known[0] + 1:
             self._known = (seq, self._known[1])
             self._look()
@@ -209,7 +209,7 @@ def _taken_through(log: list[dict[str, Any]], run: str, outbox: Outbox) -> int:
     log holds under its key (stored by the server when the node was killed before it could mark it sent)."""
     taken = outbox.answered_through(run)
     for entry in log:
-        sent_run, _, number = str(entry.get("key") or "").rpartition(":")
-        if sent_run == run and number.isdigit():
-            taken = max(taken, int(number))
+        sent_run, number = key_parts(str(entry.get("key") or ""))
+        if sent_run == run and number is not None:
+            taken = max(taken, number)
     return taken
