@@ -24,7 +24,8 @@
 #     without the real photos laid small, 46th-49th rounds: an hour on 2 cores moves them the wrong way whatever is left
 #     out, so ask all and no-small on a GPU; average each arm's weights with the start's before scoring).
 #     Each arm trains for the same time: one without a folder sees the rest more often.
-#   CARRIED (default .gpu, ignored by git, never committed) holds
+#   CARRIED (default .gpu, ignored by git, never committed; `python -m models.gpu_carry --out .gpu` writes it all and
+#   checks that it and the working tree fit the 64 MiB carried to the device) holds
 #     whl/*.whl                    ultralytics, ultralytics-thop, ultralytics-platform (pip download --no-deps)
 #     datasets/cards-rf/           its labels.csv and the photos of its train part (vision/splits.py), JPEG 85
 #     uno-cards-rf/                python -m models.uno_cards_rf --out CARRIED/uno-cards-rf --share 0.15 --side 320
