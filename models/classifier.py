@@ -31,7 +31,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from .classifier_data import (REAL_SHARES, RENDER_MIN_SIDE, augment, extract_crops, half_turns,
+from .classifier_data import (GREY_SHARE, REAL_SHARES, RENDER_MIN_SIDE, augment, extract_crops, half_turns,
                               one_hot, real_corner_crops, real_rank_crops)
 from .weight_average import average_readers
 from vision.card_classifier import CLASSIFIER_CLASSES, CROP_SIZE
@@ -110,10 +110,12 @@ def network_from_onnx(path: Path, sample: np.ndarray) -> nn.Module:
 
 def train(crops: np.ndarray, targets: np.ndarray, epochs: int, seed: int, batch_size: int = 64,
           held_out: float = 0.05, start_from: Path | None = None,
-          max_lr: float = 3e-3, small_share: float = 0.0) -> tuple[nn.Module, list[float]]:
+          max_lr: float = 3e-3, small_share: float = 0.0,
+          grey_share: float = GREY_SHARE) -> tuple[nn.Module, list[float]]:
     """Train the network on crops and their allowed classes (N x classes, bool), from scratch or from
     the reader exported at ``start_from``, ``small_share`` of each batch seen as cards lying small
-    (:func:`classifier_data.seen_small`); returns it and the held-out accuracy after each epoch."""
+    (:func:`classifier_data.seen_small`) and ``grey_share`` turned grey; returns it and the held-out accuracy after
+    each epoch."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     order = rng.permutation(len(crops))
@@ -137,7 +139,7 @@ def train(crops: np.ndarray, targets: np.ndarray, epochs: int, seed: int, batch_
             idx = train_idx[start:start + batch_size]
             if len(idx) < 2:  # batch norm needs two samples
                 continue
-            inputs = to_tensor(augment(half_turns(crops[idx], rng), rng, small_share))
+            inputs = to_tensor(augment(half_turns(crops[idx], rng), rng, small_share, grey_share))
             loss = set_loss(network(inputs), torch.from_numpy(targets[idx]))
             optimiser.zero_grad()
             loss.backward()
@@ -205,12 +207,12 @@ def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: i
                      real: Path | None = None, size: int = CROP_SIZE, start_from: Path | None = None,
                      max_lr: float = 3e-3, front_cards: Path | None = None,
                      keep_start: float = 0.0, min_side: float = RENDER_MIN_SIDE,
-                     small_share: float = 0.0) -> list[float]:
+                     small_share: float = 0.0, grey_share: float = GREY_SHARE) -> list[float]:
     """Extract the ``size`` x ``size`` crops of ``renders`` (and of the real sets of ``REAL_SHARES`` under
     ``real`` when given, with the whole classic cards boxed in ``front_cards``, each used
     ``FRONT_CARD_REPEAT`` times), train (from the reader at ``start_from`` when given; ``small_share`` of each batch
-    seen as cards lying small), export to ``out``, its weights averaged with the start's, ``keep_start`` of the
-    start's, where that is above 0; returns the held-out accuracy per epoch (before the averaging)."""
+    seen as cards lying small, ``grey_share`` turned grey), export to ``out``, its weights averaged with the start's,
+    ``keep_start`` of the start's, where that is above 0; returns the held-out accuracy per epoch (before the averaging)."""
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
     parts = [extract_crops(folder, copies, rng, size, min_side) for folder in renders]
@@ -233,7 +235,7 @@ def train_and_export(renders: list[Path], out: Path, epochs: int = 10, copies: i
         all_crops += [crops_of_set] * FRONT_CARD_REPEAT
         all_targets += [one_hot(labels_of_set)] * FRONT_CARD_REPEAT
     network, history = train(np.concatenate(all_crops), np.concatenate(all_targets), epochs, seed,
-                             start_from=start_from, max_lr=max_lr, small_share=small_share)
+                             start_from=start_from, max_lr=max_lr, small_share=small_share, grey_share=grey_share)
     export(network, out, size)
     if keep_start > 0.0 and start_from is not None:
         average_readers(start_from, out, out, 1.0 - keep_start)
@@ -268,9 +270,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--small-share", type=float, default=0.0, metavar="S",
                         help="this share of each batch is seen as cards lying small: shrunk to a 10-25 px side and "
                              "cut back up (default 0; tried in the forty-fourth round, not kept)")
+    parser.add_argument("--grey-share", type=float, default=GREY_SHARE, metavar="S",
+                        help=f"this share of each batch is turned grey, as a camera without colour takes it "
+                             f"(default {GREY_SHARE})")
     args = parser.parse_args(argv)
     if not 0.0 <= args.small_share <= 1.0:
         parser.error("--small-share must be between 0 and 1")
+    if not 0.0 <= args.grey_share <= 1.0:
+        parser.error("--grey-share must be between 0 and 1")
     if args.keep_start and args.start_from is None:
         parser.error("--keep-start needs --start-from (the reader to average with)")
     if not 0.0 <= args.keep_start < 1.0:
@@ -279,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--front-cards needs --real (the folder holding uno-cards-rf/)")
     train_and_export(args.renders, args.out, args.epochs, args.copies, args.seed, args.real, args.crop_size,
                      args.start_from, args.max_lr, args.front_cards, args.keep_start, args.min_side,
-                     args.small_share)
+                     args.small_share, args.grey_share)
     return 0
 
 

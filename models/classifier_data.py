@@ -198,9 +198,16 @@ def seen_small(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
 
 
-def augment(batch: np.ndarray, rng: np.random.Generator, small_share: float = 0.0) -> np.ndarray:
-    """Webcam-like damage to a batch of uint8 BGR crops: casts, contrast, blur, noise, flips to grey; with
-    ``small_share``, that share of the crops is first seen as a card lying small (:func:`seen_small`)."""
+#: The share of each batch turned grey in training: crops as a camera without colour (a webcam in night mode, a grey
+#: photo) takes them, where a standard card's suit is told by its shape alone.
+GREY_SHARE = 0.1
+
+
+def augment(batch: np.ndarray, rng: np.random.Generator, small_share: float = 0.0,
+            grey_share: float = GREY_SHARE) -> np.ndarray:
+    """Webcam-like damage to a batch of uint8 BGR crops: casts, contrast, blur, noise, ``grey_share`` of them turned
+    grey (a camera without colour); with ``small_share``, that share of the crops is first seen as a card lying
+    small (:func:`seen_small`)."""
     out = batch.astype(np.float32)
     n = len(out)
     if small_share > 0:  # drawn only when asked: the recipe without it draws as it always did
@@ -211,7 +218,7 @@ def augment(batch: np.ndarray, rng: np.random.Generator, small_share: float = 0.
     brightness = rng.uniform(-50, 50, (n, 1, 1, 1))
     mean = out.mean(axis=(1, 2, 3), keepdims=True)
     out = (out - mean) * contrast + mean * gains + brightness
-    grey = rng.random(n) < 0.1
+    grey = rng.random(n) < grey_share
     out[grey] = out[grey].mean(axis=3, keepdims=True)
     for i in np.flatnonzero(rng.random(n) < 0.3):
         sigma = rng.uniform(0.3, 1.2)

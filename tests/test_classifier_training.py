@@ -82,9 +82,19 @@ def test_augment_sees_a_crop_small_only_when_asked() -> None:
     assert shrunk.mean() < 0.1 * untouched.mean()  # the stripes survive most crops' damage, none seen small
 
 
+def test_augment_turns_the_share_asked_of_a_batch_grey() -> None:
+    batch = np.zeros((400, 8, 8, 3), np.uint8)
+    batch[..., 2] = 200  # red crops: a cast or noise never makes them grey, only the grey turn does
+    grey = lambda out: (np.abs(out[..., 2] - out[..., 0]).mean(axis=(1, 2)) < 30).mean()  # noqa: E731
+    assert grey(augment(batch, np.random.default_rng(2), grey_share=0.0)) == 0.0
+    assert grey(augment(batch, np.random.default_rng(2), grey_share=1.0)) == 1.0
+    assert 0.4 < grey(augment(batch, np.random.default_rng(2), grey_share=0.5)) < 0.6
+
+
 @pytest.mark.parametrize("options, said", [(["--keep-start", "0.7"], "--keep-start needs --start-from"),
                                            (["--start-from", "r.onnx", "--keep-start", "1"], "below 1"),
                                            (["--small-share", "1.5"], "between 0 and 1"),
+                                           (["--grey-share", "-0.1"], "between 0 and 1"),
                                            (["--front-cards", "f.csv"], "--front-cards needs --real")])
 def test_the_command_line_refuses_options_it_cannot_honour(options: list[str], said: str,
                                                            capsys: pytest.CaptureFixture[str]) -> None:

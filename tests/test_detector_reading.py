@@ -8,7 +8,8 @@ import pytest
 from detector_support import ScriptedClassifier, StubSession, scripted_detector
 from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, Reading, family_classes
 from vision.card_merge import Detection
-from vision.card_reading import MIN_READABLE_PIXELS, SURE, card_reading, fused_reading, named, unread
+from vision.card_reading import (MIN_READABLE_PIXELS, SURE, card_reading, fused_reading, named, suit_read_in_grey,
+                                 unread)
 
 STANDARD = family_classes("standard")
 UPRIGHT = (100.0, 50.0, 200.0, 190.0)  # 100 x 140: a standard card square to the camera
@@ -130,3 +131,26 @@ def test_detect_leaves_out_a_face_the_reader_finds_no_card_in(conf: float, repor
     classifier = ScriptedClassifier({BOOK[0]: Reading(NOT_A_CARD, 0.8), 300.0: Reading("9H", 0.9)})
     found = scripted_detector(classifier, "standard", session).detect(np.zeros((480, 480, 3), np.uint8))
     assert sorted(d.card for d in found) == (["9H", "QC"] if reported else ["9H"])
+
+
+def test_in_a_frame_without_colour_the_reader_names_the_suit_of_the_detectors_rank() -> None:
+    """The detector learnt suits with their colours: in a grey frame it names a red card black. Where its naming
+    stands (the reader unsure of the whole card), the suit is the reader's among the faces of that rank."""
+    probs = np.stack([row(**{"5H": 0.3, "6H": 0.25, "5S": 0.05}), row(**{"5H": 0.2, "8D": 0.3})])
+    grey = suit_read_in_grey(probs, Detection("5S", 0.9, UPRIGHT))
+    assert grey.card == "5H" and grey.box == UPRIGHT
+    assert grey.conf <= fused_reading(probs, np.array([c in ("5S", "5H", "5D", "5C") for c in CLASSIFIER_CLASSES])).prob
+    assert suit_read_in_grey(probs, Detection("5H", 0.9, UPRIGHT)) == Detection("5H", 0.9, UPRIGHT)
+    for kept in ("joker", "card-back", "red-5"):  # no suit to read
+        assert suit_read_in_grey(probs, Detection(kept, 0.9, UPRIGHT)).card == kept
+
+
+def test_a_standing_naming_takes_the_readers_suit_only_where_the_frame_has_no_colour() -> None:
+    corner = (100.0, 50.0, 120.0, 90.0)
+    grey = np.full((300, 300, 3), 128, np.uint8)
+    coloured = grey.copy()
+    coloured[::2, ::2] = (30, 60, 220)  # red ink over half the frame
+    for image, expected in ((grey, "5H"), (coloured, "5S")):
+        classifier = ScriptedClassifier([Reading("5H", 0.3)])  # unsure of the card: the detector's naming stands
+        read = scripted_detector(classifier, "standard")._identify(image, Detection("5S", 0.6, corner))
+        assert read.card == expected

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from referee.cards import ALL_CARD_IDS, parse_card
+from referee.cards import ALL_CARD_IDS, SUITS, parse_card
 from vision.card_classifier import CLASSIFIER_CLASSES, NOT_A_CARD, Reading, fused_looks
 from vision.card_merge import Box, Detection, pairwise_part_of
 from vision.card_outline import card_outline, upright_card
@@ -157,6 +157,23 @@ def card_reading(probs: np.ndarray, own: int, allowed: np.ndarray) -> Reading:
         if mine.label != NOT_A_CARD and mine.prob >= READ_CONFIDENCE:
             probs = np.concatenate([probs[:own], as_card_evidence(probs[own:], allowed)])
     return fused_reading(probs, allowed)
+
+
+def suit_read_in_grey(probs: np.ndarray, detection: Detection) -> Detection:
+    """``detection``, a standard card whose naming by the detector stands in a frame without colour
+    (:func:`vision.images.lacks_colour`: a webcam in night mode, a grey photo), with the suit the reader reads
+    among the four faces of the rank the detector found (``probs``: the reader's class probabilities of its crops,
+    :func:`fused_reading`), at most as sure as the reader is of that suit. The detector learnt suits with their
+    colours and names grey red cards as black ones; the reader tells the suits apart by shape too. A Joker, a back
+    or a card of no suit keeps its naming."""
+    card = parse_card(detection.card)
+    if card.family != "standard" or card.color is None:
+        return detection
+    faces = np.array([label in {f"{card.value}{suit}" for suit in SUITS} for label in CLASSIFIER_CLASSES])
+    reading = fused_reading(probs, faces)
+    if reading.label == detection.card:
+        return detection
+    return replace(detection, card=reading.label, conf=min(detection.conf, reading.prob))
 
 
 def as_card_evidence(probs: np.ndarray, allowed: np.ndarray) -> np.ndarray:

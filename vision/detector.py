@@ -33,9 +33,10 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -47,7 +48,7 @@ from vision.card_classifier import (NOT_A_CARD, CardClassifier, ClassifierError,
                                    default_classifier_path, family_classes)
 from vision.card_merge import Box, Detection, contested, marked_beside, merge_card_parts
 from vision.card_reading import (READ_CONFIDENCE, ColourLook, View, card_reading, inner_parts_of, named, own_boxes,
-                                 reader_views, recoloured, unread)
+                                 reader_views, recoloured, suit_read_in_grey, unread)
 from vision.colour_reader import COLOURS, ColourReader, ColourReaderError, default_colour_reader_path
 from vision.close_cards import may_hold_a_close_card, surest_of_looks, zoomed_out_look
 from vision.images import check_image, lacks_colour
@@ -237,15 +238,16 @@ class Detector(TableDeck):
             inner.update(zip(asked, inner_parts_of(asked, detections)))
             self._read_ahead(image, [(card, [*inner[card.box], *paired]) for card, paired in questions])
 
+        frame_lacks_colour = cache(lambda: lacks_colour(image))  # looked at once, where a reading asks
         cards = merge_card_parts(detections, identify=lambda card, paired: self._identify(
-            image, card, [*inner[card.box], *paired]),
+            image, card, [*inner[card.box], *paired], frame_lacks_colour),
             attach=None if self.classifier is None else lambda card, box: self._reads_as(image, card, box),
             read_ahead=read_ahead)
         if self.calibration is None:
             return cards
         # two readings of one place cannot both be right: one card, its probability shared (card_merge.contested)
         # an UNO colour read without colour is a guess (checked only where one was read: the check costs a millisecond)
-        colourless = any(names_a_colour(card.card) for card in cards) and lacks_colour(image)
+        colourless = any(names_a_colour(card.card) for card in cards) and frame_lacks_colour()
         return contested([capped_apart(self.calibration.apply(card, colourless)) for card in cards],
                          self.calibration.marked)
 
@@ -282,7 +284,8 @@ class Detector(TableDeck):
             self.colour_reader.read_ahead(image, [card.box for (card, _), named_as in zip(cards, parsed)
                                                   if named_as.family == "uno" and named_as.color is not None])
 
-    def _identify(self, image: np.ndarray, detection: Detection, parts: Sequence[Box] = ()) -> Detection | None:
+    def _identify(self, image: np.ndarray, detection: Detection, parts: Sequence[Box] = (),
+                  colourless: Callable[[], bool] | None = None) -> Detection | None:
         """The card under ``detection`` as the reader reads it (:func:`card_reading`) from every crop of it:
         its box, ``parts`` (the boxes the detector found inside it: its corner indices, dropped by the merge
         when named as another card, :func:`inner_parts_of`; and the corner paired with it where no whole-card
@@ -291,7 +294,9 @@ class Detector(TableDeck):
         from its outline (:func:`straightened_index_corners`: crops guessed from its box's shape, which say
         which card it is but not that there is none where its own boxes read a card); its UNO colour from its pixels
         (:func:`recoloured`). Where the fused reading is less than ``READ_CONFIDENCE`` sure, or names another
-        card less surely than the detector names its own, the detector's naming stands. ``None`` when the reader
+        card less surely than the detector names its own, the detector's naming stands, in a frame without colour
+        (``colourless``, asked only then; by default looked at in ``image``) with the suit the reader reads among its
+        rank's (:func:`suit_read_in_grey`). ``None`` when the reader
         finds no card face there and can tell (:func:`unread`). Backs, which the reader does not read, keep the
         detector's name. The card is ``agreed`` where the reader, sure enough to name it, reads the card the
         detector named."""
@@ -301,14 +306,17 @@ class Detector(TableDeck):
         views = reader_views(image, detection, parts)
         if self._recorded is not None:
             self._recorded.append((detection, views))
-        probs = [self.classifier.probabilities(view, boxes) for view, boxes in views]
-        reading = card_reading(np.concatenate(probs), 1 + len(parts), family_classes(card.family))
+        probs = np.concatenate([self.classifier.probabilities(view, boxes) for view, boxes in views])
+        reading = card_reading(probs, 1 + len(parts), family_classes(card.family))
         if reading.label == NOT_A_CARD:
             return None if unread(detection, reading) else detection
         agreed = reading.label == classifier_label(detection.card)
         if reading.prob < READ_CONFIDENCE or (not agreed and reading.prob < detection.conf):
-            # the reader is unsure, or less sure of another card than the detector of its own: the naming stands
-            return self._recoloured(image, detection)
+            # the reader is unsure, or less sure of another card than the detector of its own: the naming stands,
+            # its suit the reader's where the frame has no colour (the detector learnt suits with their colours)
+            grey = colourless() if colourless is not None else lacks_colour(image)
+            stands = suit_read_in_grey(probs, detection) if grey else detection
+            return self._recoloured(image, stands)
         return self._recoloured(image, replace(named(detection, reading), agreed=agreed))
 
     def _recoloured(self, image: np.ndarray, detection: Detection) -> Detection:
