@@ -296,10 +296,9 @@ class Detector(TableDeck):
         (:func:`recoloured`). Where the fused reading is less than ``READ_CONFIDENCE`` sure, or names another
         card less surely than the detector names its own, the detector's naming stands, in a frame without colour
         (``colourless``, asked only then; by default looked at in ``image``) with the suit the reader reads among its
-        rank's (:func:`suit_read_in_grey`). ``None`` when the reader
-        finds no card face there and can tell (:func:`unread`). Backs, which the reader does not read, keep the
-        detector's name. The card is ``agreed`` where the reader, sure enough to name it, reads the card the
-        detector named."""
+        rank's (:func:`suit_read_in_grey`). ``None`` when the reader finds no card face there and can tell
+        (:func:`unread`). Backs, which the reader does not read, keep the detector's name. The card is ``agreed``
+        where the reader, sure enough to name it, reads the card the detector named."""
         card = parse_card(detection.card)
         if self.classifier is None or card.is_back:
             return self._recoloured(image, detection)
