@@ -18,7 +18,6 @@ data, ignored by git (``.gpu``), never committed:
 from __future__ import annotations
 
 import argparse
-import csv
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +25,7 @@ from pathlib import Path
 import cv2
 
 from vision.commands.evaluate import default_datasets_dir
+from vision.evaluation import read_labels_csv
 from vision.images import read_image
 from vision.source_tree import repo_root
 from vision.splits import part_of
@@ -44,8 +44,9 @@ def folder_bytes(folder: Path) -> int:
 
 def tracked_bytes(root: Path) -> int:
     """The bytes of the files git tracks under ``root`` (those present): the working tree that travels."""
-    names = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True).stdout.split(b"\0")
-    return sum((root / name.decode()).stat().st_size for name in names if name and (root / name.decode()).is_file())
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True).stdout.split(b"\0")
+    paths = [root / name.decode() for name in listed if name]
+    return sum(path.stat().st_size for path in paths if path.is_file())
 
 
 def write_cards_rf_train(datasets: Path, out: Path, quality: int) -> int:
@@ -56,8 +57,7 @@ def write_cards_rf_train(datasets: Path, out: Path, quality: int) -> int:
     labels = source / "labels.csv"
     if not labels.is_file():
         raise FileNotFoundError(f"{labels} not found (use --datasets DIR)")
-    with open(labels, newline="") as handle:
-        images = sorted({row["image"] for row in csv.DictReader(handle)})
+    images = sorted(read_labels_csv(labels))
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels.csv").write_bytes(labels.read_bytes())
     written = 0

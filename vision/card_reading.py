@@ -169,8 +169,8 @@ def suit_read_in_grey(probs: np.ndarray, detection: Detection) -> Detection:
     card = parse_card(detection.card)
     if card.family != "standard" or card.color is None:
         return detection
-    faces = np.array([label in {f"{card.value}{suit}" for suit in SUITS} for label in CLASSIFIER_CLASSES])
-    reading = fused_reading(probs, faces)
+    faces = {f"{card.value}{suit}" for suit in SUITS}
+    reading = fused_reading(probs, np.array([label in faces for label in CLASSIFIER_CLASSES]))
     if reading.label == detection.card:
         return detection
     return replace(detection, card=reading.label, conf=min(detection.conf, reading.prob))
