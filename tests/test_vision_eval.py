@@ -7,6 +7,7 @@ import pytest
 
 from vision.card_merge import Detection
 from vision.evaluation import (
+    MISS_KINDS,
     CardOutline,
     LabelBox,
     ScoredReading,
@@ -20,6 +21,7 @@ from vision.evaluation import (
     score_uno,
     Tally,
     uno_colour_and_value,
+    where_missed,
 )
 
 
@@ -150,6 +152,24 @@ def test_each_card_laid_gets_the_reading_a_camera_watching_it_would_take() -> No
         ("green-3", "green-3", 0.99, True), ("blue-7", "blue-1", 0.7, False), ("red-1", "none", 0.0, False)]
 
 
+def test_each_card_not_found_is_placed_where_it_was_lost() -> None:
+    """A card not found is misread where a reading of another card lies on it; else the network's own boxes on
+    it (nothing read or merged) say whether the network saw nothing, only faint or unsure boxes, or a box it was
+    sure of that the pipeline lost after it."""
+    square = lambda x: ((x, 0.0), (x + 100.0, 0.0), (x + 100.0, 140.0), (x, 140.0))  # noqa: E731
+    cards = {"t.jpg": [CardOutline(card, square(200.0 * i)) for i, card in
+                       enumerate(("red-1", "red-2", "red-3", "red-4", "red-5", "red-6"))]}
+    box_on = lambda i: (200.0 * i + 40, 60, 200.0 * i + 60, 80)  # noqa: E731
+    predictions = {"t.jpg": [Detection("red-1", 0.9, box_on(0)), Detection("blue-9", 0.8, box_on(5))]}
+    network = {"t.jpg": [Detection("red-3", 0.05, box_on(2)), Detection("red-4", 0.2, box_on(3)),
+                         Detection("red-5", 0.6, box_on(4)), Detection("red-2", 0.9, (900.0, 0, 920, 20))]}
+    lost = where_missed(cards, predictions, network, floor=0.1, threshold=0.35)
+    # red-1 found; no box lies on red-2 (the one named so lies on no card), and red-6 is read as blue-9
+    assert lost == {"no box": 1, "too faint": 1, "unsure, not confirmed": 1, "found, lost after": 1, "misread": 1}
+    assert set(lost) == set(MISS_KINDS)  # every kind met once
+    assert where_missed(cards, predictions, {}, 0.1, 0.35) == {"no box": 4, "misread": 1}
+
+
 def test_a_reading_of_a_card_too_covered_for_a_label_is_right_where_that_card_shows() -> None:
     buried = ((0.0, 0.0), (100.0, 0.0), (100.0, 140.0), (0.0, 140.0))  # laid first, no label: mostly covered
     over = ((40.0, 0.0), (140.0, 0.0), (140.0, 140.0), (40.0, 140.0))
@@ -230,6 +250,27 @@ def test_eval_command_on_a_tiny_folder(tmp_path, capsys) -> None:
     assert len(report["unreadable"]) == 1 and "broken.jpg" in report["unreadable"][0]
     assert main(["eval", "--datasets", str(tmp_path), "--sets", "cards"]) == 2  # no cards-real-dev there
     assert main(["eval", "--sets", "nonsense"]) == 2
+
+
+def test_eval_says_where_a_rendered_sets_cards_were_lost(tmp_path, capsys) -> None:
+    """``--misses`` places every labelled card not found of a rendered set in one of ``MISS_KINDS``."""
+    import cv2
+    import numpy as np
+
+    from vision.detector import default_model_path
+    from web.cli import main
+
+    if not default_model_path().is_file():
+        pytest.skip("no committed detector model")
+    (tmp_path / "images" / "val").mkdir(parents=True)
+    cv2.imwrite(str(tmp_path / "images" / "val" / "0000000.jpg"), np.full((480, 640, 3), 90, np.uint8))
+    record = {"image": "images/val/0000000.jpg", "objects": [
+        {"card": "red-7", "instance": 0, "kind": "card", "polygon": [[100, 100], [200, 100], [200, 250], [100, 250]]}]}
+    (tmp_path / "meta.jsonl").write_text(json.dumps(record) + "\n")
+    assert main(["eval", "--sets", "synthetic", "--synthetic", str(tmp_path), "--misses", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)["synthetic"]
+    assert report["recall"]["total"] == 1 and report["recall"]["right"] == 0  # a bare table: nothing to find
+    assert set(report["missed_where"]) == set(MISS_KINDS) and sum(report["missed_where"].values()) == 1
 
 
 def test_colour_votes_count_only_detections_on_one_card() -> None:

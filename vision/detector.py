@@ -251,11 +251,12 @@ class Detector(TableDeck):
         return contested([capped_apart(self.calibration.apply(card, colourless)) for card in cards],
                          self.calibration.marked)
 
-    def network_boxes(self, bgr: np.ndarray, floor: float | None = None) -> list[Detection]:
+    def network_boxes(self, bgr: np.ndarray, floor: float | None = None, side: int | None = None) -> list[Detection]:
         """The network's own boxes (corner indices and whole cards, each named by its top class) scoring at
-        least ``floor`` (default: the detector's threshold), one look as trained, nothing read or merged:
-        what training-data tools pseudo-label with (``models/uno_cards_rf.py``)."""
-        return self._look(check_image(bgr), self.imgsz, 0, self.conf_threshold if floor is None else floor)
+        least ``floor`` (default: the detector's threshold), one look with its longest side at ``side`` (default:
+        as trained), nothing read or merged: what training-data tools pseudo-label with (``models/uno_cards_rf.py``),
+        and where ``tableref eval --misses`` looks for the cards the pipeline lost."""
+        return self._look(check_image(bgr), side or self.imgsz, 0, self.conf_threshold if floor is None else floor)
 
     def _look(self, image: np.ndarray, side: int, border: int, floor: float) -> list[Detection]:
         """The network's card faces and backs scoring at least ``floor`` in ``image`` scaled to ``side``

@@ -37,6 +37,7 @@ from pathlib import Path
 from referee.cards import UNO_COLORS, is_card_id, parse_card
 from vision.calibration import expected_calibration_error
 from vision.card_merge import Box, Detection, reading_boxes
+from vision.corner_pairs import centre
 
 NO_CARD = "none"
 RANK_PREFIX = "rank:"
@@ -203,16 +204,20 @@ class MatchReport:
     card_readings: list[ScoredReading] = field(default_factory=list)
     #: rendered scenes: the wrong readings lying on no card laid at all (a distractor, the bare table), by the id read
     off_card: Counter = field(default_factory=Counter)
+    #: rendered scenes, where asked: how many cards not found were lost where (:func:`where_missed`)
+    missed_where: Counter = field(default_factory=Counter)
 
     def to_dict(self, top: int = 10) -> dict:
-        """JSON form with the ``top`` most often missed labels and wrong detections, and of the wrong ones those
-        lying on no card laid (with their total)."""
+        """JSON form with the ``top`` most often missed labels and wrong detections, of the wrong ones those
+        lying on no card laid (with their total), and where asked, where the cards not found were lost."""
         return {"recall": self.recall.to_dict(), "precision": self.precision.to_dict(),
                 "rank_recall": self.rank_recall.to_dict(), "suit_right": self.suit_right.to_dict(),
                 "counted_twice": self.counted_twice.to_dict(),
                 "confidence": self.confidence.to_dict(),
                 "missed": dict(self.missed.most_common(top)), "wrong": dict(self.wrong.most_common(top)),
-                "off_card": {"total": sum(self.off_card.values()), **dict(self.off_card.most_common(top))}}
+                "off_card": {"total": sum(self.off_card.values()), **dict(self.off_card.most_common(top))},
+                **({"missed_where": {kind: self.missed_where[kind] for kind in MISS_KINDS}}
+                   if self.missed_where else {})}
 
 
 def uno_colour_and_value(label: str) -> tuple[str, str]:
@@ -367,8 +372,8 @@ def colour_votes_synthetic(cards: Mapping[str, Sequence[CardOutline]],
         for detection in predictions.get(image, ()):
             if detection.apart:
                 continue
-            centre = ((detection.box[0] + detection.box[2]) / 2, (detection.box[1] + detection.box[3]) / 2)
-            under = [o.card for o in outlines if point_in_polygon(*centre, o.polygon)]
+            point = centre(detection.box)
+            under = [o.card for o in outlines if point_in_polygon(*point, o.polygon)]
             vote = ScoredReading.of(under[0], detection, detection.card == under[0]).colour_vote \
                 if len(under) == 1 else None
             if vote is not None:
@@ -390,9 +395,8 @@ def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Pre
     report = MatchReport()
     for image, outlines in cards.items():
         detections = predictions.get(image, ())
-        centres = [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in detections]
-        on_top = [max((i for i, o in enumerate(outlines) if point_in_polygon(*c, o.polygon)), default=None)
-                  for c in centres]
+        centres = [centre(d.box) for d in detections]
+        on_top = [topmost_at(outlines, c) for c in centres]
         # whether each detection names a card it lies on (a labelled one, or the one on top there)
         matched = [any(o.card == d.card and o.labelled and point_in_polygon(*c, o.polygon) for o in outlines)
                    or (top is not None and outlines[top].card == d.card)
@@ -416,15 +420,54 @@ def score_synthetic(cards: Mapping[str, Sequence[CardOutline]], predictions: Pre
             else:
                 readings = sum(d.card == outline.card and top == index for d, top in zip(detections, on_top))
                 report.counted_twice.add(readings >= 2)
-        for detection, centre, hit, top in zip(detections, centres, matched, on_top):
+        for detection, point, hit, top in zip(detections, centres, matched, on_top):
             report.precision.add(hit)
-            truth = next((o.card for o in outlines if o.labelled and point_in_polygon(*centre, o.polygon)), NO_CARD)
+            truth = next((o.card for o in outlines if o.labelled and point_in_polygon(*point, o.polygon)), NO_CARD)
             report.confidence.readings.append(ScoredReading.of(detection.card if hit else truth, detection, hit))
             if not hit:
                 report.wrong[detection.card] += 1
                 if top is None:
                     report.off_card[detection.card] += 1
     return report
+
+
+def topmost_at(outlines: Sequence[CardOutline], point: tuple[float, float]) -> int | None:
+    """The index of the card laid topmost at ``point`` (``outlines`` in the order laid, each over those before it);
+    ``None`` where it lies on no card."""
+    return max((i for i, o in enumerate(outlines) if point_in_polygon(*point, o.polygon)), default=None)
+
+
+#: Where a labelled card of a rendered scene that was not found was lost (:func:`where_missed`), in the order the
+#: pipeline meets it: no box of the network lies on it at either look; only boxes too faint to be asked about
+#: (under the floor that the reader confirms from); only unsure ones, which the reader did not confirm; a box the
+#: network was sure of, lost after it (taken into another card's box, or read as no card); or it was misread.
+MISS_KINDS = ("no box", "too faint", "unsure, not confirmed", "found, lost after", "misread")
+
+
+def where_missed(cards: Mapping[str, Sequence[CardOutline]], predictions: Predictions,
+                 network: Mapping[str, Sequence[Detection]], floor: float, threshold: float) -> Counter:
+    """How many labelled cards not found (:func:`score_synthetic`: no detection of its id has its centre on it)
+    were lost where (:data:`MISS_KINDS`): a detection naming another card whose centre lies where the card lies
+    topmost is a misreading; else it is placed by the best top-class score of the ``network``'s own boxes for that
+    image whose centre lies where the card lies topmost (every box it gave, nothing read or merged), against the
+    reader's confirmation ``floor`` and the confidence ``threshold``."""
+    lost: Counter = Counter()
+    for image, outlines in cards.items():
+        detections, raw = predictions.get(image, ()), network.get(image, ())
+        detection_tops = [topmost_at(outlines, centre(d.box)) for d in detections]
+        raw_tops = [topmost_at(outlines, centre(d.box)) for d in raw]
+        for index, outline in enumerate(outlines):
+            if not outline.labelled or any(d.card == outline.card and point_in_polygon(*centre(d.box), outline.polygon)
+                                           for d in detections):
+                continue
+            if index in detection_tops:
+                lost["misread"] += 1
+                continue
+            best = max((d.conf for d, top in zip(raw, raw_tops) if top == index), default=None)
+            kind = ("no box" if best is None else "too faint" if best < floor
+                    else "unsure, not confirmed" if best < threshold else "found, lost after")
+            lost[kind] += 1
+    return lost
 
 
 def card_reading(truth: str, named: Sequence[Detection], misread: Sequence[Detection]) -> ScoredReading:

@@ -3,7 +3,8 @@
 `tableref eval [--datasets DIR] [--sets uno,cards,cards-rf,synthetic,table-uno,table-standard,crowd-uno,crowd-standard,
 table-prints]
 [--synthetic RENDERED_DIR | --render N]
-[--seed S] [--model M] [--conf C] [--limit N] [--calibrate | --calibrate-colour] [--readings-out FILE] [--shrink F] [--json]`
+[--seed S] [--model M] [--conf C] [--limit N] [--calibrate | --calibrate-colour] [--readings-out FILE] [--shrink F]
+[--misses] [--json]`
 
 Every real set is scored part by part (:mod:`vision.splits`): the *tune* parts are where choices are
 made, the *report* parts (``report``, and ``heldout`` for cards-real-dev) are the figures to quote.
@@ -17,6 +18,7 @@ rendered sets, each card laid in them read as a camera watching it would take it
 (:func:`vision.evaluation.card_reading`).
 ``--shrink F`` reads the real photos scaled by F onto a dark table, as a table camera sees cards lying
 small (:mod:`vision.small_on_table`); with ``--adapt K``, the deck is taught from shots shrunk so too.
+``--misses`` says, for each rendered set, where its cards not found were lost (:func:`vision.evaluation.where_missed`).
 """
 from __future__ import annotations
 
@@ -129,6 +131,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="read each real photo scaled by F (0 < F <= 1) onto a dark 640 x 480 table, as a table "
                              "camera sees cards lying small (vision/small_on_table.py); with --adapt, the shots "
                              "taught too")
+    parser.add_argument("--misses", action="store_true",
+                        help="for the rendered sets, say where each card not found was lost: no box of the network "
+                             "on it, only boxes too faint or unsure, a box it was sure of lost after it, or misread "
+                             "(runs the network again at both looks)")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
 
@@ -180,10 +186,37 @@ def _print_match(title: str, report, found: str = "corners") -> None:
     _print_confidence(report)
     if report.missed:
         print(f"  most missed: {_most_common(report.missed, 8)}")
+    if report.missed_where:
+        from vision.evaluation import MISS_KINDS
+
+        print("  where the cards not found were lost: "
+              + ", ".join(f"{kind} {report.missed_where[kind]}" for kind in MISS_KINDS))
     if report.wrong:
         print(f"  most wrong readings: {_most_common(report.wrong, 8)}")
     if report.off_card:
         print(f"  read on no card laid: {sum(report.off_card.values())} ({_most_common(report.off_card, 5)})")
+
+
+#: The faintest box of the network counted as lying on a card (``--misses``).
+NETWORK_FLOOR = 0.03
+
+
+def _missed_where(detector, folder: Path, cards, predictions) -> Counter:
+    """Where the rendered set's cards not found were lost (:func:`vision.evaluation.where_missed`), against the
+    network's own boxes of each image at the trained look and the larger one (:mod:`vision.small_cards`)."""
+    from vision.evaluation import where_missed
+    from vision.images import read_image
+    from vision.small_cards import LARGER_LOOK
+    from vision.unsure_boxes import CONFIRM_FLOOR
+
+    network = {}
+    for image in cards:
+        bgr = read_image(folder / image)
+        network[image] = [*detector.network_boxes(bgr, NETWORK_FLOOR),
+                          *detector.network_boxes(bgr, NETWORK_FLOOR, LARGER_LOOK)]
+    confirm_floor = detector.conf_threshold if detector.classifier is None else min(detector.conf_threshold,
+                                                                                   CONFIRM_FLOOR)
+    return where_missed(cards, predictions, network, confirm_floor, detector.conf_threshold)
 
 
 def _most_common(counts: Counter, n: int) -> str:
@@ -555,6 +588,8 @@ def run(args: argparse.Namespace) -> int:
             predictions = evaluation.predict_folder(cards, folder, reading_files(detector, args.learn_inks),
                                                     note_error)
             reports[name] = evaluation.score_synthetic(cards, predictions)
+            if args.misses:
+                reports[name].missed_where = _missed_where(detector, folder, cards, predictions)
             written += reports[name].card_readings
             result[f"{name}_source"] = str(given) if given else \
                 f"{args.render} held-out renders, seed {args.seed}, {RENDERED_SETS[name][2]}"
