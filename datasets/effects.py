@@ -2,7 +2,7 @@
 
 Light and colour effects work on float32 frames in place (``lighting_gradient``, ``glare``,
 ``colour_temperature``, ``desaturate``); sensor effects work on uint8 frames (``hue_jitter``, ``webcam_tone``,
-``defocus_blur``, ``motion_blur``, ``sensor_noise``, ``jpeg``). ``camera_pipeline`` applies a
+``defocus_blur``, ``motion_blur``, ``sensor_noise``, ``jpeg``, ``grey_camera``). ``camera_pipeline`` applies a
 random selection in the order light reaches a sensor, converting to uint8 once.
 """
 from __future__ import annotations
@@ -133,3 +133,9 @@ def camera_pipeline(rng: np.random.Generator, img: np.ndarray, webcam: bool) -> 
     if rng.random() < 0.6:
         out = jpeg(rng, out)
     return out
+
+
+def grey_camera(img: np.ndarray) -> np.ndarray:
+    """The frame as a camera without colour sends it (a monochrome or night-vision webcam, a grey photo): its
+    luminance in all three channels."""
+    return cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)

@@ -44,6 +44,7 @@ class RenderJob:
     frame: str = "square"
     designs: tuple[str, ...] | None = None
     typefaces: tuple[str, ...] | None = None
+    grey_share: float = 0.0
 
     def validate(self) -> None:
         """Raise ``ValueError`` with a clear message for impossible settings."""
@@ -70,6 +71,8 @@ class RenderJob:
                 design_weights(self.family, self.designs)
             except ValueError as exc:
                 raise ValueError(f"--design: {exc}") from None
+        if not 0.0 <= self.grey_share <= 1.0:
+            raise ValueError("--grey-share must be in [0, 1]")
         unknown = [t for t in self.typefaces or () if t not in TYPEFACES]
         if unknown:
             raise ValueError(f"--typeface must be one of {', '.join(TYPEFACES)}, not {unknown[0]!r}")
@@ -118,7 +121,8 @@ def cut_to_frame(image: np.ndarray, labels: list[Label], laid: list[LaidCard],
 def render_one(job: RenderJob, i: int) -> dict:
     """Render and write image ``i`` with its label file; returns its ``meta.jsonl`` record."""
     rng = np.random.default_rng([job.seed, i])
-    image, labels, info = render_scene(rng, job.imgsz, job.kind, job.family, job.designs, job.typefaces)
+    image, labels, info = render_scene(rng, job.imgsz, job.kind, job.family, job.designs, job.typefaces,
+                                       job.grey_share)
     laid = info.pop("laid")
     if job.frame != "square":
         image, labels, laid = cut_to_frame(image, labels, laid, FRAMES[job.frame])

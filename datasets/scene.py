@@ -30,7 +30,7 @@ from referee.cards import ALL_CARD_IDS, CARD_BACK, STANDARD_FACE_IDS, UNO_BACK, 
 from . import distractors, textures
 from .cards import ART_DESIGNS, card_aspect, corner_boxes, printed_design, render_face
 from .drawing import DEFAULT_TYPEFACE, check_typeface
-from .effects import camera_pipeline
+from .effects import camera_pipeline, grey_camera
 from .hands import Hand, make_hand, paint_hand
 
 CLASS_INDEX: dict[str, int] = {card_id: i for i, card_id in enumerate(ALL_CARD_IDS)}
@@ -537,14 +537,16 @@ SCENES = {"table": _table_scene, "crowded": _crowded_scene, "closeup": _closeup_
 
 def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = None,
                  family: str | None = None, designs: tuple[str, ...] | dict[str, float] | None = None,
-                 typefaces: tuple[str, ...] | None = None) -> tuple[np.ndarray, list[Label], dict]:
+                 typefaces: tuple[str, ...] | None = None,
+                 grey_share: float = 0.0) -> tuple[np.ndarray, list[Label], dict]:
     """Render one synthetic photo: returns (BGR uint8 image ``size``x``size``, labels, info).
 
     ``kind`` picks a scene kind of ``SCENE_WEIGHTS`` and ``family`` ``"uno"`` or ``"standard"``
     (random when None); ``designs`` (of ``family``) are the designs its deck may be of, or a mapping of them
     to their weights (default: all, as ``DESIGN_WEIGHTS`` weighs them), ``typefaces`` those its indices may be
-    printed in (:func:`deck_typeface`; default DejaVu Sans). ``info`` says what was drawn (kind,
-    family, design, and every card laid: :meth:`Frame.laid`). Card faces are never mirrored: a mirrored 5 is a 2,
+    printed in (:func:`deck_typeface`; default DejaVu Sans). ``grey_share``: the share of photos a camera without
+    colour takes (:func:`grey_camera`; drawn last, so that with 0 the photos are those of before). ``info`` says what
+    was drawn (kind, family, design, every card laid: :meth:`Frame.laid`, and ``grey`` where the photo is grey). Card faces are never mirrored: a mirrored 5 is a 2,
     and webcams send their frames unmirrored.
     """
     if kind is None:
@@ -566,4 +568,6 @@ def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = N
     labels = frame.labels()
     image = camera_pipeline(rng, frame.image, webcam)
     info = {"kind": kind, "family": family, "design": deck.design if deck else None, "laid": frame.laid()}
+    if grey_share and rng.random() < grey_share:
+        image, info["grey"] = grey_camera(image), True
     return image, labels, info

@@ -113,13 +113,38 @@ def test_a_cut_frame_records_every_card_laid_where_it_lies_in_the_frame(tmp_path
             assert record["laid"][obj["instance"]] == {"card": obj["card"], "polygon": obj["polygon"]}
 
 
+def test_a_grey_camera_takes_its_share_of_the_scenes_and_leaves_the_others_as_they_were() -> None:
+    """``grey_share`` draws last: a scene it turns grey is the same scene without colour, one it leaves is the scene
+    rendered without it, byte for byte; the scene's info says which."""
+    for seed in range(6):
+        plain, plain_labels, plain_info = _scene(seed, kind="table")
+        grey, grey_labels, grey_info = _scene(seed, kind="table", grey_share=1.0)
+        assert "grey" not in plain_info and grey_info["grey"] is True
+        assert [l.to_dict() for l in grey_labels] == [l.to_dict() for l in plain_labels]
+        assert np.array_equal(grey[..., 0], grey[..., 1]) and np.array_equal(grey[..., 1], grey[..., 2])
+        expected = cv2.cvtColor(cv2.cvtColor(plain, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        assert np.array_equal(grey, expected)
+        kept, _, kept_info = _scene(seed, kind="table", grey_share=1e-9)  # drawn, never taken
+        assert np.array_equal(kept, plain) and "grey" not in kept_info
+
+
+def test_cli_grey_share_option(tmp_path) -> None:
+    assert main(["datasets", "render", "--n", "4", "--out", str(tmp_path), "--imgsz", "128", "--kind", "few",
+                 "--grey-share", "1"]) == 0
+    records = [json.loads(line) for line in (tmp_path / "meta.jsonl").read_text().splitlines()]
+    assert len(records) == 4 and all(r["grey"] for r in records)
+    image = cv2.imread(str(tmp_path / records[0]["image"]))
+    assert np.abs(image.astype(int) - image[..., :1].astype(int)).max() <= 3  # grey, but for the JPEG's rounding
+
+
 def test_cli_boxes_option_filters_kinds(tmp_path) -> None:
     assert main(["datasets", "render", "--n", "3", "--out", str(tmp_path), "--imgsz", "256", "--boxes", "cards"]) == 0
     records = [json.loads(line) for line in (tmp_path / "meta.jsonl").read_text().splitlines()]
     assert all(obj["kind"] == "card" for r in records for obj in r["objects"])
 
 
-@pytest.mark.parametrize("argv", [["--n", "0"], ["--n", "2", "--val-fraction", "1.5"], ["--n", "2", "--imgsz", "8"]])
+@pytest.mark.parametrize("argv", [["--n", "0"], ["--n", "2", "--val-fraction", "1.5"], ["--n", "2", "--imgsz", "8"],
+                                  ["--n", "2", "--grey-share", "1.5"]])
 def test_cli_rejects_bad_settings(tmp_path, argv, capsys) -> None:
     assert main(["datasets", "render", "--out", str(tmp_path / "x"), *argv]) == 2
     assert "tableref datasets render:" in capsys.readouterr().err

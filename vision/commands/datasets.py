@@ -44,6 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print each deck's indices and digits in one of these typefaces (repeat for several; "
                              "default: DejaVu Sans, as the shipped models learnt), e.g. lato-black; the card art "
                              "keeps its own")
+    render.add_argument("--grey-share", type=float, default=0.0, metavar="F",
+                        help="the share of photos taken by a camera without colour (default 0), which a detector "
+                             "must read by shape alone: a red card's suit too")
     render.add_argument("--boxes", choices=("corners", "cards", "both"), default="both",
                         help="label corner indices, whole cards, or both (default)")
     render.set_defaults(_action=_render)
@@ -82,7 +85,7 @@ def _render(args: argparse.Namespace) -> int:
     job = RenderJob(out=args.out, n=args.n, seed=args.seed, imgsz=args.imgsz,
                     val_fraction=args.val_fraction, boxes=args.boxes, kind=args.kind, family=args.family,
                     frame=args.frame, designs=tuple(args.design) if args.design else None,
-                    typefaces=tuple(args.typeface) if args.typeface else None)
+                    typefaces=tuple(args.typeface) if args.typeface else None, grey_share=args.grey_share)
     try:
         job.validate()
     except ValueError as exc:
