@@ -546,8 +546,8 @@ def render_scene(rng: np.random.Generator, size: int = 640, kind: str | None = N
     to their weights (default: all, as ``DESIGN_WEIGHTS`` weighs them), ``typefaces`` those its indices may be
     printed in (:func:`deck_typeface`; default DejaVu Sans). ``grey_share``: the share of photos a camera without
     colour takes (:func:`grey_camera`; drawn last, so that with 0 the photos are those of before). ``info`` says what
-    was drawn (kind, family, design, every card laid: :meth:`Frame.laid`, and ``grey`` where the photo is grey). Card faces are never mirrored: a mirrored 5 is a 2,
-    and webcams send their frames unmirrored.
+    was drawn (kind, family, design, every card laid: :meth:`Frame.laid`, and ``grey`` where the photo is grey).
+    Card faces are never mirrored: a mirrored 5 is a 2, and webcams send their frames unmirrored.
     """
     if kind is None:
         names = list(SCENE_WEIGHTS)

@@ -216,7 +216,7 @@ class Detector(TableDeck):
 
     def _cards(self, image: np.ndarray) -> list[Detection]:
         """:meth:`detect` of a checked image."""
-        floor = self.conf_threshold if self.classifier is None else min(self.conf_threshold, CONFIRM_FLOOR)
+        floor = self.box_floor
         first = self.look_size.first()
         native = self._look(image, first, 0, floor)
         wanted = self.look_size.wanted(native, image.shape, self.conf_threshold)
@@ -250,6 +250,12 @@ class Detector(TableDeck):
         colourless = any(names_a_colour(card.card) for card in cards) and frame_lacks_colour()
         return contested([capped_apart(self.calibration.apply(card, colourless)) for card in cards],
                          self.calibration.marked)
+
+    @property
+    def box_floor(self) -> float:
+        """The least score of a box the network's looks keep: the threshold, or with a reader the lower floor from
+        which it confirms unsure boxes (:data:`vision.unsure_boxes.CONFIRM_FLOOR`)."""
+        return self.conf_threshold if self.classifier is None else min(self.conf_threshold, CONFIRM_FLOOR)
 
     def network_boxes(self, bgr: np.ndarray, floor: float | None = None, side: int | None = None) -> list[Detection]:
         """The network's own boxes (corner indices and whole cards, each named by its top class) scoring at

@@ -207,16 +207,13 @@ def _missed_where(detector, folder: Path, cards, predictions) -> Counter:
     from vision.evaluation import where_missed
     from vision.images import read_image
     from vision.small_cards import LARGER_LOOK
-    from vision.unsure_boxes import CONFIRM_FLOOR
 
     network = {}
     for image in cards:
         bgr = read_image(folder / image)
         network[image] = [*detector.network_boxes(bgr, NETWORK_FLOOR),
                           *detector.network_boxes(bgr, NETWORK_FLOOR, LARGER_LOOK)]
-    confirm_floor = detector.conf_threshold if detector.classifier is None else min(detector.conf_threshold,
-                                                                                   CONFIRM_FLOOR)
-    return where_missed(cards, predictions, network, confirm_floor, detector.conf_threshold)
+    return where_missed(cards, predictions, network, detector.box_floor, detector.conf_threshold)
 
 
 def _most_common(counts: Counter, n: int) -> str:
