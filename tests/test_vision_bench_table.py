@@ -92,3 +92,29 @@ def test_the_model_draws_the_same_card_else_the_same_kind() -> None:
     assert kind("wild-draw4") == "uno-wild" and kind("QS") == "standard-face"
     with pytest.raises(ReadingsError):
         model.read("QS")
+
+
+def test_sure_wrong_turns_right_sure_readings_into_sure_confusions() -> None:
+    from vision.rulings import confusables
+
+    photos = [PhotoReading("red-5", "red-5", 0.999, True), PhotoReading("blue-2", "blue-2", 0.8, False)]
+    model = ReadingModel(photos, random.Random(0), sure_wrong=1.0)
+    read = model.read("red-5")
+    assert read.sure and read.card in confusables("red-5")
+    assert model.read("blue-2").card == "blue-2"  # an unsure reading is left as measured
+    assert ReadingModel(photos, random.Random(0)).read("red-5").card == "red-5"
+
+
+def test_a_sure_misreading_costs_one_flag_not_the_rest_of_the_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Sure misreadings and a table that never corrects the record by hand: a flag casts doubt on the sure card it
+    rests on, so the next flag asks about it; judged as read (--ask never), one phantom Draw Two flags on and on."""
+    readings = str(all_right(tmp_path / "right.csv"))
+    common = ("--readings", readings, "--games", "6", "--mistakes", "0", "--sure-wrong", "0.05",
+              "--corrections", "none")
+    flags = {}
+    for ask in ("never", "unsure"):
+        status, lines = bench(capsys, *common, "--ask", ask)
+        assert status == 0
+        flags[ask] = float(LAST_LINE.match(lines[-1]).group(1))
+    assert flags["never"] > 0 and flags["unsure"] < flags["never"] / 2

@@ -91,10 +91,10 @@ def test_an_unsure_reading_that_would_flag_is_asked_about_and_the_referee_is_lef
 
 def test_the_answer_is_the_event_the_referee_judges() -> None:
     ruler = dealt_ruler()
-    verdict, asked = ruler.settle({"type": "play", "player": "ann", "card": "yellow-8"}, reading("yellow-8", 0.7),
+    _, verdict, asked = ruler.settle({"type": "play", "player": "ann", "card": "yellow-8"}, reading("yellow-8", 0.7),
                                   lambda q: "red-8")
     assert verdict["accepted"] and not verdict["flags"] and verdict["state"]["top"] == "red-8" and len(asked) == 1
-    verdict, _ = ruler.settle({"type": "play", "player": "ben", "card": "blue-2"}, reading("blue-2", 0.6),
+    _, verdict, _ = ruler.settle({"type": "play", "player": "ben", "card": "blue-2"}, reading("blue-2", 0.6),
                               lambda q: "blue-2")
     assert [f["kind"] for f in verdict["flags"]] == ["illegal_card"]
 
@@ -165,10 +165,11 @@ def test_a_confirmed_top_card_lets_the_flag_stand() -> None:
     ruler.judge({"type": "play", "player": "ann", "card": "yellow-4"}, reading("yellow-4", 0.8))
     waiting = {"type": "play", "player": "ben", "card": "red-9"}
     asked: list[Question] = []
-    verdict, answered = ruler.settle(waiting, reading("red-9", 0.999, True), lambda q: asked.append(q) or "yellow-4")
+    _, verdict, answered = ruler.settle(waiting, reading("red-9", 0.999, True), lambda q: asked.append(q) or "yellow-4")
     assert [q.event["card"] for q in asked] == ["yellow-4"] and answered == [(asked[0], "yellow-4")]
     assert [f["kind"] for f in verdict["flags"]] == ["illegal_card"]
-    assert ruler.unsure_cards() == ()
+    # the yellow 4 is the table's word now; the red 9, flagged for its own card, is doubted (it may lie there)
+    assert [(c.event["card"], c.doubted) for c in ruler.unsure_cards()] == [("red-9", True)]
 
 
 def test_a_flag_resting_on_an_unsure_card_under_a_sure_one_asks_about_that_card() -> None:
@@ -227,7 +228,7 @@ def test_a_card_buried_under_two_jokers_read_sure_is_still_looked_back_on() -> N
                                reading("joker", 0.999, True))["flags"]
     assert not ruler.judge({"type": "draw", "player": "ann", "count": 10})["flags"]
     assert [card.event["card"] for card in ruler.unsure_cards()] == ["5S"]
-    verdict, asked = ruler.settle({"type": "play", "player": "ben", "card": "4C"}, reading("4C", 0.999, True),
+    _, verdict, asked = ruler.settle({"type": "play", "player": "ben", "card": "4C"}, reading("4C", 0.999, True),
                                   lambda question: "5C")
     assert [(question.event["card"], card) for question, card in asked] == [("5S", "5C")]
     assert verdict["accepted"] and not verdict["flags"]
@@ -244,14 +245,14 @@ def test_an_earlier_card_is_asked_about_where_it_clears_the_event_only_as_anothe
     assert not ruler.judge({"type": "play", "player": "ann", "card": "8S"}, reading("8S", 0.999, True))["flags"]
     assert not ruler.judge({"type": "play", "player": "ben", "card": "KS"}, reading("KS", 0.98))["flags"]
     truth = {"KS": "AS", "KD": "AS"}
-    verdict, asked = ruler.settle({"type": "play", "player": "ann", "card": "KD"}, reading("KD", 0.7),
+    _, verdict, asked = ruler.settle({"type": "play", "player": "ann", "card": "KD"}, reading("KD", 0.7),
                                   lambda question: truth[question.event["card"]])
     assert [(question.event["card"], card) for question, card in asked] == [("KS", "AS"), ("KD", "AS")]
     assert verdict["accepted"] and not verdict["flags"]
 
 def test_nobody_answering_leaves_the_event_unjudged() -> None:
     ruler = dealt_ruler()
-    verdict, asked = ruler.settle({"type": "play", "player": "ann", "card": "yellow-8"}, reading("yellow-8", 0.7),
+    _, verdict, asked = ruler.settle({"type": "play", "player": "ann", "card": "yellow-8"}, reading("yellow-8", 0.7),
                                   lambda q: None)
     assert verdict is None and asked == [] and ruler.referee.state()["top"] == "red-4"
 
@@ -285,7 +286,7 @@ def test_an_answer_about_one_card_leaves_the_other_unsure_card_looked_back_on() 
     # cat's 4C, read sure, would be flagged on a Joker of spades: the Joker is asked about first (a club or a 4
     # would clear it), then, confirmed, the 7S under it
     truth = {"joker": "joker", "7S": "7C"}
-    verdict, asked = ruler.settle({"type": "play", "player": "cat", "card": "4C"}, reading("4C", 0.999, True),
+    _, verdict, asked = ruler.settle({"type": "play", "player": "cat", "card": "4C"}, reading("4C", 0.999, True),
                                   lambda question: truth[question.event["card"]])
     assert [(question.event["card"], card) for question, card in asked] == [("joker", "joker"), ("7S", "7C")]
     assert verdict["accepted"] and not verdict["flags"]
@@ -338,8 +339,80 @@ def test_two_misread_cards_that_make_one_flag_together_are_both_asked_about() ->
     assert older.clearing(event) == [] and later.clearing(event) == []
     assert older.clearing_with(later, event)[0] == "KC"
     truth = {"KS": "KC", "AS": "AC"}
-    verdict, asked = ruler.settle(event, reading("QC", 0.999, True), lambda question: truth[question.event["card"]])
+    _, verdict, asked = ruler.settle(event, reading("QC", 0.999, True), lambda question: truth[question.event["card"]])
     assert [(question.event["card"], card) for question, card in asked] == [("KS", "KC"), ("AS", "AC")]
     assert asked[0][0].options[:2] == ("KS", "KC")
     assert verdict["accepted"] and not verdict["flags"] and [e.get("card") for e in ruler.events[-3:]] == [
         "KC", "AC", "QC"]
+
+
+# -- a sure misreading flags once ---------------------------------------------------------------------------
+def phantom_draw_two(answer: str) -> tuple[Ruler, list[Question], dict]:
+    """ann's red 5 is read *sure* as a Red Draw Two; ben plays a red 7 on it (flagged: he owes two), then cat's
+    blue 7 comes, which the camera gives to ben (the turn stayed with him). The table answers ``answer``."""
+    ruler = dealt_ruler()
+    read = Reading("red-draw2", 0.99, True, BOX, alternatives=(("red-5", 0.005),))  # the frames' runner-up
+    assert not ruler.judge({"type": "play", "player": "ann", "card": "red-draw2"}, read)["flags"]
+    asked: list[Question] = []
+    first = ruler.settle({"type": "play", "player": "ben", "card": "red-7"}, reading("red-7", 0.99, True),
+                         lambda q: asked.append(q) or answer)
+    assert asked == [] and [f["kind"] for f in first.verdict["flags"]] == ["must_draw"]  # a sure reading flags at once
+    assert [c.event["card"] for c in ruler.unsure_cards()] == ["red-draw2"]  # ... and the flag casts doubt on it
+    second = ruler.settle({"type": "play", "player": "ben", "card": "blue-7"}, reading("blue-7", 0.99, True),
+                          lambda q: asked.append(q) or answer)
+    return ruler, asked, second
+
+
+def test_a_sure_misreading_flags_once_and_the_table_playing_on_is_asked_about_it() -> None:
+    ruler, asked, second = phantom_draw_two("red-5")
+    assert [q.event["card"] for q in asked] == ["red-draw2"] and asked[0].by_turn
+    assert asked[0].waiting == {"type": "play", "player": "ben", "card": "blue-7"}
+    assert asked[0].to_dict()["by_turn"] is True and asked[0].options[:2] == ("red-draw2", "red-5")
+    # the answer corrects the Red Draw Two: ben's red 7 is no offence, and the blue 7 is cat's
+    assert second.event == {"type": "play", "player": "cat", "card": "blue-7"}
+    assert second.verdict["accepted"] and not second.verdict["flags"] and second.verdict["state"]["turn"] == "ann"
+    assert [e.get("card") for e in ruler.events[-3:]] == ["red-5", "red-7", "blue-7"]
+    assert ruler.unsure_cards() == ()
+
+
+def test_a_sure_card_the_table_confirms_keeps_its_flag() -> None:
+    ruler, asked, second = phantom_draw_two("red-draw2")
+    assert [q.event["card"] for q in asked] == ["red-draw2"]
+    assert [f["kind"] for f in second.verdict["flags"]] == ["must_draw"]  # the table's word: ben does owe two
+    assert second.event["player"] == "ben" and ruler.unsure_cards() == ()
+
+
+def test_a_sure_card_no_flag_rested_on_is_not_looked_back_on() -> None:
+    ruler = dealt_ruler()
+    ruler.judge({"type": "play", "player": "ann", "card": "red-draw2"}, reading("red-draw2", 0.99, True))
+    ruler.judge({"type": "draw", "player": "ben", "count": 2})
+    assert ruler.unsure_cards() == ()
+    assert ruler.consider({"type": "play", "player": "ann", "card": "blue-9"}, reading("blue-9", 0.99, True)) is None
+
+
+def test_a_sure_misreading_flagged_for_its_own_card_is_asked_about_when_the_table_plays_on() -> None:
+    """ann's red 3 is read *sure* as a blue 3 on the red 4: flagged and taken back by the rules, but it lies on the
+    table; ben's green 3 comes, given to ann (the turn stayed with her): asked about the blue 3."""
+    ruler = dealt_ruler()
+    read = Reading("blue-3", 0.99, True, BOX, alternatives=(("red-3", 0.004),))
+    flagged = ruler.judge({"type": "play", "player": "ann", "card": "blue-3"}, read)
+    assert [f["kind"] for f in flagged["flags"]] == ["illegal_card"] and flagged["state"]["top"] == "red-4"
+    settled = ruler.settle({"type": "play", "player": "ann", "card": "green-3"}, reading("green-3", 0.99, True),
+                           lambda q: "red-3")
+    assert [q.event["card"] for q, _ in settled.asked] == ["blue-3"] and settled.asked[0][0].options[1] == "red-3"
+    assert settled.event["player"] == "ben" and not settled.verdict["flags"]
+    assert [e.get("card") for e in ruler.events[-2:]] == ["red-3", "green-3"]
+
+
+def test_a_real_offence_the_table_took_back_is_not_asked_about_again() -> None:
+    """ann really plays a blue 3 on the red 4 (read right, sure): flagged; she takes it back and draws; ben's red 9
+    is clean, and a later offence resting on the red 4 is flagged as read, nobody asked."""
+    ruler = dealt_ruler()
+    ruler.judge({"type": "play", "player": "ann", "card": "blue-3"}, reading("blue-3", 0.99, True))
+    state = ruler.referee.state()
+    ruler.judge({"type": "draw", "player": "ann", "count": state.get("pending_draw") or 1})
+    asked: list[Question] = []
+    turn = ruler.referee.state()["turn"]
+    settled = ruler.settle({"type": "play", "player": turn, "card": "green-7"}, reading("green-7", 0.99, True),
+                           lambda q: asked.append(q) or q.options[0])
+    assert asked == [] and [f["kind"] for f in settled.verdict["flags"]] == ["illegal_card"]

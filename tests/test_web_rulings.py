@@ -460,8 +460,10 @@ def test_a_ruling_memory_kept_before_cards_were_kept_still_loads() -> None:
     database kept before that loads with no card: it buries nothing."""
     old = {"held": [], "down": [{"seq": 4, "reading": None}, {"seq": 5, "reading": None}], "waiting": []}
     memory = RulingMemory.from_dict(old)
-    assert memory.down == [(4, None, None), (5, None, None)]
+    assert memory.down == [(4, None, None), (5, None, None)] and memory.doubted == []  # kept before doubts were
     assert RulingMemory.from_dict(memory.to_dict()) == memory
+    memory.doubted = [5]
+    assert RulingMemory.from_dict(memory.to_dict()).doubted == [5]
 
 
 def test_a_card_buried_under_two_jokers_is_asked_about_on_the_page(tmp_path: Path) -> None:
@@ -478,3 +480,41 @@ def test_a_card_buried_under_two_jokers_is_asked_about_on_the_page(tmp_path: Pat
     entry = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "5C"}).get_json()
     assert entry["verdict"]["accepted"] and not entry["verdict"]["flags"]
     assert client.state(game_id)["top"] == "4C"
+
+
+def test_a_sure_misreading_flags_once_on_the_page_and_the_table_playing_on_is_asked_about_it(
+        table: tuple[Any, TableClient, int]) -> None:
+    """ben's red 8 is read *sure* as a Red Draw Two on the red 5; cat's red 9 on it is flagged (she owes two), then
+    ann's red 1 comes, which the camera gives to cat (the turn stayed with her): asked about the Draw Two, not a
+    second accusation; the answer corrects it and the red 1 goes to ann."""
+    app, client, game_id = table
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    assert not camera.on_event(camera_play("red-draw2", 0.99, True))["flags"]
+    flagged = camera.on_event(camera_play("red-9", 0.99, True))
+    assert [f["kind"] for f in flagged["flags"]] == ["must_draw"]  # a sure reading flags at once
+    assert camera.on_event(camera_play("red-1", 0.99, True)) is None  # ... once: the next flag asks
+    question = client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    assert question["event"]["card"] == "red-draw2" and question["by_turn"] is True
+    entry = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "red-8"}).get_json()
+    assert entry["accepted"] and not entry["flags"]
+    assert _plays_in_force(client, game_id) == [("table", "ben", "red-8"), ("camera", "cat", "red-9"),
+                                                ("camera", "ann", "red-1")]
+    assert client.state(game_id)["turn"] == "ben"
+
+
+def test_a_sure_misreading_flagged_for_its_own_card_is_asked_about_when_the_table_plays_on(
+        table: tuple[Any, TableClient, int]) -> None:
+    """ben's red 8 is read *sure* as a blue 8 on the red 5: flagged and, by the rules, taken back; on the table it
+    lies on, and cat's green 8 comes, which the camera gives to ben (the turn stayed with him): asked about the
+    blue 8, not a second accusation; the answer corrects it and the green 8 goes to cat."""
+    app, client, game_id = table
+    camera = app.extensions["tableref.camera"]
+    camera.follow(game_id)
+    assert [f["kind"] for f in camera.on_event(camera_play("blue-8", 0.99, True))["flags"]] == ["illegal_card"]
+    assert camera.on_event(camera_play("green-8", 0.99, True)) is None
+    question = client.get(f"/api/games/{game_id}/questions").get_json()["questions"][0]
+    assert question["event"]["card"] == "blue-8" and question["by_turn"] is True
+    entry = client.post(f"/api/games/{game_id}/questions/{question['id']}/answer", {"card": "red-8"}).get_json()
+    assert entry["accepted"] and not entry["flags"]
+    assert _plays_in_force(client, game_id) == [("table", "ben", "red-8"), ("camera", "cat", "green-8")]

@@ -15,8 +15,10 @@ reading is not sure and whose verdict would accuse someone is not judged; ``on_q
 :class:`~vision.rulings.Question` and returns the card the table names (the answer is judged, as a
 ``"table"`` correction) or None when nobody answers. Unanswered, the player has the benefit of the
 doubt: the first card offered that the referee accepts without a flag is judged (source
-``"unanswered"``); when there is none, or when the question was about the card on the pile under
-it, the event is not judged at all (no accusation rests on an unsure reading).
+``"unanswered"``; when there is none, the event is not judged at all: no accusation rests on an unsure
+reading); a question about a card put down earlier takes the first card offered after the one read, which clears
+the event waiting, and the event is judged (an event left unjudged would leave the camera's idea of the turn
+behind, and every later play with it).
 
 Where another party keeps the game (a camera node's server, whose page may undo, correct or add events),
 ``follow`` is called before each frame: when it returns a list of events, the referee becomes the referee of
@@ -152,15 +154,16 @@ class HeadlessTable:
                 answer = next((card for card in question.options[1:]
                                if not accuses(preview(self.referee, question.answer(card)))), None)
                 source = "unanswered"
+            else:  # about an earlier card: the first card offered after the one read clears the event waiting
+                answer, source = question.options[1], "unanswered"
             return answer
 
-        verdict, asked = self.ruler.settle(event, reading, ask_table)
-        if verdict is None:
+        settled = self.ruler.settle(event, reading, ask_table)
+        if settled.verdict is None:
             return None
-        judged = next((question.answer(card) for question, card in asked if question.waiting is None), event)
-        self._report(Judgement(judged, verdict, source, self.watcher.frame_time, time.monotonic(), reading,
-                               tuple(asked)))
-        return verdict
+        self._report(Judgement(settled.event, settled.verdict, source, self.watcher.frame_time, time.monotonic(),
+                               reading, tuple(settled.asked)))
+        return settled.verdict
 
     def _apply_scripted(self, event: dict[str, Any]) -> None:
         if self.output_error is not None:

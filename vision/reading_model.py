@@ -15,7 +15,9 @@ reading's card id or ``none``, its probability, ``true``/``false``), as ``tabler
   cannot be moved (a number read as a wild, a card read as another family) is kept as it was read.
 * ``none`` (nothing read on the photo): the camera never reads the card.
 
-Probability and sure mark are the row's own: a wrong reading marked sure stays sure.
+Probability and sure mark are the row's own: a wrong reading marked sure stays sure. ``sure_wrong`` stresses the
+referee with a reader worse than the one measured, as on a deck it never saw: a right reading marked sure is, with
+that chance, of one of the card's likely confusions instead (``vision.rulings.confusables``), still marked sure.
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from pathlib import Path
 
 from referee.cards import is_card_id, parse_card
 from vision.reading import Reading
+from vision.rulings import confusables
 
 HEADER = ("card", "read", "conf", "sure")
 NOT_READ = "none"
@@ -117,8 +120,8 @@ def transfer(photo: PhotoReading, card: str) -> str | None:
 class ReadingModel:
     """Draws readings for cards from measured photo readings (see the module doc); ``rng`` decides which row."""
 
-    def __init__(self, photos: Iterable[PhotoReading], rng: random.Random) -> None:
-        self.rng = rng
+    def __init__(self, photos: Iterable[PhotoReading], rng: random.Random, sure_wrong: float = 0.0) -> None:
+        self.rng, self.sure_wrong = rng, sure_wrong
         self.by_card: dict[str, list[PhotoReading]] = {}
         self.by_kind: dict[str, list[PhotoReading]] = {}
         self.by_family: dict[str, list[PhotoReading]] = {}
@@ -138,4 +141,6 @@ class ReadingModel:
         """One photo's reading of ``card``; None when nothing was read."""
         photo = self.photo_for(card)
         read = transfer(photo, card)
+        if self.sure_wrong and photo.sure and read == card and self.rng.random() < self.sure_wrong:
+            read = self.rng.choice(confusables(card))  # a sure misreading
         return None if read is None else Reading(read, photo.conf, photo.sure, NO_BOX)

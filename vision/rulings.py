@@ -25,13 +25,15 @@ is judged after it. An answer confirms the card asked about only: the other unsu
 on (a Joker confirmed on top still buries a misread card). Where only both of the last two cards together
 clear the flag (a king misread in suit under an ace misread in suit), the older is asked about first. So a
 misreading of either of the last cards put down, or of both, is never the ground of a flag.
+A sure misreading flags once: the flag casts doubt on the sure cards it rests on (the flagged card's own included),
+and the next flag resting on a doubted card asks about it (:class:`Ruler`).
 :class:`Ruler` keeps one referee this way (``tableref watch``, ``tableref bench table``).
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple, TypeVar
 
 from referee.cards import (ALL_CARD_IDS, FACE_IDS_BY_FAMILY, JOKER, RANKS, SUITS, UNO_ACTIONS, UNO_COLORS, UNO_NUMBERS,
                            parse_card)
@@ -45,6 +47,8 @@ ASK_MODES = ("unsure", "never")
 NEUTRAL_FLAGS = frozenset({"reshuffle", "pile_empty", "cut_tie", "time_up"})
 #: Event type -> the field holding the card the camera read.
 CARD_FIELD = {"play": "card", "turn_up": "card", "start_round": "starter"}
+#: Events the camera gives to the player whose turn it is (it cannot tell who played).
+TURN_EVENTS = frozenset({"play", "draw", "pass"})
 #: Other cards offered besides the one read ("other…" covers the rest).
 OPTIONS_OFFERED = 3
 #: How many of the last cards put down a flag may be found to rest on (asked about when unsure): the
@@ -62,11 +66,6 @@ def put_down(event: dict[str, Any], verdict: dict[str, Any]) -> bool:
     return field is not None and bool(verdict.get("accepted")) and verdict["state"].get("top") == event[field]
 
 
-def still_unsure(reading: Reading | None, confirmed: bool = False) -> bool:
-    """Whether a card read as ``reading`` is one to look back on: read, not sure, and not the table's word."""
-    return reading is not None and not reading.sure and not confirmed
-
-
 def buries(card: str) -> bool:
     """Whether play resumes on the card under ``card`` (a Joker of the four-deck game names no suit): a flag on the
     card played next rests on the card it buries."""
@@ -80,6 +79,16 @@ def looked_back_on(down: Sequence[T], card: T, burying: Callable[[T], bool] = la
     cards = [*down, card]
     setting = [i for i, item in enumerate(cards) if not burying(item)]
     return cards[setting[-CARDS_LOOKED_BACK] if len(setting) >= CARDS_LOOKED_BACK else 0:]
+
+
+def attributed(event: dict[str, Any], turn: str | None, referee: Any) -> dict[str, Any]:
+    """``event`` as the camera would have sent it to ``referee``: a play, draw or pass it gave to ``turn`` (the player
+    whose turn it was when the camera sent it) is the turn player's of ``referee`` (a referee replayed with an earlier
+    card corrected, after which the turn may have passed to someone else)."""
+    if turn is None or event.get("type") not in TURN_EVENTS or event.get("player") != turn:
+        return event
+    now = referee.state().get("turn")
+    return {**event, "player": now} if now else event
 
 
 def accuses(verdict: dict[str, Any]) -> bool:
@@ -122,6 +131,9 @@ class Question:
     options: tuple[str, ...]
     would_flag: tuple[dict[str, Any], ...]
     waiting: dict[str, Any] | None = None  # asked about an earlier card: the event judged after the answer
+    #: the waiting event is the camera's, given to the turn player: after an answer correcting the earlier card it
+    #: is the turn player's of the table so corrected (:func:`attributed`)
+    by_turn: bool = False
 
     @property
     def field(self) -> str:
@@ -134,11 +146,14 @@ class Question:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"type": "question", "event", "reading", "options", "would_flag"}``, and
-        ``"waiting"`` (the event judged after the answer) when it asks about an earlier card."""
+        ``"waiting"`` (the event judged after the answer) when it asks about an earlier card, and ``"by_turn": true``
+        where that event goes to the turn player of the table the answer makes."""
         line = {"type": "question", "event": dict(self.event), "reading": self.reading.to_dict(),
                 "options": list(self.options), "would_flag": [dict(f) for f in self.would_flag]}
         if self.waiting is not None:
             line["waiting"] = dict(self.waiting)
+        if self.by_turn:
+            line["by_turn"] = True
         return line
 
 
@@ -182,36 +197,46 @@ def ask_about(referee: Any, event: dict[str, Any], reading: Reading, verdict: di
 
 @dataclass(frozen=True)
 class UnsureCard:
-    """A card put down whose reading was not sure and that nobody confirmed: the event that put it down,
-    its reading, the referee as it was just before that event and the events judged since."""
+    """A card put down as the camera read it, that nobody confirmed: the event that put it down, its reading,
+    the referee as it was just before that event and the events judged since. It is looked back on
+    (:attr:`looked_back`) where its reading was not sure, or, read sure, once a flag rested on it (``doubted``)."""
 
     event: dict[str, Any]
     reading: Reading
     before: Any
     since: tuple[dict[str, Any], ...] = ()
+    doubted: bool = False
+
+    @property
+    def looked_back(self) -> bool:
+        """Whether a later flag may be found to rest on this card: its reading is unsure, or a flag rested on it."""
+        return not self.reading.sure or self.doubted
 
     def replayed(self, card: str, consistent: bool = False) -> Any | None:
         """A referee where this card was ``card`` (the events since judged again after it). With
         ``consistent``, None where this card as ``card``, or any event since, would be refused: a card with
-        which the table could not have played on as it did is not what was put down."""
+        which the table could not have played on as it did is not what was put down; and, this card doubted,
+        where any would still be flagged: the table played on as if the flag that cast the doubt were wrong."""
         referee = self.before.copy()
         for event in ({**self.event, CARD_FIELD[self.event["type"]]: card}, *self.since):
-            if not referee.handle(event).get("accepted") and consistent:
+            verdict = referee.handle(event)
+            if consistent and (accuses(verdict) if self.doubted else not verdict.get("accepted")):
                 return None
         return referee
 
-    def clearing(self, event: dict[str, Any], own: Sequence[str] = ()) -> list[str]:
+    def clearing(self, event: dict[str, Any], own: Sequence[str] = (), turn: str | None = None) -> list[str]:
         """The other cards this card may have been, consistently with the events since, with which ``event``
         would accuse nobody, as read or as one of ``own`` (the other cards an unsure event's own reading may have
         been: a reverse misread as a king, then the reverse played after it misread too): among its likely
-        confusions first, else among every face of its family."""
+        confusions first, else among every face of its family. With ``turn`` (whose turn it is now), ``event`` is
+        given to the turn player of the table so corrected where it was ``turn``'s (:func:`attributed`)."""
         read = self.event[CARD_FIELD[self.event["type"]]]
         events = [event, *({**event, CARD_FIELD[event["type"]]: card} for card in own)]
         likely = _candidates(self.event, self.reading)
-        found = [card for card in likely if self._clears(card, events)]
+        found = [card for card in likely if self._clears(card, events, turn)]
         if found:
             return found
-        return [card for card in other_faces(read) if card not in likely and self._clears(card, events)]
+        return [card for card in other_faces(read) if card not in likely and self._clears(card, events, turn)]
 
     def clearing_with(self, later: UnsureCard, event: dict[str, Any]) -> list[str]:
         """The other cards this card may have been (its likely confusions) with which one of the likely
@@ -227,11 +252,13 @@ class UnsureCard:
                 found.append(card)
         return found
 
-    def _clears(self, card: str, events: Sequence[dict[str, Any]]) -> bool:
+    def _clears(self, card: str, events: Sequence[dict[str, Any]], turn: str | None = None) -> bool:
         """Whether, had this card been ``card`` (consistently with the events since), one of ``events`` (the event
-        waiting, as read or as another card it may have been) would accuse nobody."""
+        waiting, as read or as another card it may have been; given to the turn player there where it was
+        ``turn``'s) would accuse nobody."""
         referee = self.replayed(card, consistent=True)
-        return referee is not None and any(not accuses(preview(referee, event)) for event in events)
+        return referee is not None and any(not accuses(preview(referee, attributed(event, turn, referee)))
+                                           for event in events)
 
 
 def _with_earlier_corrected(card: UnsureCard, later: int, corrected: dict[str, Any]) -> UnsureCard:
@@ -239,7 +266,7 @@ def _with_earlier_corrected(card: UnsureCard, later: int, corrected: dict[str, A
     table's answer about that event): its referee before it is unchanged."""
     since = list(card.since)
     since[len(since) - 1 - later] = corrected
-    return UnsureCard(card.event, card.reading, card.before, tuple(since))
+    return replace(card, since=tuple(since))
 
 
 def _built_on_corrected(card: UnsureCard, asked: UnsureCard, corrected: dict[str, Any],
@@ -252,7 +279,7 @@ def _built_on_corrected(card: UnsureCard, asked: UnsureCard, corrected: dict[str
     for event in (corrected, *asked.since[:own]):
         if not referee.handle(event).get("accepted") and consistent:
             return None
-    return UnsureCard(card.event, card.reading, referee, card.since)
+    return replace(card, before=referee)
 
 
 def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: str = "unsure",
@@ -262,11 +289,14 @@ def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: s
     Nothing is asked with ``ask == "never"``, nor when the verdict would accuse nobody. When it would:
     if the event's own reading is unsure and another card would be ruled otherwise
     (:func:`same_for_any_card`), the table is asked about the event's card; else about the
-    latest of the ``earlier`` unsure cards (oldest first) that another card it may have been would
-    clear the event with, the event as read or, its own reading unsure, as another card it may have been
-    (:meth:`UnsureCard.clearing`; those cards offered first); else, where two misread
+    latest of the ``earlier`` cards looked back on (oldest first: unsure, or doubted) that another card it may
+    have been would clear the event with, the event as read or, its own reading unsure, as another card it may have
+    been (:meth:`UnsureCard.clearing`; those cards offered first); else, where two misread
     earlier cards clear it only together, about the older of them (:meth:`UnsureCard.clearing_with`; the later
-    one is asked about next); else the verdict rests on sure readings only and stands."""
+    one is asked about next). Failing both, about the latest doubted card that would clear the event given to the
+    turn player of the table so corrected where the camera gave it to this one's (:func:`attributed`: after the flag
+    of a phantom Draw Two the turn stayed where it was, and the camera gave the next player's play to the player
+    "owing two"). Else the verdict rests on sure readings only and stands."""
     unsure = reading is not None and not reading.sure and event.get("type") in CARD_FIELD
     if ask == "never" or not (unsure or earlier):
         return None
@@ -284,16 +314,38 @@ def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: s
         together = earlier[-2].clearing_with(earlier[-1], event)
         if together:
             return _earlier_question(earlier[-2], together, event, verdict)
+    turn = referee.state().get("turn")
+    for card in reversed([card for card in earlier if card.doubted]):  # the turn stayed where a flag left it
+        clearing = card.clearing(event, own, turn)
+        if clearing:
+            return _earlier_question(card, clearing, event, verdict, by_turn=True)
     return None
 
 
-def _earlier_question(card: UnsureCard, clearing: list[str], event: dict[str, Any], verdict: dict[str, Any]) -> Question:
-    """The question about the earlier unsure ``card`` that ``event`` waits on: the cards that would clear it offered
-    first, then its other likely confusions."""
+def _earlier_question(card: UnsureCard, clearing: list[str], event: dict[str, Any], verdict: dict[str, Any],
+                      by_turn: bool = False) -> Question:
+    """The question about the earlier ``card`` looked back on that ``event`` waits on: the cards that would clear it
+    offered first, then its other likely confusions (``by_turn``: they clear it given to the turn player)."""
     others = [c for c in _candidates(card.event, card.reading) if c not in clearing]
     field = CARD_FIELD[card.event["type"]]
     return Question(dict(card.event), card.reading, (card.event[field], *(clearing + others)[:OPTIONS_OFFERED]),
-                    tuple(dict(f) for f in verdict.get("flags") or []), dict(event))
+                    tuple(dict(f) for f in verdict.get("flags") or []), dict(event), by_turn)
+
+
+def flagged_for_its_card(referee: Any, event: dict[str, Any], reading: Reading) -> bool:
+    """Whether ``event``, accusing on ``referee``, would accuse nobody as another card its reading may have been."""
+    field = CARD_FIELD.get(event.get("type", ""))
+    return field is not None and any(not accuses(preview(referee, {**event, field: card}))
+                                     for card in _candidates(event, reading))
+
+
+class Settled(NamedTuple):
+    """What :meth:`Ruler.settle` did: the event judged (as the table's answers made it), its verdict (None: not
+    judged, a question went unanswered) and the questions asked with their answers, in order."""
+
+    event: dict[str, Any]
+    verdict: dict[str, Any] | None
+    asked: list[tuple[Question, str]]
 
 
 class Ruler:
@@ -301,27 +353,43 @@ class Ruler:
 
     ``consider(event, reading)`` says whether to ask first; ``judge`` applies an event (``confirmed``:
     its card is the table's word, as sure as a sure reading); ``settle`` does both, putting the
-    questions to the table through a callback."""
+    questions to the table through a callback.
+
+    A flag casts doubt on the sure cards it rests on: one the camera read sure, among the last put down, that
+    another card it may have been would have cleared the flag with, and the card of the flagged play itself where
+    another card it may have been would have been no offence (the rules take it back; on the table it may lie on).
+    The table playing on after the flag as if it were that other card (a phantom Draw Two, read sure, after which
+    every play is "owing two"; a blue 0 read sure as a yellow 0 on a blue 9, after which every play is out of turn)
+    makes the next flag resting on it a question about it (:meth:`UnsureCard.clearing`, every event since it clean
+    too), not a second accusation: one misreading, however sure, flags once."""
 
     def __init__(self, ask: str = "unsure") -> None:
         self.ask = ask
         self.referee = Referee()
         self.events: list[dict[str, Any]] = []  # every event the referee accepted, in order
         #: the cards looked back on (:func:`looked_back_on`), oldest first: each card's id, and its
-        #: :class:`UnsureCard` (None where read sure or confirmed)
+        #: :class:`UnsureCard` (None where confirmed, entered by hand, or ``ask`` is "never")
         self._down: list[tuple[str, UnsureCard | None]] = []
 
     def unsure_cards(self) -> tuple[UnsureCard, ...]:
-        """The unsure, unconfirmed cards among those looked back on, oldest first."""
-        return tuple(card for _, card in self._down if card is not None)
+        """The cards a flag may be found to rest on (unsure, or doubted) among those looked back on, oldest first."""
+        return tuple(card for _, card in self._down if card is not None and card.looked_back)
+
+    def _doubted(self, event: dict[str, Any], turn: str | None) -> set[int]:
+        """Where in the cards looked back on lie the sure ones that ``event``'s flag rests on (another card each may
+        have been clears it; ``turn``: whose turn it was when it came)."""
+        return {i for i, (_, card) in enumerate(self._down)
+                if card is not None and not card.looked_back and card.clearing(event, (), turn)}
 
     def consider(self, event: dict[str, Any], reading: Reading | None) -> Question | None:
         """The question to ask before judging ``event``, or None (see :func:`rule_on`)."""
         return rule_on(self.referee, event, reading, self.ask, self.unsure_cards())
 
     def judge(self, event: dict[str, Any], reading: Reading | None = None, confirmed: bool = False) -> dict[str, Any]:
-        """Apply ``event``; its verdict."""
-        before = self.referee.copy() if still_unsure(reading, confirmed) and self.ask != "never" else None
+        """Apply ``event``; its verdict. A flag casts doubt on the sure cards it rests on (see the class doc)."""
+        read = reading is not None and not confirmed and self.ask != "never"
+        before = self.referee.copy() if read else None
+        turn = self.referee.state().get("turn") if any(card is not None for _, card in self._down) else None
         verdict = self.referee.handle(event)
         if not verdict.get("accepted"):
             return verdict
@@ -329,12 +397,18 @@ class Ruler:
         if event.get("type") == "new_game":
             self._down = []
             return verdict
-        self._down = [(id_, None if c is None else UnsureCard(c.event, c.reading, c.before, (*c.since, event)))
-                      for id_, c in self._down]
+        doubted = self._doubted(event, turn) if accuses(verdict) else set()
+        self._down = [(id_, None if c is None else
+                       replace(c, since=(*c.since, event), doubted=c.doubted or i in doubted))
+                      for i, (id_, c) in enumerate(self._down)]
+        record = UnsureCard(event, reading, before) if before is not None else None
         if put_down(event, verdict):
-            unsure = UnsureCard(event, reading, before) if before is not None else None
-            card = (event[CARD_FIELD[event["type"]]], unsure)
-            self._down = looked_back_on(self._down, card, lambda item: buries(item[0]))
+            self._down = looked_back_on(self._down, (event[CARD_FIELD[event["type"]]], record),
+                                        lambda item: buries(item[0]))
+        elif record is not None and reading.sure and accuses(verdict) and flagged_for_its_card(before, event, reading):
+            # taken back by the rules, but on the table it may lie on: doubted, the table playing on after it is asked
+            self._down = looked_back_on(self._down, (event[CARD_FIELD[event["type"]]], replace(record, doubted=True)),
+                                        lambda item: buries(item[0]))
         return verdict
 
     def correct(self, question: Question, card: str) -> None:
@@ -372,22 +446,24 @@ class Ruler:
         return replayed
 
     def settle(self, event: dict[str, Any], reading: Reading | None,
-               ask_table: Callable[[Question], str | None]) -> tuple[dict[str, Any] | None, list[tuple[Question, str]]]:
+               ask_table: Callable[[Question], str | None]) -> Settled:
         """Judge ``event``, asking the table (``ask_table``: the card it names, or None: no answer) first
         where :meth:`consider` says so: about the event's own card (the answer is the event judged,
-        as sure as a sure reading), then about an earlier unsure card. Returns the verdict (None: not judged, a
-        question went unanswered) and the questions asked with their answers, in order."""
+        as sure as a sure reading), then about an earlier card looked back on (where the question says ``by_turn``, the
+        event then goes to the turn player of the table the answer makes: :func:`attributed`)."""
         asked: list[tuple[Question, str]] = []
         confirmed = False
         question = self.consider(event, reading)
         while question is not None:
             card = ask_table(question)
             if card is None:
-                return None, asked
+                return Settled(event, None, asked)
             asked.append((question, card))
             if question.waiting is None:
                 event, confirmed = question.answer(card), True
             else:
+                turn = self.referee.state().get("turn") if question.by_turn else None
                 self.correct(question, card)
+                event = attributed(event, turn, self.referee)
             question = rule_on(self.referee, event, None if confirmed else reading, self.ask, self.unsure_cards())
-        return self.judge(event, reading, confirmed), asked
+        return Settled(event, self.judge(event, reading, confirmed), asked)

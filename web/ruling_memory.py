@@ -2,8 +2,10 @@
 
 * ``held``: the camera's events that came while a question was open, in order, each with its reading and the
   id of its still (stored when it was held: a reading's JPEG does not travel in this form);
-* ``down``: the last cards the camera put down (``seq``, the reading where it is still unsure, and the card: a
-  Joker keeps the card it buries looked back on), which a later flag looks back on (``vision.rulings.looked_back_on``);
+* ``down``: the last cards the camera put down (``seq``, the reading where nobody confirmed it, and the card: a
+  Joker keeps the card it buries looked back on), which a later flag looks back on (``vision.rulings.looked_back_on``)
+  where read unsure, or read sure and ``doubted``;
+* ``doubted``: the ``seq`` of each card read sure that a flag has rested on (``vision.rulings.Ruler``'s doubt);
 * ``waiting``: for each open question, what the event it holds back came with: reading, source, still id.
 """
 from __future__ import annotations
@@ -29,6 +31,7 @@ class RulingMemory:
     held: list[tuple[dict[str, Any], Reading | None, int | None]] = field(default_factory=list)
     down: list[tuple[int, Reading | None, str | None]] = field(default_factory=list)
     waiting: dict[int, tuple[Reading | None, str, int | None]] = field(default_factory=dict)
+    doubted: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form the database keeps."""
@@ -36,7 +39,8 @@ class RulingMemory:
                          for event, reading, still in self.held],
                 "down": [{"seq": seq, "reading": _plain(reading), "card": card} for seq, reading, card in self.down],
                 "waiting": [{"question": question, "reading": _plain(reading), "source": source, "still_id": still}
-                            for question, (reading, source, still) in self.waiting.items()]}
+                            for question, (reading, source, still) in self.waiting.items()],
+                "doubted": list(self.doubted)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RulingMemory:
@@ -44,4 +48,4 @@ class RulingMemory:
         return cls([(h["event"], _reading(h["reading"]), h["still_id"]) for h in data.get("held", [])],
                    [(d["seq"], _reading(d["reading"]), d.get("card")) for d in data.get("down", [])],
                    {w["question"]: (_reading(w["reading"]), w["source"], w["still_id"])
-                    for w in data.get("waiting", [])})
+                    for w in data.get("waiting", [])}, [int(seq) for seq in data.get("doubted", [])])

@@ -3,7 +3,9 @@
 Every camera event of the followed game comes here with its reading:
 
 * judged at once when every reading its verdict rests on is sure (the event's own and those of the
-  last cards put down), or when it flags nothing; its still is stored with the event's ``seq`` (the "why?");
+  last cards put down), or when it flags nothing; its still is stored with the event's ``seq`` (the "why?"); a flag
+  casts doubt on the cards read sure that it rests on: the next flag resting on one asks about it (one misreading,
+  however sure, flags once: ``vision.rulings.Ruler``);
 * otherwise nothing is judged: the question is stored with its still and shown on the page
   ("Was that ● Yellow 8?"), and the camera's next events wait for the answer (the referee must not
   judge them on a card nobody is sure of). The answer is judged as a ``"table"`` event (a table
@@ -23,8 +25,8 @@ from typing import Any
 from referee.cards import is_card_id, parse_card
 from vision.reading import Reading
 from referee.engine import Referee
-from vision.rulings import (CARD_FIELD, Question, UnsureCard, buries, looked_back_on, put_down, rule_on,
-                            still_unsure)
+from vision.rulings import (CARD_FIELD, Question, UnsureCard, accuses, buries, flagged_for_its_card, looked_back_on,
+                            put_down, rule_on)
 from web.decks import game_family
 from web.evidence import EvidenceStore, StoredQuestion
 from web.ruling_memory import RulingMemory
@@ -36,6 +38,11 @@ log = logging.getLogger(__name__)
 #: Events that, entered by the table while a question about the camera's play is open, overtake its answer.
 HAND_ENTRIES = TURN_EVENTS | ROUND_STARTS | {"turn_up"}
 AnswerCallback = Callable[[dict[str, Any], "dict[str, Any] | None"], None]
+
+
+def _accepted_since(active: list[Any], seq: int) -> tuple[dict[str, Any], ...]:
+    """The events in force after ``seq`` that the referee accepted, in order."""
+    return tuple(e.event for e in active if e.seq > seq and (e.verdict or {}).get("accepted"))
 
 
 class Rulings:
@@ -88,6 +95,9 @@ class Rulings:
             clean = check_event(event, game.setup)
             earlier = self._earlier(game_id)
             question = rule_on(game.referee, clean, None if confirmed else reading, earlier=[c for _, c in earlier])
+            turn = game.referee.state().get("turn")
+            sure_card = reading is not None and reading.sure and not confirmed and clean.get("type") in CARD_FIELD
+            referee_before = game.referee.copy() if sure_card and question is None else None
         if question is not None:
             about = next((seq for seq, card in earlier if card.event == question.event), None) \
                 if question.waiting is not None else None
@@ -98,40 +108,68 @@ class Rulings:
             self._remember(game_id)
             return None
         entry = self.tables.post(game_id, clean, source=source)
-        self._keep(game_id, entry, clean, reading, confirmed, still_id)
+        flagged = entry["verdict"].get("accepted") and accuses(entry["verdict"])
+        if flagged:
+            self._doubt(game_id, clean, turn, entry["seq"])
+        own_doubted = flagged and referee_before is not None and flagged_for_its_card(referee_before, clean, reading)
+        self._keep(game_id, entry, clean, reading, confirmed, still_id, own_doubted)
         return entry["verdict"]
 
+    def _doubt(self, game_id: int, event: dict[str, Any], turn: str | None, seq: int) -> None:
+        """The flag ``event`` (posted at ``seq``, when it was ``turn``'s turn) raised casts doubt on the cards read
+        sure among the last put down that another card each may have been would have cleared it with."""
+        memory = self._memory(game_id)
+        sure = [(at, card) for at, card in self._read_cards(game_id, before=seq) if not card.looked_back]
+        doubted = [at for at, card in sure if card.clearing(event, (), turn)]
+        if doubted:
+            memory.doubted = [*memory.doubted, *doubted]
+            self._remember(game_id)
+
     def _keep(self, game_id: int, entry: dict[str, Any], event: dict[str, Any], reading: Reading | None,
-              confirmed: bool = False, still_id: int | None = None) -> None:
-        """Store the still of a judged camera event, and remember the card it put down (unsure or not)."""
+              confirmed: bool = False, still_id: int | None = None, own_doubted: bool = False) -> None:
+        """Store the still of a judged camera event, and remember the card it put down (unsure or not), or the card
+        read sure that the rules took back for an offence another card it may have been would not be
+        (``own_doubted``: on the table it may lie on, so it is looked back on, doubted)."""
         if still_id is None:
             self._kept_still(game_id, reading, entry["seq"])
         else:
             self.evidence.attach_still(still_id, entry["seq"])
-        if put_down(event, entry["verdict"]):
-            unsure = reading if still_unsure(reading, confirmed) else None
+        if put_down(event, entry["verdict"]) or own_doubted:
+            read = reading if reading is not None and not confirmed else None
             memory = self._memory(game_id)
             card = event[CARD_FIELD[event["type"]]]  # a memory kept before cards were kept buries nothing
-            memory.down = looked_back_on(memory.down, (entry["seq"], unsure, card),
+            memory.down = looked_back_on(memory.down, (entry["seq"], read, card),
                                          lambda down: down[2] is not None and buries(down[2]))
+            kept = {seq for seq, _, _ in memory.down}
+            memory.doubted = [seq for seq in memory.doubted if seq in kept] + ([entry["seq"]] if own_doubted else [])
             self._remember(game_id)
 
     def _earlier(self, game_id: int) -> list[tuple[int, UnsureCard]]:
-        """The unsure cards among the last the camera put down, oldest first, each with its ``seq``: its
-        event, reading, the referee before it and the events since (one replay of the game's log). A card
-        whose event was undone is left out."""
-        unsure = {seq: reading for seq, reading, _ in self._memory(game_id).down if reading is not None}
-        if not unsure:
+        """The cards a flag may rest on among the last the camera put down (read unsure, or doubted), oldest first,
+        each with its ``seq``: its event, reading, the referee before it and the events since (one replay of the
+        game's log). A card whose event was undone is left out."""
+        memory = self._memory(game_id)
+        if not any(reading is not None and (not reading.sure or seq in memory.doubted)
+                   for seq, reading, _ in memory.down):
             return []
-        active = self.tables.store.events(game_id, include_undone=False)
+        return [(seq, card) for seq, card in self._read_cards(game_id) if card.looked_back]
+
+    def _read_cards(self, game_id: int, before: int | None = None) -> list[tuple[int, UnsureCard]]:
+        """Every card among the last the camera put down that nobody confirmed, oldest first, with its ``seq`` (see
+        :meth:`_earlier`); the events since counted up to ``before`` (a ``seq``; None: all)."""
+        memory = self._memory(game_id)
+        read = {seq: reading for seq, reading, _ in memory.down if reading is not None}
+        if not read:
+            return []
+        active = [e for e in self.tables.store.events(game_id, include_undone=False)
+                  if before is None or e.seq < before]
         referee, found = Referee(), []
         for stored in active:
-            if stored.seq in unsure:
-                found.append((stored.seq, stored.event, unsure[stored.seq], referee.copy()))
+            if stored.seq in read:
+                found.append((stored.seq, stored.event, read[stored.seq], referee.copy()))
             referee.handle(stored.event)
-        return [(seq, UnsureCard(event, reading, before,
-                                 tuple(e.event for e in active if e.seq > seq and (e.verdict or {}).get("accepted"))))
-                for seq, event, reading, before in found]
+        return [(seq, UnsureCard(event, reading, before_it, _accepted_since(active, seq), seq in memory.doubted))
+                for seq, event, reading, before_it in found]
 
     def _log_mark(self, game_id: int) -> list[int]:
         """Where the game's log stands: its last event and how often events were taken back (an answer to a
@@ -222,9 +260,12 @@ class Rulings:
                 memory = self._memory(game_id)
                 memory.down = [(moved.get(seq, seq), None if seq == about else unsure, card if seq == about else kept)
                                for seq, unsure, kept in memory.down]
+                memory.doubted = [moved.get(seq, seq) for seq in memory.doubted if seq != about]
                 came_with = memory.waiting.pop(question_id, (None, "camera", None))
                 self._remember(game_id)
                 told = body["waiting"]
+                if body.get("by_turn") and told.get("type") in TURN_EVENTS:  # the turn player's of the corrected table
+                    told = {k: v for k, v in told.items() if k != "player"}
                 self.evidence.answer_question(question_id, card, None)
                 verdict = self._judge(game_id, told, *came_with)
             entry = {**self.tables.log(game_id)[-1], "verdict": verdict} if verdict is not None else \

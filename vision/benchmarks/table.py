@@ -27,7 +27,9 @@ event). So it is when the camera referee's hand counts part from the table's wit
 misread card that deals, swaps or makes someone draw: the page shows every player's count, and the
 players see it): counted as **hand counts gone wrong**. A Wild Draw Four bluff cannot be seen without a challenge in counts mode: it is not counted;
 the player it hits challenges it (the simulator's referee, which sees the hands, settles it so). Silent misreadings (a wrong card nobody is flagged for) are
-not corrected: what they cause later is counted.
+not corrected: what they cause later is counted. With ``--corrections none`` the table never corrects the record
+by hand (it only answers questions): what one misreading costs for the rest of its game is counted, a phantom
+Draw Two read sure, say, after which the camera's referee would hold every later play for an offence.
 """
 from __future__ import annotations
 
@@ -46,6 +48,8 @@ DEFAULT_READINGS = Path("models") / "report_readings.csv"
 ILLEGAL_PLAYS = ("wrong_card", "out_of_turn")
 MISSED_UNO = "forgotten_uno"
 UNSEEN_MISTAKES = ("bluffed_draw4",)
+#: ``--corrections``: the table corrects the camera referee's record by hand after each failure, or never.
+CORRECTIONS = ("hand", "none")
 #: Examples of each failure kept for the report.
 EXAMPLES_KEPT = 5
 
@@ -64,6 +68,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="independent photos each card on the pile is read from, fused (default 1)")
     parser.add_argument("--ask", choices=("unsure", "never"), default="unsure",
                         help="ask the table about unsure readings that would flag (default), or never")
+    parser.add_argument("--sure-wrong", type=float, default=0.0, metavar="RATE",
+                        help="stress: each right reading marked sure is, with this chance, of one of the card's likely "
+                             "confusions, still sure (a deck the reader never saw; default 0: the readings as measured)")
+    parser.add_argument("--corrections", choices=CORRECTIONS, default="hand",
+                        help="after a false flag, a missed mistake or hand counts gone wrong the table corrects the "
+                             "record by hand (default), or never (only answering questions: a misreading's cost for "
+                             "the rest of the game is counted)")
 
 
 class BenchTally:
@@ -112,18 +123,20 @@ def make_game_class() -> type:
     """The simulator's game with a camera referee beside it (built here: the referee's classes load on use)."""
     from referee.simulate import HONEST_FLAGS, MISTAKES, GameRun
     from vision.reading import fuse
-    from vision.rulings import CARD_FIELD, Ruler, buries, looked_back_on, put_down
+    from vision.rulings import CARD_FIELD, Ruler
 
     class CameraGame(GameRun):
         """A simulated game whose every event is also judged as the camera would send it."""
 
         def __init__(self, rules: str, players: list[str], rng: random.Random, tally: Any, mistakes: float,
-                     model: Any, frames: int, ask: str, bench: BenchTally) -> None:
-            self.model, self.frames, self.ask, self.bench = model, frames, ask, bench
+                     model: Any, frames: int, ask: str, bench: BenchTally, corrects: bool = True) -> None:
+            self.model, self.frames, self.ask, self.bench, self.corrects = model, frames, ask, bench, corrects
             self.camera = Ruler(ask)
             self.record: list[dict[str, Any]] = []  # the camera's events as they really were
-            #: the cards put down as the camera referee judged them, each with the card really played
-            self.cards_down: list[tuple[dict[str, Any], str]] = []
+            #: the game's card events as the camera referee judged them, each with the card really played (a question
+            #: may be about any card its referee still looks back on, however long ago it came where events since
+            #: were refused)
+            self.cards_read: list[tuple[dict[str, Any], str]] = []
             self.draw4_player: str | None = None  # who played the last Wild Draw Four
             self.round_was_over = False
             super().__init__(rules, players, rng, tally, mistakes)
@@ -156,16 +169,14 @@ def make_game_class() -> type:
             def ask_table(question: Any) -> str | None:  # the table names the card really played
                 if question.waiting is None:
                     return truth[field]
-                return next((real for judged, real in reversed(self.cards_down) if judged == question.event), None)
+                return next((real for judged, real in reversed(self.cards_read) if judged == question.event), None)
 
-            verdict, asked = self.camera.settle(seen, reading, ask_table)
+            seen, verdict, asked = self.camera.settle(seen, reading, ask_table)
             bench.questions += len(asked)
             bench.earlier_questions += sum(question.waiting is not None for question, _ in asked)
             bench.mistake_questions += len(asked) if expect else 0
-            seen = next((question.answer(card) for question, card in asked if question.waiting is None), seen)
-            if put_down(seen, verdict):
-                self.cards_down = looked_back_on(self.cards_down, (seen, truth[field]),
-                                                 lambda down: buries(down[0][CARD_FIELD[down[0]["type"]]]))
+            if field is not None:
+                self.cards_read.append((seen, truth[field]))
             self.record.append(truth)
             kinds = {f["kind"] for f in verdict["flags"]}
             wrong = not verdict["accepted"] or bool(kinds - HONEST_FLAGS)
@@ -193,6 +204,11 @@ def make_game_class() -> type:
                 self.rebuild()
             self.show_hands(truth)
 
+        def rebuild(self) -> None:
+            """The table corrects the record by hand, unless it never does (``--corrections none``)."""
+            if self.corrects:
+                self.replay_record()
+
         def miscounted(self) -> bool:
             """The camera referee's hand counts are not the table's (a misread that deals, swaps or draws)."""
             state = self.camera.referee.state()
@@ -202,7 +218,7 @@ def make_game_class() -> type:
             """The simulator's referee settles a bluff it sees in the hands as an upheld challenge; the record
             gets the challenge of the player it hits and the bluffer's hand shown, and the camera referee
             is rebuilt from it (the table corrects what the camera made of the bluff)."""
-            self.rebuild()
+            self.replay_record()
             victim = self.camera.referee.state().get("turn")
             if victim:
                 challenge = {"type": "challenge", "player": victim}
@@ -210,12 +226,12 @@ def make_game_class() -> type:
                 self.camera.judge(challenge)
                 self.show_hands(challenge)
 
-        def rebuild(self) -> None:
+        def replay_record(self) -> None:
             """The table corrects the record: the camera referee replays the events as they really were."""
             self.camera = Ruler(self.ask)
             for event in self.record:
                 self.camera.judge(event)
-            self.cards_down = []
+            self.cards_read = []
 
         def show_hands(self, event: dict[str, Any]) -> None:
             """Hands a camera referee must see, which the simulator's referee (it knows them) never asks
@@ -246,8 +262,9 @@ def play(args: argparse.Namespace, photos: list[Any]) -> BenchTally:
     names = player_names(args.players)
     for index in range(args.games):
         rng = random.Random(f"{args.seed}:{index}")
-        model = ReadingModel(photos, random.Random(f"{args.seed}:{index}:readings"))
-        game = game_class(args.rules, names, rng, tally, args.mistakes, model, args.frames, args.ask, bench)
+        model = ReadingModel(photos, random.Random(f"{args.seed}:{index}:readings"), args.sure_wrong)
+        game = game_class(args.rules, names, rng, tally, args.mistakes, model, args.frames, args.ask, bench,
+                          args.corrections == "hand")
         try:
             game.run()
         except (EmptyTable, TableMismatch):  # physical limits of the table; recorded by the simulator
@@ -269,9 +286,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"tableref bench table: no readings: {path} is not there (`tableref eval` writes it from the "
               "report halves); give --readings FILE (card,read,conf,sure)", file=sys.stderr)
         return 2
-    if args.games < 1 or args.frames < 1 or not 0 <= args.mistakes <= 1 or args.players < 2:
-        print("tableref bench table: need --games >= 1, --frames >= 1, --players >= 2 and --mistakes in [0, 1]",
-              file=sys.stderr)
+    if args.games < 1 or args.frames < 1 or not 0 <= args.mistakes <= 1 or args.players < 2 \
+            or not 0 <= args.sure_wrong <= 1:
+        print("tableref bench table: need --games >= 1, --frames >= 1, --players >= 2, --mistakes and --sure-wrong "
+              "in [0, 1]", file=sys.stderr)
         return 2
     try:
         photos = load_readings(path)
@@ -287,7 +305,8 @@ def run(args: argparse.Namespace) -> int:
           f"{100 * len(sure) / len(photos):.1f}% marked sure, "
           f"{_percent(100 * sum(p.right for p in sure) / len(sure) if sure else None)}% of the sure ones right)")
     print(f"{args.games} games of {args.rules}, {args.players} players, seed {args.seed}, mistakes {args.mistakes}, "
-          f"{args.frames} photo(s) per card, --ask {args.ask}: {seconds:.1f} s")
+          f"{args.frames} photo(s) per card, --ask {args.ask}, --sure-wrong {args.sure_wrong}, corrections "
+          f"{args.corrections}: {seconds:.1f} s")
     print(f"plays {bench.plays}; cards read {bench.read_cards} ({bench.misread} misread), never read {bench.unread} "
           "(entered by hand)")
     print(f"false flags {bench.false_flags} ({bench.per_100_plays(bench.false_flags):.2f} per 100 plays); "
