@@ -47,7 +47,8 @@ ASK_MODES = ("unsure", "never")
 NEUTRAL_FLAGS = frozenset({"reshuffle", "pile_empty", "cut_tie", "time_up"})
 #: Event type -> the field holding the card the camera read.
 CARD_FIELD = {"play": "card", "turn_up": "card", "start_round": "starter"}
-#: Events the camera gives to the player whose turn it is (it cannot tell who played).
+#: Events that take a player's turn: the camera gives them to the player whose turn it is (it cannot tell who
+#: played), and the page takes them without a player for that reason (``web.tables``).
 TURN_EVENTS = frozenset({"play", "draw", "pass"})
 #: Other cards offered besides the one read ("other…" covers the rest).
 OPTIONS_OFFERED = 3
@@ -260,6 +261,11 @@ class UnsureCard:
         return referee is not None and any(not accuses(preview(referee, attributed(event, turn, referee)))
                                            for event in events)
 
+    def doubted_by(self, event: dict[str, Any], turn: str | None) -> bool:
+        """Whether the flag ``event`` raised (when it was ``turn``'s turn) casts doubt on this card: read sure and not
+        yet doubted, another card it may have been would have cleared it."""
+        return not self.looked_back and bool(self.clearing(event, (), turn))
+
 
 def _with_earlier_corrected(card: UnsureCard, later: int, corrected: dict[str, Any]) -> UnsureCard:
     """``card`` with the event put down after it that ``later`` events followed replaced by ``corrected`` (the
@@ -376,10 +382,9 @@ class Ruler:
         return tuple(card for _, card in self._down if card is not None and card.looked_back)
 
     def _doubted(self, event: dict[str, Any], turn: str | None) -> set[int]:
-        """Where in the cards looked back on lie the sure ones that ``event``'s flag rests on (another card each may
-        have been clears it; ``turn``: whose turn it was when it came)."""
-        return {i for i, (_, card) in enumerate(self._down)
-                if card is not None and not card.looked_back and card.clearing(event, (), turn)}
+        """Where in the cards looked back on lie those ``event``'s flag casts doubt on (:meth:`UnsureCard.doubted_by`;
+        ``turn``: whose turn it was when it came)."""
+        return {i for i, (_, card) in enumerate(self._down) if card is not None and card.doubted_by(event, turn)}
 
     def consider(self, event: dict[str, Any], reading: Reading | None) -> Question | None:
         """The question to ask before judging ``event``, or None (see :func:`rule_on`)."""
@@ -397,18 +402,19 @@ class Ruler:
         if event.get("type") == "new_game":
             self._down = []
             return verdict
-        doubted = self._doubted(event, turn) if accuses(verdict) else set()
+        flagged = accuses(verdict)
+        doubted = self._doubted(event, turn) if flagged else set()
         self._down = [(id_, None if c is None else
                        replace(c, since=(*c.since, event), doubted=c.doubted or i in doubted))
                       for i, (id_, c) in enumerate(self._down)]
         record = UnsureCard(event, reading, before) if before is not None else None
-        if put_down(event, verdict):
-            self._down = looked_back_on(self._down, (event[CARD_FIELD[event["type"]]], record),
-                                        lambda item: buries(item[0]))
-        elif record is not None and reading.sure and accuses(verdict) and flagged_for_its_card(before, event, reading):
+        if not put_down(event, verdict):
+            if record is None or not (flagged and reading.sure and flagged_for_its_card(before, event, reading)):
+                return verdict
             # taken back by the rules, but on the table it may lie on: doubted, the table playing on after it is asked
-            self._down = looked_back_on(self._down, (event[CARD_FIELD[event["type"]]], replace(record, doubted=True)),
-                                        lambda item: buries(item[0]))
+            record = replace(record, doubted=True)
+        self._down = looked_back_on(self._down, (event[CARD_FIELD[event["type"]]], record),
+                                    lambda item: buries(item[0]))
         return verdict
 
     def correct(self, question: Question, card: str) -> None:

@@ -25,13 +25,13 @@ from typing import Any
 from referee.cards import is_card_id, parse_card
 from vision.reading import Reading
 from referee.engine import Referee
-from vision.rulings import (CARD_FIELD, Question, UnsureCard, accuses, buries, flagged_for_its_card, looked_back_on,
-                            put_down, rule_on)
+from vision.rulings import (CARD_FIELD, TURN_EVENTS, Question, UnsureCard, accuses, buries, flagged_for_its_card,
+                            looked_back_on, put_down, rule_on)
 from web.decks import game_family
 from web.evidence import EvidenceStore, StoredQuestion
 from web.ruling_memory import RulingMemory
 from web.tables import ROUND_STARTS, Tables, log_entry, refusal_reasons
-from web.validation import TURN_EVENTS, InvalidInput, check_event
+from web.validation import InvalidInput, check_event
 
 log = logging.getLogger(__name__)
 
@@ -119,8 +119,7 @@ class Rulings:
         """The flag ``event`` (posted at ``seq``, when it was ``turn``'s turn) raised casts doubt on the cards read
         sure among the last put down that another card each may have been would have cleared it with."""
         memory = self._memory(game_id)
-        sure = [(at, card) for at, card in self._read_cards(game_id, before=seq) if not card.looked_back]
-        doubted = [at for at, card in sure if card.clearing(event, (), turn)]
+        doubted = [at for at, card in self._read_cards(game_id, before=seq) if card.doubted_by(event, turn)]
         if doubted:
             memory.doubted = [*memory.doubted, *doubted]
             self._remember(game_id)

@@ -20,12 +20,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
+from vision.rulings import TURN_EVENTS
 from web.describe import event_text, page_flag
 from web.fanout import Fanout, LocalFanout
 from web.in_force import card_in_force, turn_note, under_top
 from web.sse import EventHub
 from web.store import StoredEvent, Store
-from web.validation import TURN_EVENTS, InvalidInput, check_event, check_event_key, check_name, check_new_game
+from web.validation import InvalidInput, check_event, check_event_key, check_name, check_new_game
 
 log = logging.getLogger(__name__)
 

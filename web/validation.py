@@ -32,8 +32,6 @@ NAME_PATTERN = re.compile(r"^[\w][\w .'\-]*$", re.UNICODE)
 EVENT_KEY_PATTERN = re.compile(r"[!-~]{1,120}")
 #: Where a camera node's event came from, as the node says (stored as the event's source).
 NODE_SOURCES = ("camera", "table", "unanswered", "script")
-#: Events that take a player's turn: the player may be left out when the camera cannot tell who played.
-TURN_EVENTS = frozenset({"play", "draw", "pass"})
 COLORS: tuple[str, ...] = UNO_COLORS + SUITS
 
 
