@@ -112,13 +112,18 @@ class CallRules(DrawRules):
         player = self._player(event)
         cards = self._cards(event.get("cards"), "cards")
         a = game.awaiting or {}
-        if len(cards) != r.counts[player]:
+        awaited = a.get("kind") == "reveal" and player in (a["players"] if a.get("for") == "score" else [a["player"]])
+        miscounted = len(cards) != r.counts[player]
+        if miscounted and (r.known or not awaited or not cards):
             raise Rejected(f"{player} holds {r.counts[player]} cards but {len(cards)} were shown")
         if r.known and Counter(cards) != Counter(r.hands[player]):
             raise Rejected(f"those are not {player}'s cards")
         beyond = self._beyond_deck(cards)
         if beyond:
             raise Rejected(f"more copies than the deck holds: {', '.join(beyond)} (a card misread?)")
+        # hands unknown: they hold what they show (refused, the round would wait for a hand that is not there; a card
+        # read as two is the table's to undo)
+        flags = [self._recount(player, len(cards))] if miscounted else []
         if a.get("kind") == "reveal" and a.get("for") == "challenge" and a.get("player") == player:
             check = r.wild_check
             # cards drawn since the wild (a missed UNO's penalty before the challenge) are in the hand shown, and
@@ -126,7 +131,7 @@ class CallRules(DrawRules):
             drawn_since = max(0, len(cards) - check.get("held", len(cards)))
             guilty = self._matches_held(cards, check["color"], check["match"]) > drawn_since
             game.awaiting = None
-            flags = self._settle(check["settling"], guilty)
+            flags += self._settle(check["settling"], guilty)
             if r.color is None:  # the colour was still to be named when the challenge came
                 game.awaiting = {"kind": "color", "player": check["player"]}
             return flags
@@ -137,10 +142,19 @@ class CallRules(DrawRules):
                 game.awaiting = {**a, "players": rest}
             else:
                 self._score({p: r.revealed.get(p, []) for p in game.players})
-            return []
+            return flags
         if r.over:
             raise Rejected("nothing to reveal for")
         return []
+
+    def _recount(self, player: str, shown: int) -> dict:
+        """Counts mode: ``player`` showed ``shown`` cards where the count said otherwise (a card misread, a play the
+        rules took back that stayed on the pile, a draw not seen): they hold what they show. The ``count_corrected``
+        flag (neutral: it accuses nobody)."""
+        r: RoundState = self._game.round
+        counted, r.counts[player] = r.counts[player], shown
+        return flag("count_corrected", player, 0, f"{player} showed {shown} cards where {counted} were counted: "
+                                                  f"the hand shown is what they hold (the count was wrong)")
 
     def _choose_color(self, event: dict) -> list[dict]:
         game: GameState = self._game

@@ -65,6 +65,8 @@ class DrawRules(PlayRules):
                 r.uno_window = None
         if game.awaiting and game.awaiting["kind"] == "final_draw" and not r.pending:
             game.awaiting = None
+            if not r.known:  # the round ends on a count, which may be wrong
+                r.played_on = self._drawn_on(player)
             self._finish_round(r.went_out)
         elif game.opts["end_when_pile_empty"] and r.draw_pile == 0:
             flags.append(flag("pile_empty", None, 0, "the draw pile is depleted: the round ends and the fewest "

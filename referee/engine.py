@@ -60,6 +60,7 @@ class RefereeCore(DealRules):
     # ------------------------------------------------------------------ public API
     def handle(self, event: Any) -> dict:
         """Apply one protocol event; return the verdict ``{"accepted", "flags", "state"}``. Never raises."""
+        ended = None  # where play went on after a counted going-out: the game as that ended it (restored on refusal)
         try:
             if not isinstance(event, dict):
                 raise Rejected("an event must be a JSON object with a 'type'")
@@ -72,8 +73,16 @@ class RefereeCore(DealRules):
                     raise Rejected("no game yet: send new_game first")
                 if self._game.game_over:
                     raise Rejected("the game is over: send new_game to play again")
+            went_on = self._go_on(kind)
+            if went_on is not None:
+                ended, recounted = went_on
+            played_on = self._game.round.played_on if self._game is not None and self._game.round is not None else None
             flags = handler(event)
+            if ended is not None:
+                flags = [recounted, *flags]
         except Rejected as rejected:
+            if ended is not None:
+                self._game = ended
             return self._verdict(False, [flag("invalid_event", None, 0, str(rejected))])
         except Exception as error:  # a bug: restore the state exactly, by replay
             if not self._rebuilding:
@@ -81,6 +90,9 @@ class RefereeCore(DealRules):
             return self._verdict(False, [flag("invalid_event", None, 0, f"internal error ({type(error).__name__}: "
                                                                         f"{error}); the event was ignored")])
         self._log.append(_copy(event) if "cards" in event or "hands" in event else dict(event))
+        r: RoundState = self._game.round
+        if r is not None and r.played_on is not None and r.played_on is played_on:
+            r.played_on = None  # only the event right after the going-out may show that play went on
         self._last_event = {"type": kind, "player": event.get("player"), "card": event.get("card"),
                             "flags": [f["kind"] for f in flags] if flags else []}
         return {"accepted": True, "flags": flags, "state": self.state()}

@@ -1,6 +1,7 @@
 """The play event: legality, taking the card back or putting it on the pile, UNO state."""
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
@@ -83,7 +84,17 @@ class PlayRules(RoundEnd):
         if rule.wild and mode != "jump" and self._restricted(rule):
             flags += self._wild_restriction(player, rule, *before)
         if r.counts[player] == 0 and not opts["bring_in"]:
+            if not r.known and not (rule.draw and not r.cancelled):  # the round ends on a count, which may be wrong
+                r.played_on = self._played_on(player, rule, color, seat, mode, target)
             return flags + self._went_out(player, rule, seat)
+        self._take_effect(player, rule, seat, mode, shuffle_hands, target, final_draw)
+        return flags
+
+    def _take_effect(self, player: str, rule: CardRule, seat: int, mode: str, shuffle_hands: dict | None,
+                     target: str | None, final_draw: bool) -> None:
+        """The effect of the card ``player`` just put on the pile, holding cards still."""
+        game: GameState = self._game
+        r: RoundState = game.round
         self._effect(player, rule, seat, mode, shuffle_hands)
         if mode != "double":
             self._seven_o(player, rule, target)
@@ -93,7 +104,27 @@ class PlayRules(RoundEnd):
             r.out.append(player)
         if r.out:
             self._bring_in_check()
-        return flags
+
+    def _played_on(self, player: str, rule: CardRule, color: str | None, seat: int, mode: str,
+                   target: str | None) -> GameState:
+        """Counts mode, a play the counts make ``player``'s last card: the game as it goes on should ``player`` still
+        hold a card the count missed (a card misread, one picked up unseen) -- ``player`` counted at one card that
+        nobody may catch them on (the count is a guess), the card's effect taken. ``RoundEnd._go_on`` turns to it
+        when play goes on."""
+        game: GameState = self._game
+        went_on: GameState = copy.deepcopy(game)
+        r: RoundState = went_on.round
+        r.counts[player] = 1
+        r.uno_window = None
+        r.played_on = None
+        if rule.calls_color and color is None:
+            went_on.awaiting = {"kind": "color", "player": player}
+        self._game = went_on
+        try:
+            self._take_effect(player, rule, seat, mode, None, target, False)
+        finally:
+            self._game = game
+        return went_on
 
     def _holder(self, player: str, rule: CardRule) -> str:
         """Who holds the card ``player`` plays: ``player``, but for a double of the Seven-O 7 or 0 they just

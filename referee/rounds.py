@@ -1,11 +1,17 @@
 """Going out, the end of a round and its scoring; the time-limit and empty-pile endings."""
 from __future__ import annotations
 
+import copy
+
 from referee.effects import CardRule
 from referee.flags import Rejected, flag
 from referee.scoring import settle_round
 from referee.state import GameState, RoundState
 from referee.turns import TurnRules
+
+#: Events that show play went on (counts mode): coming right after a play the counts made a player's last card (or the
+#: draw that card made someone take), they say the count was wrong, and the round goes on (``RoundEnd._go_on``).
+PLAY_GOES_ON = frozenset({"play", "draw", "pass", "uno", "catch"})
 
 
 class RoundEnd(TurnRules):
@@ -29,6 +35,33 @@ class RoundEnd(TurnRules):
             return []
         self._finish_round(player)
         return []
+
+    def _drawn_on(self, drawer: str) -> GameState:
+        """Counts mode, the draw of a last card drawn by ``drawer``: the game as it goes on should the player who went
+        out still hold a card the count missed (see ``PlayRules._played_on``): counted at one card nobody may catch
+        them on, the turn past ``drawer``."""
+        went_on: GameState = copy.deepcopy(self._game)
+        r: RoundState = went_on.round
+        r.counts[r.went_out] = 1
+        r.went_out, r.uno_window, r.played_on = None, None, None
+        r.turn = self._adv(went_on.seat[drawer])  # the same seats and direction as the game as it ended
+        return went_on
+
+    def _go_on(self, kind: str) -> tuple[GameState, dict] | None:
+        """Counts mode: an event of ``kind`` (a play, a draw, a pass, an UNO call, a catch) right after a play that the
+        counts made a player's last card shows that the table played on: that player still holds cards, the count was
+        wrong (a card misread, one picked up unseen). The referee turns to the game as it goes on with that player
+        counted at one card (``PlayRules._played_on``); returned: the game as it had ended (restored should the event
+        be refused) and the neutral ``count_corrected`` flag. None where play did not go on so."""
+        game: GameState = self._game
+        r: RoundState = game.round if game is not None else None
+        if kind not in PLAY_GOES_ON or r is None or r.played_on is None:
+            return None
+        out = r.went_out
+        self._game = r.played_on
+        return game, flag("count_corrected", out, 0,
+                          f"play went on after the card the count made {out}'s last: {out} still holds cards (the "
+                          f"count was wrong: a card misread or picked up unseen); {out} is counted at one card")
 
     def _finish_round(self, player: str | None) -> None:
         """End the round: ``player`` went out (``None``: the draw pile ran out, fewest points win)."""

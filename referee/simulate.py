@@ -146,8 +146,10 @@ MISTAKES: dict[str, frozenset[str]] = {
     "wrong_draw_count": frozenset({"wrong_draw_count"}),
 }
 
-#: Flags that honest play may cause (a failed challenge of a fair Wild Draw Four, table events).
-HONEST_FLAGS: frozenset[str] = frozenset({"challenge_failed", "reshuffle", "cut_tie", "pile_empty"})
+#: Flags that honest play may cause (a failed challenge of a fair Wild Draw Four, table events; a count corrected in
+#: counts mode, where a misreading made it wrong).
+HONEST_FLAGS: frozenset[str] = frozenset({"challenge_failed", "reshuffle", "cut_tie", "pile_empty",
+                                          "count_corrected"})
 
 #: Events one game may take before it counts as unfinished.
 MAX_EVENTS_PER_GAME = 50_000

@@ -31,6 +31,7 @@ cdef class RoundState:
     cdef public bint starter_on_top
     cdef public bint cancelled
     cdef public dict revealed
+    cdef public object played_on
 
 cdef class GameState:
     cdef public object preset

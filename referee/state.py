@@ -51,6 +51,9 @@ class RoundState:
         self.starter_on_top = True  # no card played yet: the top is the turned-up starter
         self.cancelled = False  # the card just played had its effect cancelled (caught wild breach)
         self.revealed: dict[str, list[str]] = {}
+        # counts mode, after a play the counts made a player's last card: the game as it goes on should that player
+        # still hold a card the count missed (``RoundEnd._played_on``); dropped by the next event accepted
+        self.played_on: GameState | None = None
 
 
 class GameState:

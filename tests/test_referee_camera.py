@@ -88,3 +88,102 @@ def test_colour_still_awaited_after_a_challenge():
     only_flag(send(ref, "reveal", player="ann", cards=["blue-1", "green-1"]), "challenge_failed")
     assert ref.state()["awaiting"] == {"kind": "color", "player": "ann"}
     assert ok(ref, "choose_color", player="ann", color="green")["color"] == "green"
+
+
+def test_play_going_on_after_a_counted_going_out_corrects_the_count():
+    """Counts mode: the count said ann's card was her last, but ben plays on: the count was wrong (a misread card,
+    one picked up unseen). The round goes on with ann counted at one card, ben's play judged on it, nothing scored."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=1)
+    state = ok(ref, "play", player="ann", card="red-1")
+    assert state["awaiting"]["kind"] == "reveal" and state["went_out"] == "ann" and state["turn"] is None
+    verdict = send(ref, "play", player="ben", card="red-2")
+    corrected = only_flag(verdict, "count_corrected")
+    assert corrected["player"] == "ann" and corrected["draw"] == 0
+    state = verdict["state"]
+    assert state["hand_counts"] == {"ann": 1, "ben": 0, "cat": 1} and state["round_scores"] == []
+    assert state["went_out"] == "ben" and state["awaiting"]["players"] == ["ann", "cat"]  # ben's one card: out now
+
+
+def test_the_card_counted_last_takes_its_effect_when_play_goes_on():
+    """A skip the count made ann's last card still skips ben once play goes on: cat's play is on turn, ben's is not
+    (the count is corrected either way: the table played on)."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=1)
+    ok(ref, "play", player="ann", card="red-skip")
+    assert kinds(send(ref.copy(), "play", player="ben", card="red-2")) == ["count_corrected", "out_of_turn"]
+    verdict = send(ref, "draw", player="cat", count=1)
+    assert kinds(verdict) == ["count_corrected"] and verdict["state"]["turn"] == "cat"
+    assert verdict["state"]["hand_counts"] == {"ann": 1, "ben": 1, "cat": 2}
+
+
+def test_only_the_event_right_after_a_counted_going_out_corrects_it():
+    """A refused event changes nothing: the round still waits for the hands; a reveal (the table agrees the round is
+    over) ends the chance: a play after it is refused, and known hands never go on after a player went out."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=1)
+    ok(ref, "play", player="ann", card="red-1")
+    assert not send(ref, "play", player="ben", card="purple-9")["accepted"]
+    assert ref.state()["awaiting"]["kind"] == "reveal" and ref.state()["hand_counts"]["ann"] == 0
+    ok(ref, "reveal", player="ben", cards=["blue-4"])
+    assert not send(ref, "play", player="cat", card="red-2")["accepted"]
+    known = known_round("official", {"ann": ["red-1"], "ben": ["red-2"], "cat": ["red-3"]}, "red-5", dealer="cat")
+    ok(known, "play", player="ann", card="red-1")
+    assert not send(known, "play", player="ben", card="red-2")["accepted"]
+
+
+def test_a_count_corrected_replays_the_same():
+    """The correction follows from the events alone: a referee rebuilt from its log, or a copy, is in the same
+    state (a game resumed from the database)."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=2)
+    ok(ref, "play", player="ann", card="red-1")
+    ok(ref, "uno", player="ann")
+    ok(ref, "play", player="ben", card="red-2")
+    ok(ref, "play", player="cat", card="red-3")
+    ok(ref, "play", player="ann", card="wild", color="blue")
+    assert kinds(send(ref, "uno", player="ann")) == ["count_corrected"]
+    twin = ref.copy()
+    ref._rebuild()
+    assert ref.state() == twin.state() and ref.state()["hand_counts"]["ann"] == 1 and ref.state()["color"] == "blue"
+
+
+def test_a_hand_shown_for_the_score_corrects_its_count():
+    """Counts mode: ben shows 2 cards where 3 were counted (a misread card's play taken back by the rules, left on the
+    pile): he holds what he shows, the round is scored on it (a neutral flag says so; so with more cards than counted,
+    a draw not seen). An empty hand, more copies than the deck holds, or a hand never asked for are still refused."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=2)
+    ok(ref, "play", player="ann", card="red-1")
+    ok(ref, "draw", player="ben", count=1)
+    ok(ref, "pass", player="ben")
+    ok(ref, "play", player="cat", card="red-3")
+    assert ok(ref, "play", player="ann", card="red-4")["awaiting"]["players"] == ["ben", "cat"]
+    assert not send(ref, "reveal", player="ben", cards=[])["accepted"]
+    assert not send(ref, "reveal", player="ben", cards=["blue-4", "blue-4", "blue-4"])["accepted"]
+    assert kinds(send(ref.copy(), "reveal", player="ben", cards=["blue-4", "wild", "red-2", "red-3"])) == \
+        ["count_corrected"]
+    verdict = send(ref, "reveal", player="ben", cards=["blue-4", "wild"])
+    assert only_flag(verdict, "count_corrected")["player"] == "ben" and verdict["state"]["hand_counts"]["ben"] == 2
+    state = send(ref, "reveal", player="cat", cards=["red-skip"])["state"]
+    assert state["round_over"] and state["scores"]["ann"] == 4 + 50 + 20
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=2)
+    assert not send(ref, "reveal", player="ann", cards=["blue-4"])["accepted"]  # nothing asked for it
+
+
+def test_a_hand_shown_for_a_challenge_corrects_its_count():
+    """Counts mode: the Wild Draw Four player shows one card fewer than counted: the challenge is settled on the hand
+    shown, the count set to it (one more: a card that may have come since the wild, so two of the colour prove it)."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=4)
+    ok(ref, "play", player="ann", card="wild-draw4", color="blue")
+    ok(ref, "challenge", player="ben")
+    verdict = send(ref.copy(), "reveal", player="ann", cards=["red-2", "green-1", "green-2", "green-3"])
+    assert kinds(verdict) == ["count_corrected", "challenge_failed"] and verdict["state"]["hand_counts"]["ann"] == 4
+    verdict = send(ref, "reveal", player="ann", cards=["red-2", "green-2"])
+    assert kinds(verdict) == ["count_corrected", "challenge_upheld"] and verdict["state"]["hand_counts"]["ann"] == 2
+
+
+def test_play_going_on_after_a_counted_last_draw_two_follows_its_draw():
+    """Counts mode: ann's Draw Two, her last card by the count; ben draws its two and the round waits for the hands;
+    cat plays on: the count was wrong, and cat's play is on turn (ben lost his to the draw)."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=1)
+    assert ok(ref, "play", player="ann", card="red-draw2")["awaiting"]["kind"] == "final_draw"
+    assert ok(ref, "draw", player="ben", count=2)["awaiting"]["kind"] == "reveal"
+    verdict = send(ref, "play", player="cat", card="red-7")
+    assert kinds(verdict) == ["count_corrected"]
+    assert verdict["state"]["hand_counts"] == {"ann": 1, "ben": 3, "cat": 0} and verdict["state"]["went_out"] == "cat"

@@ -111,7 +111,7 @@ def test_challenge_in_counts_mode_settled_by_reveal():
     ok(ref, "play", player="ann", card="wild-draw4", color="blue")
     state = ok(ref, "challenge", player="ben")
     assert state["awaiting"]["kind"] == "reveal" and state["awaiting"]["player"] == "ann"
-    assert not send(ref, "reveal", player="ann", cards=["red-1"])["accepted"]  # ann holds 2 cards
+    assert not send(ref, "reveal", player="ann", cards=[])["accepted"]  # ann holds 2 cards (one shown: a recount)
     flag_ = only_flag(send(ref, "reveal", player="ann", cards=["red-1", "green-2"]), "challenge_upheld")
     state = ref.state()
     assert flag_["player"] == "ann" and flag_["draw"] == 4 and state["owed"] == {"ann": 4}

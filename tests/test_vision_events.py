@@ -89,7 +89,7 @@ def test_a_card_that_never_settles_holds_a_draw_back_only_for_a_while() -> None:
 
 def test_a_hand_laid_out_one_card_at_a_time_is_shown_once_whole() -> None:
     """ben, challenged, lays out his two cards one after the other: the first card alone is no reveal; a reveal the
-    referee refuses (a card misread as two) leaves him still to show."""
+    referee refuses (a card misread as three: more copies than the deck holds) leaves him still to show."""
     table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"],
                    "options": {"hand_size": 3}},
                   {"type": "start_round", "dealer": "cat", "starter": "yellow-4"},
@@ -99,7 +99,7 @@ def test_a_hand_laid_out_one_card_at_a_time_is_shown_once_whole() -> None:
                   {"type": "challenge", "player": "cat"})
     assert table.referee.state()["hand_counts"]["ben"] == 2
     assert table.maker.layout(["green-1"]) == []
-    too_many = table.maker.layout(["green-1", "yellow-8", "yellow-8"])
+    too_many = table.maker.layout(["green-1", "yellow-8", "yellow-8", "yellow-8"])
     verdict = table.referee.handle(too_many[0])
     assert not verdict["accepted"]
     table.maker.note_verdict(verdict, too_many[0])

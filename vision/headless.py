@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterable
 from vision.demo import ScriptLine, UnseenEvents
 from vision.game_changes import game_changes
 from vision.reading import Reading, split_reading
-from vision.rulings import Question, Ruler, accuses, preview
+from vision.rulings import Question, Ruler, clean, preview
 from vision.sources import Frame, FrameSource
 from vision.watcher import TableWatcher
 from vision.zones import Zones
@@ -152,7 +152,7 @@ class HeadlessTable:
                 source = "table"
             elif question.waiting is None:  # nobody answers: the benefit of the doubt
                 answer = next((card for card in question.options[1:]
-                               if not accuses(preview(self.referee, question.answer(card)))), None)
+                               if clean(preview(self.referee, question.answer(card)))), None)
                 source = "unanswered"
             else:  # about an earlier card: the first card offered after the one read clears the event waiting
                 answer, source = question.options[1], "unanswered"

@@ -44,7 +44,10 @@ from vision.reading import Reading
 #: ``--ask`` modes: ask about unsure readings that would flag, or never ask (judge every reading as read).
 ASK_MODES = ("unsure", "never")
 #: Flags that accuse nobody: table events any reading may cause.
-NEUTRAL_FLAGS = frozenset({"reshuffle", "pile_empty", "cut_tie", "time_up"})
+NEUTRAL_FLAGS = frozenset({"reshuffle", "pile_empty", "cut_tie", "time_up", "count_corrected"})
+#: Neutral flags that say the referee's hand counts were wrong (counts mode): an event of the table as it was that
+#: raises one accuses nobody, but a card supposed otherwise that needs one explains nothing (:func:`clean`).
+RECOUNT_FLAGS = frozenset({"count_corrected"})
 #: Event type -> the field holding the card the camera read.
 CARD_FIELD = {"play": "card", "turn_up": "card", "start_round": "starter"}
 #: Events that take a player's turn: the camera gives them to the player whose turn it is (it cannot tell who
@@ -97,6 +100,13 @@ def accuses(verdict: dict[str, Any]) -> bool:
     if not verdict.get("accepted"):
         return True
     return any(f.get("kind") not in NEUTRAL_FLAGS for f in verdict.get("flags") or [])
+
+
+def clean(verdict: dict[str, Any]) -> bool:
+    """Whether a verdict of a card supposed otherwise (another card this event's or an earlier one may have been)
+    clears it: it accuses nobody and needs no hand count corrected (a story in which the counts went wrong is no
+    explanation: with a card supposed to be a skip, the player it made go out by the count "played on")."""
+    return not accuses(verdict) and not any(f.get("kind") in RECOUNT_FLAGS for f in verdict.get("flags") or [])
 
 
 def preview(referee: Any, event: dict[str, Any]) -> dict[str, Any]:
@@ -165,7 +175,7 @@ def other_faces(card: str) -> list[str]:
 
 def _order(referee: Any, event: dict[str, Any], field: str, candidates: Sequence[str]) -> list[str]:
     """Candidates the referee would accept without a flag first, each group in the given order."""
-    clear = [c for c in candidates if not accuses(preview(referee, {**event, field: c}))]
+    clear = [c for c in candidates if clean(preview(referee, {**event, field: c}))]
     return clear + [c for c in candidates if c not in clear]
 
 
@@ -221,7 +231,7 @@ class UnsureCard:
         referee = self.before.copy()
         for event in ({**self.event, CARD_FIELD[self.event["type"]]: card}, *self.since):
             verdict = referee.handle(event)
-            if consistent and (accuses(verdict) if self.doubted else not verdict.get("accepted")):
+            if consistent and (not clean(verdict) if self.doubted else not verdict.get("accepted")):
                 return None
         return referee
 
@@ -258,7 +268,7 @@ class UnsureCard:
         waiting, as read or as another card it may have been; given to the turn player there where it was
         ``turn``'s) would accuse nobody."""
         referee = self.replayed(card, consistent=True)
-        return referee is not None and any(not accuses(preview(referee, attributed(event, turn, referee)))
+        return referee is not None and any(clean(preview(referee, attributed(event, turn, referee)))
                                            for event in events)
 
     def doubted_by(self, event: dict[str, Any], turn: str | None) -> bool:
@@ -341,7 +351,7 @@ def _earlier_question(card: UnsureCard, clearing: list[str], event: dict[str, An
 def flagged_for_its_card(referee: Any, event: dict[str, Any], reading: Reading) -> bool:
     """Whether ``event``, accusing on ``referee``, would accuse nobody as another card its reading may have been."""
     field = CARD_FIELD.get(event.get("type", ""))
-    return field is not None and any(not accuses(preview(referee, {**event, field: card}))
+    return field is not None and any(clean(preview(referee, {**event, field: card}))
                                      for card in _candidates(event, reading))
 
 

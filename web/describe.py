@@ -63,6 +63,7 @@ FLAG_TITLES: dict[str, str] = {
     "penalty_forfeited": "Penalty forfeited",
     "pile_empty": "Draw pile empty: round over",
     "time_up": "Time is up: round over",
+    "count_corrected": "Hand count corrected",
 }
 
 
