@@ -438,3 +438,21 @@ def test_a_game_by_hand_a_double_tap_sends_once_and_who_follows_the_turn(
     page.wait_for_selector("#log li:has-text('ann draws')")
     page.wait_for_timeout(300)
     assert page.eval_on_selector("#actor", "e => e.value") == "cat"  # back to the player whose turn it is
+
+
+def test_a_count_corrected_shows_as_a_notice_and_the_round_goes_on(
+        server: tuple[str, TableClient], page: object, tmp_path: Path) -> None:
+    """Counts mode (no hands given, as with a camera): the count says ben's card was his last, but cat plays on: the
+    page says the count was corrected, accuses nobody, and shows the round going on."""
+    base, api = server
+    game_id = api.new_game(options={"hand_size": 1})
+    page.goto(f"{base}/games/{game_id}")
+    page.wait_for_selector("#live-state:text('live')")
+    api.event(game_id, {"type": "start_round", "dealer": "ann", "starter": "red-5"})
+    api.event(game_id, {"type": "play", "player": "ben", "card": "red-7"})
+    entry = api.event(game_id, {"type": "draw", "player": "cat", "count": 1})
+    assert [f["kind"] for f in entry["verdict"]["flags"]] == ["count_corrected"]
+    page.wait_for_selector(".banner.info:text('Hand count corrected')")  # a notice, not a flag against ben
+    assert page.locator(".banner.flag").count() == 0 and "ben still holds cards" in page.inner_text("#banners")
+    page.wait_for_selector("#turn:text('cat')")
+    screenshot(page, tmp_path, "count-corrected")

@@ -11,6 +11,7 @@ from referee.cards import is_card_id, parse_card
 from referee.options import resolve
 from referee.presets import PRESETS
 from referee.scoring import TIE_JOIN
+from vision.rulings import NEUTRAL_FLAGS
 
 #: colour or suit -> (name, symbol). UNO colours get shapes; suits their own signs.
 COLOR_NAMES: dict[str, tuple[str, str]] = {
@@ -155,9 +156,11 @@ def event_text(event: dict[str, Any]) -> str:
 
 
 def page_flag(flag: dict[str, Any]) -> dict[str, Any]:
-    """A verdict's flag as the page shows it: ``text`` (one line), ``title`` and ``words`` (the reason in words)."""
-    return {**flag, "text": flag_text(flag), "title": flag_title(str(flag.get("kind", ""))),
-            "words": reason_text(str(flag.get("reason") or ""))}
+    """A verdict's flag as the page shows it: ``text`` (one line), ``title``, ``words`` (the reason in words) and
+    ``notice`` (a table event that accuses nobody: a reshuffle, a count corrected)."""
+    kind = str(flag.get("kind", ""))
+    return {**flag, "text": flag_text(flag), "title": flag_title(kind),
+            "words": reason_text(str(flag.get("reason") or "")), "notice": kind in NEUTRAL_FLAGS}
 
 
 def flag_text(flag: dict[str, Any]) -> str:

@@ -120,7 +120,7 @@
     const kept = (flags || []).filter((f) => f.kind !== "invalid_event");
     if (!kept.length || ackedSeqs().includes(seq) || shownFlags.some((item) => item.seq === seq)) return;
     for (const flag of kept) shownFlags.push({ seq: seq, flag: flag });
-    if (fresh) alertPeople(kept.some((f) => (f.draw || 0) > 0 || f.kind === "missed_uno") ? 2 : 1);
+    if (fresh && kept.some((f) => !f.notice)) alertPeople(kept.some((f) => (f.draw || 0) > 0 || f.kind === "missed_uno") ? 2 : 1);
   }
 
   function acknowledge(seq) {
@@ -241,10 +241,10 @@
     for (const item of shownFlags) {
       const flag = item.flag;
       const penalty = (flag.draw || 0) > 0;
-      const who = flag.player ? flag.player + (penalty ? " draws " + flag.draw : "") + " — " : "";
+      const who = flag.player && !flag.notice ? flag.player + (penalty ? " draws " + flag.draw : "") + " — " : "";
       const ok = el("button", { className: "ok", onclick: () => acknowledge(item.seq) }, "OK");
-      box.append(el("div", { className: "banner " + (penalty ? "penalty" : "flag") }, ok,
-        (penalty ? "⚠ PENALTY: " : "⚑ ") + who + (flag.title || flag.text),
+      box.append(el("div", { className: "banner " + (penalty ? "penalty" : flag.notice ? "info" : "flag") }, ok,
+        (penalty ? "⚠ PENALTY: " : flag.notice ? "ℹ " : "⚑ ") + who + (flag.title || flag.text),
         el("span", { className: "reason" }, flag.words || flag.reason || "")));
     }
     for (const [player, cards] of Object.entries(state.owed || {})) {
