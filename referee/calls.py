@@ -112,9 +112,10 @@ class CallRules(DrawRules):
         player = self._player(event)
         cards = self._cards(event.get("cards"), "cards")
         a = game.awaiting or {}
-        awaited = a.get("kind") == "reveal" and player in (a["players"] if a.get("for") == "score" else [a["player"]])
+        for_challenge = a.get("kind") == "reveal" and a.get("for") == "challenge" and a.get("player") == player
+        for_score = a.get("kind") == "reveal" and a.get("for") == "score" and player in a["players"]
         miscounted = len(cards) != r.counts[player]
-        if miscounted and (r.known or not awaited or not cards):
+        if miscounted and (r.known or not (for_challenge or for_score) or not cards):
             raise Rejected(f"{player} holds {r.counts[player]} cards but {len(cards)} were shown")
         if r.known and Counter(cards) != Counter(r.hands[player]):
             raise Rejected(f"those are not {player}'s cards")
@@ -124,7 +125,7 @@ class CallRules(DrawRules):
         # hands unknown: they hold what they show (refused, the round would wait for a hand that is not there; a card
         # read as two is the table's to undo)
         flags = [self._recount(player, len(cards))] if miscounted else []
-        if a.get("kind") == "reveal" and a.get("for") == "challenge" and a.get("player") == player:
+        if for_challenge:
             check = r.wild_check
             # cards drawn since the wild (a missed UNO's penalty before the challenge) are in the hand shown, and
             # which they are is not known: only matches beyond their number prove the offence (docs/rules.md)
@@ -135,7 +136,7 @@ class CallRules(DrawRules):
             if r.color is None:  # the colour was still to be named when the challenge came
                 game.awaiting = {"kind": "color", "player": check["player"]}
             return flags
-        if a.get("kind") == "reveal" and a.get("for") == "score" and player in a["players"]:
+        if for_score:
             r.revealed[player] = cards
             rest = [p for p in a["players"] if p != player]
             if rest:

@@ -1,7 +1,6 @@
 """The play event: legality, taking the card back or putting it on the pile, UNO state."""
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from typing import Any
 
@@ -108,15 +107,10 @@ class PlayRules(RoundEnd):
     def _played_on(self, player: str, rule: CardRule, color: str | None, seat: int, mode: str,
                    target: str | None) -> GameState:
         """Counts mode, a play the counts make ``player``'s last card: the game as it goes on should ``player`` still
-        hold a card the count missed (a card misread, one picked up unseen) -- ``player`` counted at one card that
-        nobody may catch them on (the count is a guess), the card's effect taken. ``RoundEnd._go_on`` turns to it
-        when play goes on."""
+        hold a card the count missed (a card misread, one picked up unseen; ``RoundEnd._one_card_left``), the card's
+        effect taken. ``RoundEnd._go_on`` turns to it when play goes on."""
         game: GameState = self._game
-        went_on: GameState = copy.deepcopy(game)
-        r: RoundState = went_on.round
-        r.counts[player] = 1
-        r.uno_window = None
-        r.played_on = None
+        went_on = self._one_card_left(player)
         if rule.calls_color and color is None:
             went_on.awaiting = {"kind": "color", "player": player}
         self._game = went_on

@@ -36,15 +36,20 @@ class RoundEnd(TurnRules):
         self._finish_round(player)
         return []
 
-    def _drawn_on(self, drawer: str) -> GameState:
-        """Counts mode, the draw of a last card drawn by ``drawer``: the game as it goes on should the player who went
-        out still hold a card the count missed (see ``PlayRules._played_on``): counted at one card nobody may catch
-        them on, the turn past ``drawer``."""
+    def _one_card_left(self, player: str) -> GameState:
+        """A copy of the game in which ``player``, whom the count made go out, holds one card still: counted at one card
+        nobody may catch them on (the count is a guess), not out (``PlayRules._played_on``, :meth:`_drawn_on`)."""
         went_on: GameState = copy.deepcopy(self._game)
         r: RoundState = went_on.round
-        r.counts[r.went_out] = 1
+        r.counts[player] = 1
         r.went_out, r.uno_window, r.played_on = None, None, None
-        r.turn = self._adv(went_on.seat[drawer])  # the same seats and direction as the game as it ended
+        return went_on
+
+    def _drawn_on(self, drawer: str) -> GameState:
+        """Counts mode, the draw of a last card drawn by ``drawer``: the game as it goes on should the player who went
+        out still hold a card the count missed (see ``PlayRules._played_on``), the turn past ``drawer``."""
+        went_on = self._one_card_left(self._game.round.went_out)
+        went_on.round.turn = self._adv(went_on.seat[drawer])  # the same seats and direction as the game as it ended
         return went_on
 
     def _go_on(self, kind: str) -> tuple[GameState, dict] | None:

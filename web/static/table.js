@@ -120,7 +120,9 @@
     const kept = (flags || []).filter((f) => f.kind !== "invalid_event");
     if (!kept.length || ackedSeqs().includes(seq) || shownFlags.some((item) => item.seq === seq)) return;
     for (const flag of kept) shownFlags.push({ seq: seq, flag: flag });
-    if (fresh && kept.some((f) => !f.notice)) alertPeople(kept.some((f) => (f.draw || 0) > 0 || f.kind === "missed_uno") ? 2 : 1);
+    if (fresh && kept.some((f) => !f.notice)) {  // a notice (a count corrected, a reshuffle) accuses nobody: no alarm
+      alertPeople(kept.some((f) => (f.draw || 0) > 0 || f.kind === "missed_uno") ? 2 : 1);
+    }
   }
 
   function acknowledge(seq) {
