@@ -43,7 +43,10 @@ class DrawRules(PlayRules):
         owed_now = count
         if ends_when_empty and count == r.draw_pile < r.pending and game.seat[player] == r.turn:
             owed_now = r.pending  # the pile's last cards end the round: a draw cut short by it is no mistake
+        paying = r.pending_from if r.pending else None
         flags = self._draw_rules(player, owed_now, cards)
+        if r.might_be_out is not None and paying == r.might_be_out["player"] and not r.pending:
+            r.might_be_out = dict(r.might_be_out)  # the draw its card made: hands shown next still say it was the last
         if reshuffle:
             if r.known:
                 r.pool.update(r.discard[:-1])

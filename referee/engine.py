@@ -73,10 +73,11 @@ class RefereeCore(DealRules):
                     raise Rejected("no game yet: send new_game first")
                 if self._game.game_over:
                     raise Rejected("the game is over: send new_game to play again")
-            went_on = self._go_on(kind)
+            went_on = self._go_on(kind) or self._out_unseen(kind, event) or self._final_draw_skipped(kind)
             if went_on is not None:
                 ended, recounted = went_on
-            played_on = self._game.round.played_on if self._game is not None and self._game.round is not None else None
+            now = self._game.round if self._game is not None else None
+            played_on, might_be_out = (None, None) if now is None else (now.played_on, now.might_be_out)
             flags = handler(event)
             if ended is not None:
                 flags = [recounted, *flags]
@@ -93,6 +94,8 @@ class RefereeCore(DealRules):
         r: RoundState = self._game.round
         if r is not None and r.played_on is not None and r.played_on is played_on:
             r.played_on = None  # only the event right after the going-out may show that play went on
+        if r is not None and r.might_be_out is not None and r.might_be_out is might_be_out:
+            r.might_be_out = None  # only hands shown right after the play (or its draw) say it went out
         self._last_event = {"type": kind, "player": event.get("player"), "card": event.get("card"),
                             "flags": [f["kind"] for f in flags] if flags else []}
         return {"accepted": True, "flags": flags, "state": self.state()}

@@ -53,6 +53,8 @@ class PlayRules(RoundEnd):
             if kind != "out_of_turn":
                 self._acted(player)
             self._owe(player, penalty)
+            if not r.known and not opts["bring_in"]:  # taken back by the rules; hands shown next say it went down
+                r.might_be_out = {"player": player, "card": rule.id}
             what = "the card is taken back" + (f" and {player} draws {penalty}" if penalty else "")
             return [flag(kind, player, penalty, f"{reason}; {what}")]
         if awaiting and not rule.keeps_under and mode != "jump":  # a Joker names no suit: the wild's own player
@@ -82,6 +84,8 @@ class PlayRules(RoundEnd):
         seat = game.seat[player]
         if rule.wild and mode != "jump" and self._restricted(rule):
             flags += self._wild_restriction(player, rule, *before)
+        if not r.known and not opts["bring_in"]:  # the count may be wrong: had they no card left? (_out_unseen)
+            r.might_be_out = {"player": player, "card": rule.id} if r.counts[player] > 0 else None
         if r.counts[player] == 0 and not opts["bring_in"]:
             if not r.known and not (rule.draw and not r.cancelled):  # the round ends on a count, which may be wrong
                 r.played_on = self._played_on(player, rule, color, seat, mode, target)

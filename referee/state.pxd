@@ -32,6 +32,7 @@ cdef class RoundState:
     cdef public bint cancelled
     cdef public dict revealed
     cdef public object played_on
+    cdef public dict might_be_out
 
 cdef class GameState:
     cdef public object preset

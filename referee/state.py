@@ -54,6 +54,10 @@ class RoundState:
         # counts mode, after a play the counts made a player's last card: the game as it goes on should that player
         # still hold a card the count missed (``RoundEnd._played_on``); dropped by the next event accepted
         self.played_on: GameState | None = None
+        # counts mode, after a play its player is counted holding cards after (or the draw that play made the next
+        # player take): {"player", "card"}; hands shown for the score right after it say that player went out
+        # (``RoundEnd._out_unseen``); dropped by the next event accepted
+        self.might_be_out: dict[str, str] | None = None
 
 
 class GameState:

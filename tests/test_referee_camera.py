@@ -187,3 +187,92 @@ def test_play_going_on_after_a_counted_last_draw_two_follows_its_draw():
     verdict = send(ref, "play", player="cat", card="red-7")
     assert kinds(verdict) == ["count_corrected"]
     assert verdict["state"]["hand_counts"] == {"ann": 1, "ben": 3, "cat": 0} and verdict["state"]["went_out"] == "cat"
+
+
+def _ann_counted_one_card_after_her_last() -> object:
+    """A counts round in which the camera saw ann draw a card she never took: her last card leaves her counted at
+    one."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=2)
+    ok(ref, "draw", player="ann", count=1)  # a reach seen as a draw: nothing was taken
+    ok(ref, "play", player="ann", card="red-1")
+    ok(ref, "play", player="ben", card="red-2")
+    ok(ref, "play", player="cat", card="red-3")
+    ok(ref, "uno", player="ann")
+    assert ok(ref, "play", player="ann", card="red-4")["hand_counts"]["ann"] == 1
+    return ref
+
+
+def test_hands_shown_right_after_a_play_say_its_player_went_out():
+    """Counts mode: the count says ann still holds a card, but right after her play the table shows ben's hand for the
+    score: ann went out (the count was wrong). The round ends with her out, the other hands awaited, scored on them."""
+    ref = _ann_counted_one_card_after_her_last()
+    verdict = send(ref, "reveal", player="ben", cards=["blue-4"])
+    corrected = only_flag(verdict, "count_corrected")
+    assert corrected["player"] == "ann" and corrected["draw"] == 0
+    state = verdict["state"]
+    assert state["went_out"] == "ann" and state["hand_counts"]["ann"] == 0 and state["turn"] is None
+    assert state["awaiting"] == {"kind": "reveal", "players": ["cat"], "for": "score",
+                                 "reason": "hands are unknown: reveal them to score the round"}
+    state = send(ref, "reveal", player="cat", cards=["wild"])["state"]
+    assert state["round_over"] and state["scores"]["ann"] == 4 + 50
+    twin = ref.copy()
+    ref._rebuild()
+    assert ref.state() == twin.state()
+
+
+def test_only_hands_shown_right_after_the_play_say_it_was_the_last():
+    """A hand shown by the player who played, or after any other event, says nothing of the kind: refused as before.
+    A refused reveal changes nothing and leaves the chance open."""
+    ref = _ann_counted_one_card_after_her_last()
+    assert not send(ref.copy(), "reveal", player="ann", cards=[])["accepted"]
+    assert not send(ref, "reveal", player="ben", cards=[])["accepted"]  # an empty hand is never a hand shown
+    assert ref.state()["hand_counts"]["ann"] == 1 and ref.state()["awaiting"] is None
+    assert only_flag(send(ref.copy(), "reveal", player="ben", cards=["blue-4"]), "count_corrected")["player"] == "ann"
+    ok(ref, "draw", player="ben", count=1)
+    assert not send(ref, "reveal", player="cat", cards=["blue-4", "blue-5"])["accepted"]
+    assert not ref.state()["round_over"] and ref.state()["went_out"] is None
+
+
+def test_hands_shown_after_the_draw_of_a_last_draw_two_say_it_went_out():
+    """Counts mode: ann's Draw Two, her last card though counted one short; ben draws its two; cat shows her hand for
+    the score: ann went out, ben's two cards in his hand."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=2)
+    for player in P3:
+        ok(ref, "draw", player=player, count=1)  # ann's a reach seen as a draw: nothing was taken
+        ok(ref, "pass", player=player)
+    for player, card in zip(P3, ("red-1", "red-2", "red-3")):
+        ok(ref, "play", player=player, card=card)
+    assert ok(ref, "play", player="ann", card="red-draw2")["hand_counts"]["ann"] == 1
+    ok(ref, "draw", player="ben", count=2)
+    verdict = send(ref, "reveal", player="cat", cards=["blue-4", "blue-5"])
+    assert kinds(verdict) == ["count_corrected"] and verdict["state"]["went_out"] == "ann"
+    assert verdict["state"]["awaiting"]["players"] == ["ben"] and verdict["state"]["hand_counts"]["ben"] == 4
+
+
+def test_hands_shown_instead_of_a_last_draw_two_draw_score_the_round():
+    """Counts mode: ann's last card read as a Draw Two (a yellow 3 misread); the table shows hands for the score
+    instead of ben drawing two: scored on the hands shown, without the draw (a neutral flag says so)."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=1)
+    assert ok(ref, "play", player="ann", card="red-draw2")["awaiting"]["kind"] == "final_draw"
+    verdict = send(ref, "reveal", player="cat", cards=["blue-4"])
+    assert only_flag(verdict, "count_corrected")["player"] == "ben"
+    assert verdict["state"]["awaiting"]["players"] == ["ben"] and verdict["state"]["hand_counts"]["ben"] == 1
+    state = send(ref, "reveal", player="ben", cards=["wild"])["state"]
+    assert state["round_over"] and state["scores"]["ann"] == 4 + 50
+    known = known_round("official", {"ann": ["red-draw2"], "ben": ["red-2"], "cat": ["red-3"]}, "red-5", dealer="cat")
+    ok(known, "play", player="ann", card="red-draw2")
+    verdict = send(known, "reveal", player="cat", cards=["red-3"])  # known hands: the draw is owed still
+    assert kinds(verdict) == [] and verdict["state"]["awaiting"]["kind"] == "final_draw"
+
+
+def test_hands_shown_right_after_a_play_taken_back_say_it_went_out():
+    """Counts mode: ann's last card, flagged out of turn (a skip before it read as a number), is taken back by the
+    rules; the table shows hands for the score right after it: it stood, ann went out."""
+    ref = counts_round("official", P3, "red-5", dealer="cat", hand_size=2)
+    ok(ref, "play", player="ann", card="red-1")
+    ok(ref, "uno", player="ann")
+    assert kinds(send(ref, "play", player="ann", card="red-2")) == ["out_of_turn"]
+    assert ref.state()["hand_counts"]["ann"] == 1
+    verdict = send(ref, "reveal", player="ben", cards=["blue-4", "blue-5"])
+    assert kinds(verdict) == ["count_corrected"] and verdict["state"]["went_out"] == "ann"
+    assert verdict["state"]["awaiting"]["players"] == ["cat"]

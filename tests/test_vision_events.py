@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine import Referee
-from vision.events import LANDING_HOLD_S, EventMaker
+from vision.events import LANDING_HOLD_S, SHORT_HAND_HOLD_S, EventMaker
 
 TEAMS = {"type": "new_game", "rules": "twist", "players": ["ann", "ben", "cat", "dan"],
          "teams": [["ann", "cat"], ["ben", "dan"]], "options": {"hand_size": 5}}
@@ -87,16 +87,21 @@ def test_a_card_that_never_settles_holds_a_draw_back_only_for_a_while() -> None:
     assert table.sent == [{"type": "draw", "count": 1, "player": "ann"}]
 
 
+def _ben_challenged() -> Table:
+    """ben's Wild Draw Four, challenged by cat: ben is to show his hand, counted at two cards."""
+    return Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"],
+                  "options": {"hand_size": 3}},
+                 {"type": "start_round", "dealer": "cat", "starter": "yellow-4"},
+                 {"type": "play", "player": "ann", "card": "yellow-5"},
+                 {"type": "play", "player": "ben", "card": "wild-draw4"},
+                 {"type": "choose_color", "player": "ben", "color": "green"},
+                 {"type": "challenge", "player": "cat"})
+
+
 def test_a_hand_laid_out_one_card_at_a_time_is_shown_once_whole() -> None:
     """ben, challenged, lays out his two cards one after the other: the first card alone is no reveal; a reveal the
     referee refuses (a card misread as three: more copies than the deck holds) leaves him still to show."""
-    table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"],
-                   "options": {"hand_size": 3}},
-                  {"type": "start_round", "dealer": "cat", "starter": "yellow-4"},
-                  {"type": "play", "player": "ann", "card": "yellow-5"},
-                  {"type": "play", "player": "ben", "card": "wild-draw4"},
-                  {"type": "choose_color", "player": "ben", "color": "green"},
-                  {"type": "challenge", "player": "cat"})
+    table = _ben_challenged()
     assert table.referee.state()["hand_counts"]["ben"] == 2
     assert table.maker.layout(["green-1"]) == []
     too_many = table.maker.layout(["green-1", "yellow-8", "yellow-8", "yellow-8"])
@@ -105,6 +110,21 @@ def test_a_hand_laid_out_one_card_at_a_time_is_shown_once_whole() -> None:
     table.maker.note_verdict(verdict, too_many[0])
     table.send(table.maker.layout(["green-1", "yellow-8"]))
     assert table.sent == [{"type": "reveal", "player": "ben", "cards": ["green-1", "yellow-8"]}]
+
+
+def test_a_hand_short_of_its_count_is_shown_once_it_has_lain_still() -> None:
+    """ben, challenged, is counted at two cards but lays out one (a draw seen that was not made): not sent while a
+    second card may come, nor while a hand is over the reveal area; sent once it has lain still for
+    SHORT_HAND_HOLD_S, and the referee takes it as what he holds."""
+    table = _ben_challenged()
+    assert table.maker.layout(["green-1"], 10.0) == []
+    assert table.maker.tick(10.0 + SHORT_HAND_HOLD_S - 1) == []
+    table.maker.hand_over_reveal(12.0)  # someone still laying cards out
+    assert table.maker.tick(10.0 + SHORT_HAND_HOLD_S) == []
+    table.send(table.maker.tick(12.0 + SHORT_HAND_HOLD_S))
+    assert table.sent == [{"type": "reveal", "player": "ben", "cards": ["green-1"]}]
+    assert table.referee.state()["hand_counts"]["ben"] == 1
+    assert table.maker.tick(30.0) == []
 
 
 OFFICIAL = {"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]}

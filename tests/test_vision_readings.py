@@ -375,6 +375,23 @@ def test_a_sure_misreading_flags_once_and_the_table_playing_on_is_asked_about_it
     assert ruler.unsure_cards() == ()
 
 
+def test_a_mistake_made_since_a_sure_misreading_does_not_keep_it_from_being_asked_about() -> None:
+    """As in the phantom Draw Two above, but ann's catch of cat fails between the two plays (a real mistake, flagged
+    whatever the card was): the table still played on as if the red 5 were what it was, and is asked about it."""
+    ruler = dealt_ruler()
+    read = Reading("red-draw2", 0.99, True, BOX, alternatives=(("red-5", 0.005),))
+    ruler.judge({"type": "play", "player": "ann", "card": "red-draw2"}, read)
+    ruler.judge({"type": "play", "player": "ben", "card": "red-7"}, reading("red-7", 0.99, True))
+    assert [f["kind"] for f in ruler.judge({"type": "catch", "player": "ann", "target": "cat"})["flags"]] == [
+        "false_catch"]
+    asked: list[Question] = []
+    second = ruler.settle({"type": "play", "player": "ben", "card": "blue-7"}, reading("blue-7", 0.99, True),
+                          lambda q: asked.append(q) or "red-5")
+    assert [q.event["card"] for q in asked] == ["red-draw2"]
+    assert second.event["player"] == "cat" and not second.verdict["flags"]
+    assert [e.get("type") for e in ruler.events[-3:]] == ["play", "catch", "play"]
+
+
 def test_a_sure_card_the_table_confirms_keeps_its_flag() -> None:
     ruler, asked, second = phantom_draw_two("red-draw2")
     assert [q.event["card"] for q in asked] == ["red-draw2"]

@@ -22,7 +22,10 @@ event the caller reports through ``note_verdict``) decides who acted and what is
   first, and the drawer and count owed are taken again from the play's verdict (the next player
   may start drawing the Joker's seven before the camera has settled the Joker).
 * a settled layout in the reveal area is a ``reveal`` by the player the referee awaits (a
-  challenge or scoring), or by the Wild Draw Four player who can be challenged.
+  challenge or scoring), or by the Wild Draw Four player who can be challenged. A layout of fewer
+  cards than the player is counted holding may be a hand still being laid out: it is sent once it
+  has lain unchanged, no hand over the reveal area, for ``SHORT_HAND_HOLD_S`` (the count may be too
+  high: a draw seen that was not made; the referee takes the hand shown as what they hold).
 
 A card identical to the last play arriving within ``JUMP_IN_WINDOW_S`` carries
 ``"candidate": "jump_in"`` (the page may give it to another player; the referee ignores the field).
@@ -40,6 +43,9 @@ DRAWN_CARD_WINDOW_S = 2.0
 #: never settles must not keep the draw back).
 LANDING_HOLD_S = 4.0
 JUMP_IN_WINDOW_S = 2.0
+#: A hand laid out with fewer cards than counted is sent once it has lain unchanged this long, no hand over the
+#: reveal area (laying out a hand, people pause between cards for a second or two, not this long).
+SHORT_HAND_HOLD_S = 6.0
 
 
 class EventMaker:
@@ -56,6 +62,7 @@ class EventMaker:
         self._last_play: tuple[str, float] | None = None
         self._last_reach_t: float | None = None
         self._entered_play: str | None = None  # the card of a play someone else entered, until a new top card is seen
+        self._short_hand: tuple[list[str], float] | None = None  # a layout short of the count, and since when
 
     # -- what the referee says ------------------------------------------------------------------
     def note_verdict(self, verdict: dict[str, Any] | None, event: dict[str, Any] | None = None,
@@ -72,6 +79,7 @@ class EventMaker:
             self.state = verdict["state"]
             if self.state.get("round") != previous:
                 self.revealed.clear()
+                self._short_hand = None
             if self._draw is not None and self._draw.get("after_play") and \
                     (self.state.get("last_event") or {}).get("type") == "play":
                 self._draw.update(zip(("player", "owed"), self._drawer()), after_play=False)
@@ -172,7 +180,12 @@ class EventMaker:
         """Send a summed draw once the count owed is taken, or no further reach came for ``settle_s``
         (``owed_settle_s`` while short of the count owed); held while a card that was there before the
         first reach is still landing on the pile (``landing_since``, as for :meth:`reach`), for at most
-        ``LANDING_HOLD_S`` after the last reach."""
+        ``LANDING_HOLD_S`` after the last reach. A hand laid out short of the count is sent once it has lain
+        ``SHORT_HAND_HOLD_S``."""
+        return self._draw_due(t, landing_since) + self._short_hand_due(t)
+
+    def _draw_due(self, t: float, landing_since: float | None) -> list[dict[str, Any]]:
+        """The summed draw, where it is due now (see :meth:`tick`)."""
         if self._draw is None:
             return []
         if self._landed_before_draw(landing_since) and t - self._draw["last_t"] < LANDING_HOLD_S:
@@ -200,17 +213,42 @@ class EventMaker:
         return None if self._draw is None else {"player": self._draw["player"], "count": self._draw["count"]}
 
     # -- reveal -----------------------------------------------------------------------------------
-    def layout(self, cards: list[str]) -> list[dict[str, Any]]:
-        """A hand laid out in the reveal area: a ``reveal`` by the player expected to show, if any."""
+    def _shower(self) -> str | None:
+        """Who is expected to show a hand now, if anyone."""
         awaiting = self._awaiting()
-        player = None
         if awaiting.get("kind") == "reveal":
             waiting = [awaiting["player"]] if awaiting.get("player") else list(awaiting.get("players") or [])
-            player = next((p for p in waiting if p not in self.revealed), None)
-        elif isinstance((self.state or {}).get("challenge"), dict):
-            player = self.state["challenge"].get("against")
+            return next((p for p in waiting if p not in self.revealed), None)
+        if isinstance((self.state or {}).get("challenge"), dict):
+            return self.state["challenge"].get("against")
+        return None
+
+    def layout(self, cards: list[str], t: float | None = None) -> list[dict[str, Any]]:
+        """A hand laid out in the reveal area (settled at ``t``): a ``reveal`` by the player expected to show, if any;
+        short of their count, only once it has lain ``SHORT_HAND_HOLD_S`` (:meth:`tick`; never without ``t``)."""
+        player = self._shower()
         held = ((self.state or {}).get("hand_counts") or {}).get(player)
-        if not player or isinstance(held, int) and len(cards) < held:
-            return []  # nobody to show, or the hand still being laid out: the rest is awaited
+        self._short_hand = None
+        if not player:
+            return []
+        if isinstance(held, int) and len(cards) < held:  # still being laid out, or the count too high
+            self._short_hand = (list(cards), t) if t is not None and cards else None
+            return []
+        return self._reveal(player, cards)
+
+    def hand_over_reveal(self, t: float) -> None:
+        """Someone's hand is over the reveal area: a hand laid out short of the count is still being laid."""
+        if self._short_hand is not None:
+            self._short_hand = (self._short_hand[0], t)
+
+    def _short_hand_due(self, t: float) -> list[dict[str, Any]]:
+        """The hand laid out short of the count, once it has lain ``SHORT_HAND_HOLD_S``."""
+        if self._short_hand is None or t - self._short_hand[1] < SHORT_HAND_HOLD_S:
+            return []
+        cards, self._short_hand = self._short_hand[0], None
+        player = self._shower()
+        return self._reveal(player, cards) if player else []
+
+    def _reveal(self, player: str, cards: list[str]) -> list[dict[str, Any]]:
         self.revealed.add(player)
         return self.flush_draw() + [{"type": "reveal", "player": player, "cards": list(cards)}]

@@ -144,6 +144,8 @@ class TablePipeline:
         hands = self.hand_sensor.hands(skin_mask(analysis), masks)
         if "discard" in hands:
             self.pile.hand_over()
+        if "reveal" in hands:
+            self.maker.hand_over_reveal(frame.t)
         sightings = merge_detections(detections)
         for s in sightings:
             s.zone = zones.zone_of(s.centre, size)
@@ -167,7 +169,7 @@ class TablePipeline:
                     self.pile.accept_all(in_pile)  # the rest of the pile as it lay
             shown = self.layout.update([s for s in sightings if s.zone == "reveal"], "reveal" in hands)
             if shown:
-                events += self.maker.layout(shown)
+                events += self.maker.layout(shown, frame.t)
         doubts = self._doubts(sightings, events, frame.t)
         if events:
             self.last_event_t = frame.t

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
 
 from referee.cards import (ALL_CARD_IDS, FACE_IDS_BY_FAMILY, JOKER, RANKS, SUITS, UNO_ACTIONS, UNO_COLORS, UNO_NUMBERS,
@@ -223,31 +224,49 @@ class UnsureCard:
         """Whether a later flag may be found to rest on this card: its reading is unsure, or a flag rested on it."""
         return not self.reading.sure or self.doubted
 
-    def replayed(self, card: str, consistent: bool = False) -> Any | None:
+    @cached_property
+    def accused_as_read(self) -> tuple[bool, ...]:
+        """Whether this card's event and each event since accused someone as they were judged (as read)."""
+        referee = self.before.copy()
+        return tuple(accuses(referee.handle(event)) for event in (self.event, *self.since))
+
+    def replayed(self, card: str, consistent: bool = False, tolerant: bool = False) -> Any | None:
         """A referee where this card was ``card`` (the events since judged again after it). With
         ``consistent``, None where this card as ``card``, or any event since, would be refused: a card with
         which the table could not have played on as it did is not what was put down; and, this card doubted,
-        where any would still be flagged: the table played on as if the flag that cast the doubt were wrong."""
+        where any would still be flagged: the table played on as if the flag that cast the doubt were wrong. With
+        ``tolerant`` as well, an event since a doubted card that accused someone as read (:attr:`accused_as_read`) may
+        accuse someone still, needing no hand count corrected: a mistake made since (a catch that fails whatever the
+        card was) is still a mistake; a new accusation is no explanation, nor is the card itself an offence."""
         referee = self.before.copy()
-        for event in ({**self.event, CARD_FIELD[self.event["type"]]: card}, *self.since):
+        for at, event in enumerate(({**self.event, CARD_FIELD[self.event["type"]]: card}, *self.since)):
             verdict = referee.handle(event)
-            if consistent and (not clean(verdict) if self.doubted else not verdict.get("accepted")):
+            if not consistent:
+                continue
+            if not verdict.get("accepted"):
+                return None
+            if self.doubted and not clean(verdict) and not (
+                    tolerant and at > 0 and self.accused_as_read[at]
+                    and not any(f.get("kind") in RECOUNT_FLAGS for f in verdict.get("flags") or [])):
                 return None
         return referee
 
-    def clearing(self, event: dict[str, Any], own: Sequence[str] = (), turn: str | None = None) -> list[str]:
+    def clearing(self, event: dict[str, Any], own: Sequence[str] = (), turn: str | None = None,
+                 tolerant: bool = False) -> list[str]:
         """The other cards this card may have been, consistently with the events since, with which ``event``
         would accuse nobody, as read or as one of ``own`` (the other cards an unsure event's own reading may have
         been: a reverse misread as a king, then the reverse played after it misread too): among its likely
         confusions first, else among every face of its family. With ``turn`` (whose turn it is now), ``event`` is
-        given to the turn player of the table so corrected where it was ``turn``'s (:func:`attributed`)."""
+        given to the turn player of the table so corrected where it was ``turn``'s (:func:`attributed`). ``tolerant``:
+        see :meth:`replayed`."""
         read = self.event[CARD_FIELD[self.event["type"]]]
         events = [event, *({**event, CARD_FIELD[event["type"]]: card} for card in own)]
         likely = _candidates(self.event, self.reading)
-        found = [card for card in likely if self._clears(card, events, turn)]
+        found = [card for card in likely if self._clears(card, events, turn, tolerant)]
         if found:
             return found
-        return [card for card in other_faces(read) if card not in likely and self._clears(card, events, turn)]
+        return [card for card in other_faces(read)
+                if card not in likely and self._clears(card, events, turn, tolerant)]
 
     def clearing_with(self, later: UnsureCard, event: dict[str, Any]) -> list[str]:
         """The other cards this card may have been (its likely confusions) with which one of the likely
@@ -263,11 +282,12 @@ class UnsureCard:
                 found.append(card)
         return found
 
-    def _clears(self, card: str, events: Sequence[dict[str, Any]], turn: str | None = None) -> bool:
-        """Whether, had this card been ``card`` (consistently with the events since), one of ``events`` (the event
-        waiting, as read or as another card it may have been; given to the turn player there where it was
-        ``turn``'s) would accuse nobody."""
-        referee = self.replayed(card, consistent=True)
+    def _clears(self, card: str, events: Sequence[dict[str, Any]], turn: str | None = None,
+                tolerant: bool = False) -> bool:
+        """Whether, had this card been ``card`` (consistently with the events since, ``tolerant`` or not: see
+        :meth:`replayed`), one of ``events`` (the event waiting, as read or as another card it may have been; given to
+        the turn player there where it was ``turn``'s) would accuse nobody."""
+        referee = self.replayed(card, consistent=True, tolerant=tolerant)
         return referee is not None and any(clean(preview(referee, attributed(event, turn, referee)))
                                            for event in events)
 
@@ -312,7 +332,9 @@ def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: s
     one is asked about next). Failing both, about the latest doubted card that would clear the event given to the
     turn player of the table so corrected where the camera gave it to this one's (:func:`attributed`: after the flag
     of a phantom Draw Two the turn stayed where it was, and the camera gave the next player's play to the player
-    "owing two"). Else the verdict rests on sure readings only and stands."""
+    "owing two"); failing that too, the same with the events since that doubted card that accused someone as read
+    accusing someone still (a mistake made since stays a mistake: :meth:`UnsureCard.replayed`, ``tolerant``). Else the
+    verdict rests on sure readings only and stands."""
     unsure = reading is not None and not reading.sure and event.get("type") in CARD_FIELD
     if ask == "never" or not (unsure or earlier):
         return None
@@ -331,10 +353,12 @@ def rule_on(referee: Any, event: dict[str, Any], reading: Reading | None, ask: s
         if together:
             return _earlier_question(earlier[-2], together, event, verdict)
     turn = referee.state().get("turn")
-    for card in reversed([card for card in earlier if card.doubted]):  # the turn stayed where a flag left it
-        clearing = card.clearing(event, own, turn)
-        if clearing:
-            return _earlier_question(card, clearing, event, verdict, by_turn=True)
+    doubted = [card for card in reversed(earlier) if card.doubted]
+    for tolerant in (False, True):  # a mistake made since the doubted card: still a mistake as it may have been
+        for card in doubted:  # the turn stayed where a flag left it
+            clearing = card.clearing(event, own, turn, tolerant)
+            if clearing:
+                return _earlier_question(card, clearing, event, verdict, by_turn=True)
     return None
 
 
@@ -377,7 +401,8 @@ class Ruler:
     The table playing on after the flag as if it were that other card (a phantom Draw Two, read sure, after which
     every play is "owing two"; a blue 0 read sure as a yellow 0 on a blue 9, after which every play is out of turn)
     makes the next flag resting on it a question about it (:meth:`UnsureCard.clearing`, every event since it clean
-    too), not a second accusation: one misreading, however sure, flags once."""
+    too, else those that accused someone as read only: a mistake made since stays a mistake), not a second
+    accusation: one misreading, however sure, flags once."""
 
     def __init__(self, ask: str = "unsure") -> None:
         self.ask = ask
