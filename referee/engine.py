@@ -73,7 +73,7 @@ class RefereeCore(DealRules):
                     raise Rejected("no game yet: send new_game first")
                 if self._game.game_over:
                     raise Rejected("the game is over: send new_game to play again")
-            went_on = self._go_on(kind) or self._out_unseen(kind, event) or self._final_draw_skipped(kind)
+            went_on = self._go_on(kind) or self._scored_unseen(kind, event)
             if went_on is not None:
                 ended, recounted = went_on
             now = self._game.round if self._game is not None else None

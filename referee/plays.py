@@ -84,7 +84,7 @@ class PlayRules(RoundEnd):
         seat = game.seat[player]
         if rule.wild and mode != "jump" and self._restricted(rule):
             flags += self._wild_restriction(player, rule, *before)
-        if not r.known and not opts["bring_in"]:  # the count may be wrong: had they no card left? (_out_unseen)
+        if not r.known and not opts["bring_in"]:  # the count may be wrong: had they no card left? (_scored_unseen)
             r.might_be_out = {"player": player, "card": rule.id} if r.counts[player] > 0 else None
         if r.counts[player] == 0 and not opts["bring_in"]:
             if not r.known and not (rule.draw and not r.cancelled):  # the round ends on a count, which may be wrong

@@ -68,46 +68,36 @@ class RoundEnd(TurnRules):
                           f"play went on after the card the count made {out}'s last: {out} still holds cards (the "
                           f"count was wrong: a card misread or picked up unseen); {out} is counted at one card")
 
-    def _out_unseen(self, kind: str, event: dict) -> tuple[GameState, dict] | None:
-        """Counts mode: a hand shown (``reveal``) that nobody awaits, by another player, right after a play its player
-        was counted holding cards after (one the rules took back too: the table let it stand; or right after the draw
-        that play made the next player take), says that the table is scoring the round: that player went out, the
-        count was wrong (a card misread, a draw seen that was not made). The referee ends the round with that player
-        out and awaits the other hands (this one first); returned: the game as it was (restored should the reveal be
-        refused) and the neutral ``count_corrected`` flag. None where the hand was not shown so."""
+    def _scored_unseen(self, kind: str, event: dict) -> tuple[GameState, dict] | None:
+        """Counts mode: a hand shown (``reveal``) that the referee did not await says the table is scoring the round
+        (this hand first, then the others awaited): (a) by another player, right after a play its player was counted
+        holding cards after (one the rules took back too: the table let it stand; or right after the draw that play
+        made the next player take): that player went out, the count was wrong (a card misread, a draw seen that was
+        not made); (b) while the referee waits for the draw of the card that went out last: scored without it (that
+        card was no draw card, misread, or the draw was left). Returned: the game as it was (restored should the
+        reveal be refused) and the neutral ``count_corrected`` flag. None where the hand was not shown so."""
         game: GameState = self._game
         r: RoundState = game.round if game is not None else None
-        if kind != "reveal" or r is None or r.known or r.over or r.might_be_out is None:
+        if kind != "reveal" or r is None or r.known or r.over:
             return None
-        if (game.awaiting and game.awaiting["kind"] != "color") or event.get("player") == r.might_be_out["player"]:
+        awaiting = game.awaiting["kind"] if game.awaiting else None
+        if awaiting == "final_draw":
+            out, named = r.went_out, game.awaiting["player"]
+            reason = (f"hands were shown for the score before {named} drew the {r.pending} cards of {out}'s last card "
+                      f"({r.top}): scored on the hands shown (the card may have been misread)")
+        elif r.might_be_out is not None and awaiting in (None, "color") \
+                and event.get("player") != r.might_be_out["player"]:
+            out = named = r.might_be_out["player"]
+            reason = (f"hands were shown for the score right after {out}'s {r.might_be_out['card']}: {out} went out "
+                      f"(the count said {r.counts[out]} cards: a card misread, or a draw seen that was not made)")
+        else:
             return None
-        out, card = r.might_be_out["player"], r.might_be_out["card"]
-        counted = r.counts.get(out)
         self._game = copy.deepcopy(game)
         ended: RoundState = self._game.round
         ended.counts[out] = 0
-        ended.uno_window, ended.might_be_out = None, None
+        ended.uno_window, ended.might_be_out, self._game.awaiting = None, None, None
         self._finish_round(out)
-        return game, flag("count_corrected", out, 0,
-                          f"hands were shown for the score right after {out}'s {card}: {out} went out (the count said "
-                          f"{counted} cards: a card misread, or a draw seen that was not made)")
-
-    def _final_draw_skipped(self, kind: str) -> tuple[GameState, dict] | None:
-        """Counts mode: hands shown (``reveal``) while the referee waits for the draw of the card that went out last
-        say the table scores without it: that card was no draw card (misread), or the draw was left. The round is
-        scored on the hands shown; returned: the game as it was (restored should the reveal be refused) and the
-        neutral ``count_corrected`` flag. None where not so."""
-        game: GameState = self._game
-        r: RoundState = game.round if game is not None else None
-        if kind != "reveal" or r is None or r.known or not game.awaiting or game.awaiting["kind"] != "final_draw":
-            return None
-        drawer, owed, card, out = game.awaiting["player"], r.pending, r.top, r.went_out
-        self._game = copy.deepcopy(game)
-        self._game.awaiting = None
-        self._finish_round(out)
-        return game, flag("count_corrected", drawer, 0,
-                          f"hands were shown for the score before {drawer} drew the {owed} cards of {out}'s last card "
-                          f"({card}): scored on the hands shown (the card may have been misread)")
+        return game, flag("count_corrected", named, 0, reason)
 
     def _finish_round(self, player: str | None) -> None:
         """End the round: ``player`` went out (``None``: the draw pile ran out, fewest points win)."""

@@ -56,7 +56,7 @@ class RoundState:
         self.played_on: GameState | None = None
         # counts mode, after a play its player is counted holding cards after (or the draw that play made the next
         # player take): {"player", "card"}; hands shown for the score right after it say that player went out
-        # (``RoundEnd._out_unseen``); dropped by the next event accepted
+        # (``RoundEnd._scored_unseen``); dropped by the next event accepted
         self.might_be_out: dict[str, str] | None = None
 
 
