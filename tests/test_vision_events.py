@@ -19,16 +19,20 @@ class Table:
         self.referee = Referee()
         self.maker = EventMaker()
         self.sent: list[dict[str, Any]] = []
+        self.verdicts: list[dict[str, Any]] = []  # of the events sent
         for event in (setup, *events):
             self.maker.note_verdict(self.referee.handle(event))
         self.maker.started = True
 
     def send(self, events: list[dict[str, Any]]) -> None:
-        """Judge the maker's events in order, telling it each verdict."""
+        """Judge the maker's events in order, each as addressed after the verdicts before it (as the watcher sends
+        them), telling it each verdict."""
         for event in events:
+            event = self.maker.addressed(event)
             self.sent.append(event)
             verdict = self.referee.handle(event)
             assert verdict["accepted"], verdict
+            self.verdicts.append(verdict)
             self.maker.note_verdict(verdict)
 
 
@@ -75,6 +79,22 @@ def test_a_card_landing_after_the_first_reach_is_the_drawn_card_and_follows_the_
     table.send(table.maker.new_top("red-7", 6.0, first_t=5.6))
     assert table.sent == [{"type": "draw", "count": 1, "player": "ann"},
                           {"type": "play", "card": "red-7", "player": "ann"}]
+
+
+def test_a_card_landing_before_a_short_penalty_draw_is_sent_is_the_next_players() -> None:
+    """ben owes two after ann's Draw Two; the camera counts one reach of his two, and cat's card lands before the
+    draw is due: the draw goes first, and the card is cat's (ben lost his turn drawing), not ben's."""
+    table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]},
+                  {"type": "start_round", "dealer": "cat", "starter": "red-4"},
+                  {"type": "play", "player": "ann", "card": "red-draw2"})
+    table.send(table.maker.reach(5.0))
+    assert table.sent == []  # one of the two owed: the draw waits for the second
+    table.send(table.maker.new_top("red-7", 7.5, first_t=7.2))
+    assert table.sent == [{"type": "draw", "count": 1, "player": "ben"},
+                          {"type": "play", "card": "red-7", "player": "cat"}]
+    state = table.referee.state()
+    assert state["turn"] == "ann" and state["owed"] == {"ben": 1}  # cat's play judged as cat's, in turn
+    assert [[f["kind"] for f in v["flags"]] for v in table.verdicts] == [["wrong_draw_count"], []]
 
 
 def test_a_card_that_never_settles_holds_a_draw_back_only_for_a_while() -> None:

@@ -17,7 +17,9 @@ event the caller reports through ``note_verdict``) decides who acted and what is
   reached (pending draw or penalty cards), else once no hand has come back for ``settle_s``
   (``owed_settle_s`` while fewer cards than owed have been taken: someone drawing four pauses).
   The drawer is the turn player, unless they owe nothing and exactly one other player owes
-  penalty cards. A card still *landing* on the discard pile (seen, not yet voted in) since before
+  penalty cards. A new top card that sends a draw still being summed is played after it: its player
+  is taken from the state the draw's verdict leaves (:meth:`EventMaker.addressed`; a victim who took
+  fewer cards than owed has still lost their turn). A card still *landing* on the discard pile (seen, not yet voted in) since before
   the first reach was played before the draw: the draw is held until it lands, the play goes
   first, and the drawer and count owed are taken again from the play's verdict (the next player
   may start drawing the Joker's seven before the camera has settled the Joker).
@@ -46,6 +48,9 @@ JUMP_IN_WINDOW_S = 2.0
 #: A hand laid out with fewer cards than counted is sent once it has lain unchanged this long, no hand over the
 #: reveal area (laying out a hand, people pause between cards for a second or two, not this long).
 SHORT_HAND_HOLD_S = 6.0
+#: A play made in one breath with the draw it sends carries the time its card came under this key until it is sent:
+#: its player follows from the draw's verdict (:meth:`EventMaker.addressed`). Never sent to the referee.
+PLAYED_AT_KEY = "played_at"
 
 
 class EventMaker:
@@ -107,13 +112,23 @@ class EventMaker:
         else:
             events = self.flush_draw()
         play: dict[str, Any] = {"type": "play", "card": card}
-        player = self._player_to_play(t)
-        if player:
+        if events:  # the draw goes first: who plays follows from its verdict
+            play[PLAYED_AT_KEY] = t
+        elif player := self._player_to_play(t):
             play["player"] = player
         if self._last_play and self._last_play[0] == card and t - self._last_play[1] <= JUMP_IN_WINDOW_S:
             play["candidate"] = "jump_in"
         self._last_play = (card, t)
         return events + [play]
+
+    def addressed(self, event: dict[str, Any]) -> dict[str, Any]:
+        """``event`` as it goes to the referee now: a play made in one breath with a draw (:data:`PLAYED_AT_KEY`)
+        gets its player from the state the referee's verdicts so far left; any other event as it is."""
+        if PLAYED_AT_KEY not in event:
+            return event
+        sent = {key: value for key, value in event.items() if key != PLAYED_AT_KEY}
+        player = self._player_to_play(float(event[PLAYED_AT_KEY]))
+        return {**sent, "player": player} if player else sent
 
     def _is_known_starter(self, card: str) -> bool:
         """True when the referee's last event (a deal or turn-up entered by someone else) put ``card`` on top."""

@@ -182,6 +182,11 @@ class TablePipeline:
         return [{**e, READING_KEY: reading} if new_card.card in (e.get("card"), e.get("starter")) and
                 e.get("type") in ("play", "turn_up", "start_round") else e for e in events]
 
+    def addressed(self, event: dict[str, Any]) -> dict[str, Any]:
+        """An event of :meth:`process` as it is to be sent now, after the verdicts of those before it
+        (:meth:`vision.events.EventMaker.addressed`)."""
+        return self.maker.addressed(event)
+
     def flush(self) -> list[dict[str, Any]]:
         """Events still held back (a draw being summed) when the source ends."""
         return self.maker.flush_draw()

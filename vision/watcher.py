@@ -163,6 +163,7 @@ class TableWatcher:
             self._outbox.append((event, new_card.first_t if placed else None))
         while self._outbox:
             event, still_t = self._outbox[0]
+            event = self.pipeline.addressed(event)  # a play's player may follow from the verdict just before it
             try:
                 verdict = self.on_event(dict(event))
             except Exception as exc:
