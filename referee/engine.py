@@ -36,7 +36,7 @@ def _no_round(players: list) -> dict:
     return {"turn": None, "direction": 1, "top": None, "color": None, "pending_draw": 0,
             "hand_counts": {p: 0 for p in players}, "round_over": False, "draw_pile": 0, "discard_count": 0,
             "knowledge": None, "uno_called": [], "one_card": [], "owed": {}, "drawn": False, "went_out": None,
-            "challenge": None}
+            "played_on_turn": None, "might_be_out": None, "challenge": None}
 
 
 class RefereeCore(DealRules):
@@ -142,6 +142,8 @@ class RefereeCore(DealRules):
         state["owed"] = {p: n for p, n in r.owed.items() if n} if r.owed and any(r.owed.values()) else {}
         state["drawn"] = r.drawn
         state["went_out"] = r.went_out
+        state["played_on_turn"] = None if r.played_on is None else game.players[r.played_on.round.turn]
+        state["might_be_out"] = dict(r.might_be_out) if r.might_be_out is not None else None
         state["challenge"] = None if r.wild_check is None else self._open_challenge()
         if r.known and game.opts["transparent"]:
             state["hands"] = {p: list(h) for p, h in r.hands.items()}

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from referee.engine import Referee
 from vision.events import LANDING_HOLD_S, SHORT_HAND_HOLD_S, EventMaker
 
@@ -15,14 +17,18 @@ TEAMS = {"type": "new_game", "rules": "twist", "players": ["ann", "ben", "cat", 
 class Table:
     """An EventMaker whose events a referee judges at once, as the watcher does."""
 
-    def __init__(self, setup: dict[str, Any], *events: dict[str, Any]) -> None:
+    def __init__(self, setup: dict[str, Any], *events: dict[str, Any], dealer: str | None = None) -> None:
         self.referee = Referee()
-        self.maker = EventMaker()
+        self.maker = EventMaker(dealer)
         self.sent: list[dict[str, Any]] = []
         self.verdicts: list[dict[str, Any]] = []  # of the events sent
         for event in (setup, *events):
             self.maker.note_verdict(self.referee.handle(event))
-        self.maker.started = True
+        self.maker.started = bool(events)  # without events the camera deals the first round
+
+    def made(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The maker's events as they would be sent now (a play's player from the state so far)."""
+        return [self.maker.addressed(event) for event in events]
 
     def send(self, events: list[dict[str, Any]]) -> None:
         """Judge the maker's events in order, each as addressed after the verdicts before it (as the watcher sends
@@ -155,17 +161,171 @@ def _entered(table: Table, event: dict[str, Any]) -> None:
     table.maker.note_verdict(table.referee.handle(event), event, entered=True)
 
 
+def _counted_round(hand_size: int, *events: dict[str, Any], rules: str = "official",
+                   starter: str = "red-5") -> Table:
+    """A three-player round in counts mode, ann to play first, with ``events`` after the deal."""
+    return Table({"type": "new_game", "rules": rules, "players": ["ann", "ben", "cat"],
+                  "options": {"hand_size": hand_size}},
+                 {"type": "start_round", "dealer": "cat", "starter": starter}, *events)
+
+
+def _flags(table: Table) -> list[list[str]]:
+    return [[f["kind"] for f in verdict["flags"]] for verdict in table.verdicts]
+
+
+@pytest.mark.parametrize("rules", ["official", "ena", "two-player"])
+def test_a_draw_after_the_drawer_kept_the_card_is_the_next_players(rules: str) -> None:
+    """ann draws and keeps the card; later ben cannot play either and draws: his draw, not ann's second."""
+    players = ["ann", "ben"] if rules == "two-player" else ["ann", "ben", "cat"]
+    table = Table({"type": "new_game", "rules": rules, "players": players},
+                  {"type": "start_round", "dealer": players[-1], "starter": "red-5"})
+    table.send(table.maker.reach(10.0) + table.maker.tick(12.0))
+    table.send(table.maker.reach(20.0) + table.maker.tick(22.0))
+    assert [e["player"] for e in table.sent] == ["ann", "ben"] and _flags(table) == [[], []]
+    assert table.referee.state()["turn"] == "ben"
+
+
+def test_a_draw_right_after_a_draw_is_the_same_players() -> None:
+    """Drawing until a playable card comes, the same player reaches again soon after: still theirs."""
+    table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"],
+                   "options": {"draw_until_playable": True}},
+                  {"type": "start_round", "dealer": "cat", "starter": "red-5"})
+    table.send(table.maker.reach(10.0) + table.maker.tick(11.6))
+    table.send(table.maker.reach(11.8) + table.maker.tick(13.4))
+    assert [e["player"] for e in table.sent] == ["ann", "ann"] and _flags(table) == [[], []]
+
+
+def test_the_table_playing_on_after_the_count_ended_a_round_is_sent_for_whom_it_would_be() -> None:
+    """The count says ann went out with her second card, but she picked one up unseen; ben plays on, then cat draws:
+    both sent with their players (the referee corrects the count), not refused for want of one."""
+    table = _counted_round(2, {"type": "play", "player": "ann", "card": "red-1"},
+                           {"type": "play", "player": "ben", "card": "red-2"},
+                           {"type": "play", "player": "cat", "card": "red-3"})
+    table.send(table.maker.new_top("red-4", 10.0))
+    assert table.maker.state["turn"] is None and table.maker.state["played_on_turn"] == "ben"
+    table.send(table.maker.new_top("red-6", 20.0))
+    assert table.sent[1] == {"type": "play", "card": "red-6", "player": "ben"}
+    assert _flags(table)[1] == ["count_corrected"]
+    table.send(table.maker.reach(30.0) + table.maker.tick(32.0))
+    assert table.sent[2] == {"type": "draw", "count": 1, "player": "cat"}
+
+
+def test_hands_in_the_draw_pile_while_a_starter_is_buried_draw_nothing() -> None:
+    """A Wild Draw Four turned up goes back into the deck and the dealer turns up another: the reaches are the deal."""
+    table = _counted_round(7, starter="wild-draw4")
+    assert table.maker.state["awaiting"]["kind"] == "starter"
+    table.send(table.maker.reach(10.0) + table.maker.reach(11.0) + table.maker.new_top("red-5", 11.6))
+    table.send(table.maker.tick(13.0) + table.maker.new_top("red-7", 20.0))
+    assert table.sent == [{"type": "turn_up", "card": "red-5"}, {"type": "play", "card": "red-7", "player": "ann"}]
+    assert _flags(table) == [[], []]
+
+
+def test_rounds_the_camera_deals_go_on_where_the_dealer_is_cut_for() -> None:
+    """Official rules cut for the dealer every round; the camera sees no cut: the next starter deals the round."""
+    table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"],
+                   "options": {"hand_size": 1}}, dealer="cat")
+    for events in (lambda: table.maker.new_top("red-5", 1.0), lambda: table.maker.new_top("red-1", 5.0),
+                   lambda: table.maker.layout(["blue-4"], 10.0), lambda: table.maker.layout(["green-4"], 20.0)):
+        table.send(events())
+    assert table.referee.state()["awaiting"] == {"kind": "cut"}
+    table.send(table.maker.new_top("yellow-3", 60.0))
+    assert table.sent[-1] == {"type": "start_round", "starter": "yellow-3"}
+    assert table.referee.state()["round"] == 2
+
+
+@pytest.mark.parametrize("rules, starter", [("official", "red-5"), ("twist", "5D")])
+def test_the_starters_twin_played_on_it_is_a_play(rules: str, starter: str) -> None:
+    """The camera dealt the starter; ann's first card is its twin: a play (only a starter someone else gave the
+    referee is the card the camera then sees land)."""
+    table = Table({"type": "new_game", "rules": rules, "players": ["ann", "ben", "cat"]}, dealer="cat")
+    table.send(table.maker.new_top(starter, 1.0))
+    table.send(table.maker.new_top(starter, 8.0))
+    assert table.sent[1] == {"type": "play", "card": starter, "player": "ann"}
+
+
+def test_a_hand_laid_out_before_the_challenge_is_sent_once_the_challenge_comes() -> None:
+    """ben lays out his hand as soon as his Wild Draw Four lands; cat's challenge is entered on the page after it:
+    the hand is then ben's reveal, and the challenge is settled."""
+    table = _counted_round(3, {"type": "play", "player": "ann", "card": "red-1"},
+                           {"type": "play", "player": "ben", "card": "wild-draw4"},
+                           {"type": "choose_color", "player": "ben", "color": "blue"})
+    assert table.maker.layout(["red-9", "green-2"], 8.0) == [] and table.maker.tick(9.0) == []
+    challenge = {"type": "challenge", "player": "cat"}
+    table.maker.note_verdict(table.referee.handle(challenge), challenge, entered=True)
+    table.send(table.maker.tick(10.0))
+    assert table.sent == [{"type": "reveal", "player": "ben", "cards": ["red-9", "green-2"]}]
+    assert table.referee.state()["awaiting"] is None
+
+
+def test_a_hand_laid_out_where_no_challenge_came_answers_nothing() -> None:
+    """The same hand laid out, but cat draws the four: nothing is sent for it."""
+    table = _counted_round(3, {"type": "play", "player": "ann", "card": "red-1"},
+                           {"type": "play", "player": "ben", "card": "wild-draw4"},
+                           {"type": "choose_color", "player": "ben", "color": "blue"})
+    assert table.maker.layout(["red-9", "green-2"], 8.0) == []
+    for t in (10.0, 11.0, 12.0, 13.0):
+        table.send(table.maker.reach(t))
+    assert table.sent == [{"type": "draw", "count": 4, "player": "cat"}]
+    assert table.maker.tick(30.0) == []
+
+
+def test_a_card_lying_in_the_reveal_area_a_moment_is_no_hand_nobody_awaited() -> None:
+    """Right after ann's play a card lies in the reveal area, then is taken away: not sent as ben's hand."""
+    table = _counted_round(7, {"type": "play", "player": "ann", "card": "red-1"})
+    assert table.maker.layout(["green-2"], 7.0) == []
+    assert table.maker.tick(7.0 + SHORT_HAND_HOLD_S + 1) == []
+
+
+def test_hands_laid_out_right_after_a_play_the_count_left_cards_after_say_it_went_out() -> None:
+    """The camera saw ann draw a card she never took: her last card leaves her counted at one. The table lays out
+    hands for the score at once: the first hand is the next holder's (ben's), the round ends with ann out."""
+    table = _counted_round(2, {"type": "draw", "player": "ann", "count": 1},
+                           {"type": "play", "player": "ann", "card": "red-1"},
+                           {"type": "play", "player": "ben", "card": "red-2"},
+                           {"type": "play", "player": "cat", "card": "red-3"},
+                           {"type": "play", "player": "ann", "card": "red-4"})
+    assert table.maker.state["might_be_out"] == {"player": "ann", "card": "red-4"}
+    table.send(table.maker.layout(["blue-4"], 30.0))
+    assert table.sent == [{"type": "reveal", "player": "ben", "cards": ["blue-4"]}]
+    assert [f["kind"] for f in table.verdicts[0]["flags"]] == ["count_corrected"]
+    table.send(table.maker.layout(["wild"], 40.0))
+    state = table.referee.state()
+    assert table.sent[1] == {"type": "reveal", "player": "cat", "cards": ["wild"]}
+    assert state["round_over"] and state["went_out"] == "ann" and state["scores"]["ann"] == 4 + 50
+
+
+def test_hands_laid_out_instead_of_a_last_draw_twos_draw_score_the_round() -> None:
+    """ann's last card read as a Draw Two: the referee waits for ben to draw two; the table lays out the hands
+    instead: the first is taken as ben's (the one to draw), the round scored without the draw."""
+    table = _counted_round(1, {"type": "play", "player": "ann", "card": "red-draw2"})
+    assert table.maker.state["awaiting"]["kind"] == "final_draw"
+    table.send(table.maker.layout(["blue-4"], 30.0))
+    table.send(table.maker.layout(["wild"], 40.0))
+    assert table.sent == [{"type": "reveal", "player": "ben", "cards": ["blue-4"]},
+                          {"type": "reveal", "player": "cat", "cards": ["wild"]}]
+    state = table.referee.state()
+    assert state["round_over"] and state["scores"]["ann"] == 4 + 50
+
+
+def test_hands_laid_out_after_any_other_event_are_nobodys() -> None:
+    """A layout in the reveal area when nobody is awaited and no play just went down is sent as nothing."""
+    table = _counted_round(3, {"type": "play", "player": "ann", "card": "red-1"},
+                           {"type": "draw", "player": "ben", "count": 1})
+    assert table.maker.state["might_be_out"] is None
+    assert table.maker.layout(["blue-4"], 30.0) == []
+
+
 def test_a_play_entered_by_hand_is_the_card_the_camera_then_sees_land_and_its_twin_later_a_play() -> None:
     table = Table(OFFICIAL, {"type": "start_round", "dealer": "cat", "starter": "red-4"})
     _entered(table, {"type": "play", "player": "ann", "card": "red-9"})
     assert table.maker.new_top("red-9", 1.0) == []  # the card ann's play put down, seen landing
-    assert table.maker.new_top("red-9", 5.0) == [{"type": "play", "card": "red-9", "player": "ben"}]  # its twin
+    assert table.made(table.maker.new_top("red-9", 5.0)) == [{"type": "play", "card": "red-9", "player": "ben"}]
 
 
 def test_a_play_entered_by_hand_is_expected_only_until_another_card_lands() -> None:
     table = Table(OFFICIAL, {"type": "start_round", "dealer": "cat", "starter": "red-4"})
     _entered(table, {"type": "play", "player": "ann", "card": "red-9"})
-    landed = table.maker.new_top("red-5", 1.0)
+    landed = table.made(table.maker.new_top("red-5", 1.0))
     assert landed == [{"type": "play", "card": "red-5", "player": "ben"}]
     table.send(landed)
-    assert table.maker.new_top("red-9", 5.0) == [{"type": "play", "card": "red-9", "player": "cat"}]
+    assert table.made(table.maker.new_top("red-9", 5.0)) == [{"type": "play", "card": "red-9", "player": "cat"}]

@@ -12,19 +12,29 @@ event the caller reports through ``note_verdict``) decides who acted and what is
   for a play entered by someone else (the page's buttons, a script, a camera node's server) before
   the camera saw its card land: the next new top card, when it is that card still on top, is that play.
   After the turn player drew, a card coming within ``DRAWN_CARD_WINDOW_S`` of the last reach is
-  their drawn card; a later one is the next player's (the referee implies the drawer's pass).
+  their drawn card; a later one is the next player's (the referee implies the drawer's pass), and so
+  is a later draw. Where the count ended the round and the table plays on, the player is the one whose
+  turn the state's ``played_on_turn`` names (the referee corrects the count). The starter seen again
+  once the camera sent it or saw it land (its twin played on it) is a play.
 * reaches into the draw pile are summed into one ``draw``: sent as soon as the count owed is
   reached (pending draw or penalty cards), else once no hand has come back for ``settle_s``
   (``owed_settle_s`` while fewer cards than owed have been taken: someone drawing four pauses).
   The drawer is the turn player, unless they owe nothing and exactly one other player owes
-  penalty cards. A new top card that sends a draw still being summed is played after it: its player
-  is taken from the state the draw's verdict leaves (:meth:`EventMaker.addressed`; a victim who took
-  fewer cards than owed has still lost their turn). A card still *landing* on the discard pile (seen, not yet voted in) since before
+  penalty cards. A new top card that sends a draw still being summed is played after it. A play's
+  player is taken when it is sent, from the state the verdicts before it left (:meth:`EventMaker.addressed`:
+  a draw sent in the same frame may have ended the drawer's turn; a victim who took fewer cards than
+  owed has still lost their turn). A card still *landing* on the discard pile (seen, not yet voted in) since before
   the first reach was played before the draw: the draw is held until it lands, the play goes
   first, and the drawer and count owed are taken again from the play's verdict (the next player
-  may start drawing the Joker's seven before the camera has settled the Joker).
+  may start drawing the Joker's seven before the camera has settled the Joker). Hands in the draw pile
+  while a round is dealt (no turn yet, a starter or the deal awaited) draw nothing.
 * a settled layout in the reveal area is a ``reveal`` by the player the referee awaits (a
-  challenge or scoring), or by the Wild Draw Four player who can be challenged. A layout of fewer
+  challenge or scoring; a hand laid out while a Wild Draw Four can be challenged is sent once the
+  challenge comes, as that player's); in counts mode also
+  where the table scores a round the count did not end: while the referee waits for the draw of a last
+  draw card, by the player to draw (scored without it), and right after a play whose player the count
+  left holding cards (``might_be_out`` in the state), by the next player holding cards after them (that
+  player went out); the referee decides (``count_corrected``). A layout of fewer
   cards than the player is counted holding may be a hand still being laid out: it is sent once it
   has lain unchanged, no hand over the reveal area, for ``SHORT_HAND_HOLD_S`` (the count may be too
   high: a draw seen that was not made; the referee takes the hand shown as what they hold).
@@ -40,6 +50,8 @@ DRAW_SETTLE_S = 1.5
 DRAW_OWED_SETTLE_S = 3.0
 #: The referee's last event types that put a card on the pile without anyone playing it.
 STARTER_EVENTS = frozenset({"start_round", "turn_up"})
+#: What the referee awaits while a round is being dealt: hands in the draw pile then are the deal, not draws.
+DEAL_AWAITED = frozenset({"start_round", "cut", "starter"})
 DRAWN_CARD_WINDOW_S = 2.0
 #: A draw is held for a card landing on the pile at most this long after its last reach (a card that
 #: never settles must not keep the draw back).
@@ -48,8 +60,8 @@ JUMP_IN_WINDOW_S = 2.0
 #: A hand laid out with fewer cards than counted is sent once it has lain unchanged this long, no hand over the
 #: reveal area (laying out a hand, people pause between cards for a second or two, not this long).
 SHORT_HAND_HOLD_S = 6.0
-#: A play made in one breath with the draw it sends carries the time its card came under this key until it is sent:
-#: its player follows from the draw's verdict (:meth:`EventMaker.addressed`). Never sent to the referee.
+#: A play carries the time its card came under this key until it is sent: its player follows from the verdicts of
+#: the events before it (a draw sent in the same frame, :meth:`EventMaker.addressed`). Never sent to the referee.
 PLAYED_AT_KEY = "played_at"
 
 
@@ -68,6 +80,8 @@ class EventMaker:
         self._last_reach_t: float | None = None
         self._entered_play: str | None = None  # the card of a play someone else entered, until a new top card is seen
         self._short_hand: tuple[list[str], float] | None = None  # a layout short of the count, and since when
+        self._starter_seen: str | None = None  # the starter this camera sent or saw land, until another card lands
+        self._before_challenge: list[str] | None = None  # a hand laid out while a challenge may come
 
     # -- what the referee says ------------------------------------------------------------------
     def note_verdict(self, verdict: dict[str, Any] | None, event: dict[str, Any] | None = None,
@@ -85,6 +99,10 @@ class EventMaker:
             if self.state.get("round") != previous:
                 self.revealed.clear()
                 self._short_hand = None
+            if self._awaiting().get("kind") != "reveal":
+                self.revealed.clear()  # a hand shown counts for the reveals awaited now, not for the next ones
+                if not isinstance(self.state.get("challenge"), dict):
+                    self._before_challenge = None  # no challenge came: the hand answers nothing
             if self._draw is not None and self._draw.get("after_play") and \
                     (self.state.get("last_event") or {}).get("type") == "play":
                 self._draw.update(zip(("player", "owed"), self._drawer()), after_play=False)
@@ -97,33 +115,39 @@ class EventMaker:
     def new_top(self, card: str, t: float, first_t: float | None = None) -> list[dict[str, Any]]:
         """Events for a new card on top of the discard pile, first seen still at ``first_t`` (default
         ``t``): a draw being summed is sent first, unless the card lay there before its first reach."""
-        kind = self._awaiting().get("kind")
-        if (self.state is None and not self.started) or kind == "start_round":
-            return self._start_round(card)
+        awaiting = self._awaiting()
+        kind = awaiting.get("kind")
+        starter_seen, self._starter_seen = self._starter_seen, None
+        if (self.state is None and not self.started) or kind == "start_round" or \
+                (kind == "cut" and not awaiting.get("players")):  # nobody cuts before the camera: the deal goes on
+            events = self._start_round(card)
+            self._starter_seen = card if events else None
+            return events
         self.started = True
+        if self._is_known_starter(card) and (card != starter_seen or kind == "starter"):
+            self._starter_seen = card  # the starter someone else dealt (one to bury too), seen landing: its twin
+            return []  # next is a play
         if kind == "starter":
+            self._starter_seen = card
             return [{"type": "turn_up", "card": card}]
         entered, self._entered_play = self._entered_play, None
-        if self._is_known_starter(card) or (entered == card and (self.state or {}).get("top") == card):
+        if entered == card and (self.state or {}).get("top") == card:
             return []
         if self._landed_before_draw(t if first_t is None else first_t):
             self._draw.update(player=None, owed=None, after_play=True)  # taken again from the play's verdict
             events = []
         else:
             events = self.flush_draw()
-        play: dict[str, Any] = {"type": "play", "card": card}
-        if events:  # the draw goes first: who plays follows from its verdict
-            play[PLAYED_AT_KEY] = t
-        elif player := self._player_to_play(t):
-            play["player"] = player
+        play: dict[str, Any] = {"type": "play", "card": card, PLAYED_AT_KEY: t}  # its player: when it is sent
         if self._last_play and self._last_play[0] == card and t - self._last_play[1] <= JUMP_IN_WINDOW_S:
             play["candidate"] = "jump_in"
         self._last_play = (card, t)
         return events + [play]
 
     def addressed(self, event: dict[str, Any]) -> dict[str, Any]:
-        """``event`` as it goes to the referee now: a play made in one breath with a draw (:data:`PLAYED_AT_KEY`)
-        gets its player from the state the referee's verdicts so far left; any other event as it is."""
+        """``event`` as it goes to the referee now: a play (:data:`PLAYED_AT_KEY`) gets its player from the state the
+        referee's verdicts so far left (a draw sent just before it may have ended the drawer's turn); any other
+        event as it is."""
         if PLAYED_AT_KEY not in event:
             return event
         sent = {key: value for key, value in event.items() if key != PLAYED_AT_KEY}
@@ -136,10 +160,15 @@ class EventMaker:
         last = state.get("last_event")
         return isinstance(last, dict) and last.get("type") in STARTER_EVENTS and state.get("top") == card
 
-    def _player_to_play(self, t: float) -> str | None:
-        """The turn player; after they drew, the next player unless the card came right after the draw."""
+    def _turn(self) -> str | None:
+        """Whose turn it is; where the count ended the round, whose it is should the table play on."""
         state = self.state or {}
-        turn = state.get("turn")
+        return state.get("turn") or state.get("played_on_turn")
+
+    def _player_to_play(self, t: float) -> str | None:
+        """The turn player; after they drew, the next player unless the card (or draw) came right after the draw."""
+        state = self.state or {}
+        turn = self._turn()
         players = state.get("players") or []
         if not (turn and state.get("drawn") and turn in players):
             return turn
@@ -159,10 +188,11 @@ class EventMaker:
         return [event]
 
     # -- draws ------------------------------------------------------------------------------------
-    def _drawer(self) -> tuple[str | None, int | None]:
-        """Who is drawing and how many cards they owe (None: a normal draw, count unknown)."""
+    def _drawer(self, t: float | None = None) -> tuple[str | None, int | None]:
+        """Who is drawing (from a reach at ``t``, where known) and how many cards they owe (None: a normal draw,
+        count unknown)."""
         state = self.state or {}
-        turn = state.get("turn")
+        turn = self._turn()
         owed = {p: n for p, n in (state.get("owed") or {}).items() if isinstance(n, int) and n > 0}
         pending = int(state.get("pending_draw") or 0)
         if turn and (pending or turn in owed):
@@ -170,7 +200,7 @@ class EventMaker:
         if len(owed) == 1:
             player = next(iter(owed))
             return player, owed[player]
-        return turn, None
+        return (turn if t is None else self._player_to_play(t)), None
 
     def _landed_before_draw(self, landing_since: float | None) -> bool:
         """Whether a card first seen still on the pile at ``landing_since`` came before the draw being summed."""
@@ -180,7 +210,9 @@ class EventMaker:
         """A hand has come back from the draw pile; returns the draw once the count owed is reached.
         ``landing_since``: when the card now landing on the discard pile (not yet voted in) was first seen."""
         if self._draw is None:
-            player, owed = self._drawer()
+            if self._awaiting().get("kind") in DEAL_AWAITED or not self._turn():
+                return []  # the deal (or a card buried at it), not a draw
+            player, owed = self._drawer(t)
             self._draw = {"player": player, "count": 0, "owed": owed, "first_t": t, "after_play": False}
         self._draw["count"] += 1
         self._draw["last_t"] = self._last_reach_t = t
@@ -196,8 +228,8 @@ class EventMaker:
         (``owed_settle_s`` while short of the count owed); held while a card that was there before the
         first reach is still landing on the pile (``landing_since``, as for :meth:`reach`), for at most
         ``LANDING_HOLD_S`` after the last reach. A hand laid out short of the count is sent once it has lain
-        ``SHORT_HAND_HOLD_S``."""
-        return self._draw_due(t, landing_since) + self._short_hand_due(t)
+        ``SHORT_HAND_HOLD_S``; a hand laid out before a challenge, once the referee awaits it."""
+        return self._draw_due(t, landing_since) + self._short_hand_due(t) + self._challenge_reveal_due(t)
 
     def _draw_due(self, t: float, landing_since: float | None) -> list[dict[str, Any]]:
         """The summed draw, where it is due now (see :meth:`tick`)."""
@@ -229,25 +261,44 @@ class EventMaker:
 
     # -- reveal -----------------------------------------------------------------------------------
     def _shower(self) -> str | None:
-        """Who is expected to show a hand now, if anyone."""
+        """Who is expected to show a hand now, if anyone (see the module doc)."""
         awaiting = self._awaiting()
-        if awaiting.get("kind") == "reveal":
+        kind = awaiting.get("kind")
+        if kind == "reveal":
             waiting = [awaiting["player"]] if awaiting.get("player") else list(awaiting.get("players") or [])
             return next((p for p in waiting if p not in self.revealed), None)
-        if isinstance((self.state or {}).get("challenge"), dict):
-            return self.state["challenge"].get("against")
+        state = self.state or {}
+        if kind == "final_draw":
+            return awaiting.get("player") if awaiting.get("player") not in self.revealed else None
+        out = state.get("might_be_out")
+        if kind in (None, "color") and isinstance(out, dict):
+            return self._holder_after(out.get("player"))
         return None
+
+    def _holder_after(self, player: object) -> str | None:
+        """The first player after ``player`` in seating order counted holding cards, not yet shown."""
+        state = self.state or {}
+        players = list(state.get("players") or [])
+        counts = state.get("hand_counts") or {}
+        if player not in players:
+            return None
+        start = players.index(player)
+        after = players[start + 1:] + players[:start]
+        return next((p for p in after if (counts.get(p) or 0) > 0 and p not in self.revealed), None)
 
     def layout(self, cards: list[str], t: float | None = None) -> list[dict[str, Any]]:
         """A hand laid out in the reveal area (settled at ``t``): a ``reveal`` by the player expected to show, if any;
         short of their count, only once it has lain ``SHORT_HAND_HOLD_S`` (:meth:`tick`; never without ``t``)."""
         player = self._shower()
         held = ((self.state or {}).get("hand_counts") or {}).get(player)
-        self._short_hand = None
+        self._short_hand = self._before_challenge = None
         if not player:
+            if isinstance((self.state or {}).get("challenge"), dict):
+                self._before_challenge = list(cards)  # shown before the challenge it answers: sent once it comes
             return []
         if isinstance(held, int) and len(cards) < held:  # still being laid out, or the count too high
-            self._short_hand = (list(cards), t) if t is not None and cards else None
+            awaited = self._awaiting().get("kind") == "reveal"  # a hand nobody awaits is sent only whole
+            self._short_hand = (list(cards), t) if t is not None and cards and awaited else None
             return []
         return self._reveal(player, cards)
 
@@ -263,6 +314,13 @@ class EventMaker:
         cards, self._short_hand = self._short_hand[0], None
         player = self._shower()
         return self._reveal(player, cards) if player else []
+
+    def _challenge_reveal_due(self, t: float) -> list[dict[str, Any]]:
+        """A hand laid out before the challenge it answers, once the referee awaits it."""
+        if self._before_challenge is None or self._awaiting().get("kind") != "reveal":
+            return []
+        cards, self._before_challenge = self._before_challenge, None
+        return self.layout(cards, t)
 
     def _reveal(self, player: str, cards: list[str]) -> list[dict[str, Any]]:
         self.revealed.add(player)

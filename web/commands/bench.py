@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-HELP = "run a benchmark (referee, detector, pipeline, web, table, club, phone) and print its figures"
+HELP = "run a benchmark (referee, detector, pipeline, web, table, camera, club, phone) and print its figures"
 
 BENCHMARKS: dict[str, str] = {
     "referee": "web.benchmarks.referee",
@@ -11,6 +11,7 @@ BENCHMARKS: dict[str, str] = {
     "pipeline": "vision.benchmarks.pipeline",
     "web": "web.benchmarks.live_stream",
     "table": "vision.benchmarks.table",
+    "camera": "vision.benchmarks.camera_events",
     "club": "web.benchmarks.club",
     "phone": "web.benchmarks.phone",
 }
