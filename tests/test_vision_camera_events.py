@@ -24,3 +24,4 @@ def test_the_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> N
     out = capsys.readouterr().out
     assert "0.00 failures per 100 seen events" in out and "the table's events a camera sees" in out
     assert camera_events.run(argparse.Namespace(rules="official", players=1, games=1, seed=1)) == 2
+    assert camera_events.run(argparse.Namespace(rules="official", players=3, games=1, seed=1, pace=0.5)) == 2

@@ -3,12 +3,13 @@
 
 The simulator (``referee.simulate``: bots, no mistakes) plays the table. What a camera sees goes through
 the event maker as the pipeline gives it, with a table's timing: each card put on the discard pile
-(``new_top``, ``STEP_S`` after the event before it; a drawn card played at once ``DRAWN_PLAY_S`` after its
-draw), each card drawn (one ``reach`` each, ``REACH_S`` apart) and each hand a counts-mode referee awaits
-(``layout``, the cards exactly as held). The deal, calls, catches, colours, challenges, passes and
-penalties are the page's buttons: given to the camera's referee exactly (``entered``); the camera then
-sees the starter dealt land. Nobody presses "pass": the next player's draw or play implies it. Cards are read
-right: what is measured is who acted and what was done, from the referee's state alone, not recognition
+(``new_top``, ``--pace`` seconds after the event before it, ``STEP_S`` by default; a drawn card played at
+once ``DRAWN_PLAY_S`` after its draw), each card drawn (one ``reach`` each, ``REACH_S`` apart) and each
+hand a counts-mode referee awaits (``layout``, the cards exactly as held). The deal, calls, catches,
+colours, challenges and penalties are the page's buttons: given to the camera's referee exactly
+(``entered``); the camera then sees the starter dealt land. Nobody presses "pass": the next player's draw
+or play implies it. Cards are read right: what is measured is who acted and what was done, from the
+referee's state alone, not recognition
 (``tableref bench table`` measures that, with draws and hands given exactly).
 
 Counted per event the table made that a camera sees (plays, draws, hands shown): **wrong**, where the camera
@@ -46,6 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, help="players at the table (default 4)")
     parser.add_argument("--games", type=int, default=100, help="complete games (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--pace", type=float, default=STEP_S, metavar="SECONDS",
+                        help=f"seconds from one event at the table to the next (default {STEP_S})")
 
 
 class CameraTally:
@@ -85,8 +88,8 @@ def make_game_class() -> type:
         """A simulated game whose seen events also reach a counts-mode referee through the event maker."""
 
         def __init__(self, rules: str, players: list[str], rng: random.Random, tally: Any,
-                     bench: CameraTally) -> None:
-            self.bench = bench
+                     bench: CameraTally, pace: float = STEP_S) -> None:
+            self.bench, self.pace = bench, pace
             self.camera, self.maker = Referee(), EventMaker()
             self.record: list[dict[str, Any]] = []  # the table's events, as the camera's referee should have them
             self.waiting: deque[dict[str, Any]] = deque()  # the table's seen events the camera has yet to send
@@ -108,7 +111,7 @@ def make_game_class() -> type:
                 return
             drawn_card = kind == "play" and self.last is not None and self.last["type"] == "draw" and \
                 self.last.get("player") == truth.get("player")
-            self.advance(DRAWN_PLAY_S if drawn_card else STEP_S)
+            self.advance(DRAWN_PLAY_S if drawn_card else self.pace)
             if kind == "play":
                 self.expect({k: v for k, v in truth.items() if k not in ("color", "target")})
                 self.camera_sends(self.maker.new_top(truth["card"], self.t))
@@ -161,7 +164,7 @@ def make_game_class() -> type:
                 if who is None or not self.table.hands.get(who):
                     return
                 cards = list(self.table.hands[who])
-                self.advance(STEP_S)
+                self.advance(self.pace)
                 self.expect({"type": "reveal", "player": who, "cards": cards})
                 self.camera_sends(self.maker.layout(cards, self.t))
 
@@ -206,7 +209,7 @@ def make_game_class() -> type:
 
         def run(self, max_events: int = MAX_EVENTS_PER_GAME) -> bool:
             finished = GameRun.run(self, max_events)
-            self.advance(STEP_S)
+            self.advance(self.pace)
             self.camera_sends(self.maker.flush_draw())
             for truth in self.waiting:  # never sent
                 self.bench.wrong[truth["type"]] += 1
@@ -224,7 +227,8 @@ def play(args: argparse.Namespace) -> CameraTally:
     bench, tally = CameraTally(), Tally()
     names = player_names(args.players)
     for index in range(args.games):
-        game = game_class(args.rules, names, random.Random(f"{args.seed}:{index}"), tally, bench)
+        game = game_class(args.rules, names, random.Random(f"{args.seed}:{index}"), tally, bench,
+                          getattr(args, "pace", STEP_S))
         try:
             game.run()
         except (EmptyTable, TableMismatch):  # physical limits of the table; recorded by the simulator
@@ -234,14 +238,15 @@ def play(args: argparse.Namespace) -> CameraTally:
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print its figures; 2 when the options are wrong."""
-    if args.games < 1 or args.players < 2:
-        print("tableref bench camera: need --games >= 1 and --players >= 2", file=sys.stderr)
+    pace = getattr(args, "pace", STEP_S)
+    if args.games < 1 or args.players < 2 or pace <= DRAWN_PLAY_S:
+        print(f"tableref bench camera: need --games >= 1, --players >= 2 and --pace > {DRAWN_PLAY_S}", file=sys.stderr)
         return 2
     start = time.perf_counter()
     bench = play(args)
     seen = sum(bench.seen.values())
     failures = sum(bench.wrong.values()) + bench.refused + bench.flagged
-    print(f"{args.games} games of {args.rules}, {args.players} players, seed {args.seed}: "
+    print(f"{args.games} games of {args.rules}, {args.players} players, seed {args.seed}, an event every {pace} s: "
           f"{time.perf_counter() - start:.1f} s")
     print("the table's events a camera sees: " + ", ".join(f"{n} {k}s" for k, n in sorted(bench.seen.items())))
     print("sent otherwise or not at all: " + (", ".join(f"{bench.wrong[k]} {k}s" for k in sorted(bench.wrong))
