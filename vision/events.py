@@ -97,7 +97,6 @@ class EventMaker:
             previous = (self.state or {}).get("round")
             self.state = verdict["state"]
             if self.state.get("round") != previous:
-                self.revealed.clear()
                 self._short_hand = None
             if self._awaiting().get("kind") != "reveal":
                 self.revealed.clear()  # a hand shown counts for the reveals awaited now, not for the next ones
@@ -125,8 +124,8 @@ class EventMaker:
             return events
         self.started = True
         if self._is_known_starter(card) and (card != starter_seen or kind == "starter"):
-            self._starter_seen = card  # the starter someone else dealt (one to bury too), seen landing: its twin
-            return []  # next is a play
+            self._starter_seen = card  # a starter someone else dealt (or one to bury) seen landing; seen again: a twin
+            return []
         if kind == "starter":
             self._starter_seen = card
             return [{"type": "turn_up", "card": card}]
@@ -155,7 +154,7 @@ class EventMaker:
         return {**sent, "player": player} if player else sent
 
     def _is_known_starter(self, card: str) -> bool:
-        """True when the referee's last event (a deal or turn-up entered by someone else) put ``card`` on top."""
+        """True when the referee's last event (a deal or a turn-up) put ``card`` on top."""
         state = self.state or {}
         last = state.get("last_event")
         return isinstance(last, dict) and last.get("type") in STARTER_EVENTS and state.get("top") == card
