@@ -263,13 +263,10 @@ class EventMaker:
         """Who is expected to show a hand now, if anyone (see the module doc)."""
         awaiting = self._awaiting()
         kind = awaiting.get("kind")
-        if kind == "reveal":
+        if kind in ("reveal", "final_draw"):  # final_draw: the hand of the player to draw, shown instead of drawing
             waiting = [awaiting["player"]] if awaiting.get("player") else list(awaiting.get("players") or [])
             return next((p for p in waiting if p not in self.revealed), None)
-        state = self.state or {}
-        if kind == "final_draw":
-            return awaiting.get("player") if awaiting.get("player") not in self.revealed else None
-        out = state.get("might_be_out")
+        out = (self.state or {}).get("might_be_out")
         if kind in (None, "color") and isinstance(out, dict):
             return self._holder_after(out.get("player"))
         return None
