@@ -115,7 +115,7 @@ class RefereeCore(DealRules):
         if game is None:  # every field of a verdict's state, as the protocol lists them, none set yet
             return {"rules": None, "players": [], "teams": [], "dealer": None, "round": 0, "scores": {},
                     "team_scores": {}, "round_scores": [], "game_over": False, "winner": None, "target_score": None,
-                    "awaiting": {"kind": "new_game"}, "last_event": None, **_no_round([])}
+                    "draw_until_playable": None, "awaiting": {"kind": "new_game"}, "last_event": None, **_no_round([])}
         r: RoundState = game.round
         awaiting = game.awaiting
         part: dict = self._game_part(game)
@@ -166,7 +166,8 @@ class RefereeCore(DealRules):
                 "rules": game.preset.name, "players": list(game.players), "teams": [list(t) for t in game.teams],
                 "dealer": game.dealer, "round": game.round_no, "scores": dict(game.scores),
                 "team_scores": dict(game.team_scores), "round_scores": list(game.round_scores),
-                "game_over": game.game_over, "winner": game.winner, "target_score": game.opts["target_score"]}
+                "game_over": game.game_over, "winner": game.winner, "target_score": game.opts["target_score"],
+                "draw_until_playable": game.opts["draw_until_playable"]}
         return self._game_part_cache
 
     def legal_plays(self, player: str) -> list[str]:

@@ -4,6 +4,7 @@ referee's state, under every preset."""
 from __future__ import annotations
 
 import argparse
+import random
 
 import pytest
 
@@ -19,9 +20,46 @@ def test_every_seen_event_of_honest_games_is_the_tables(rules: str, players: int
         assert bench.jump_ins == 0
 
 
+@pytest.mark.parametrize("rules, players", [("official", 4), ("two-player", 2)])
+def test_draws_taken_in_fewer_reaches_than_cards_or_with_a_reach_more_are_the_tables(rules: str, players: int) -> None:
+    """No camera counts the cards a hand takes: half the draws of several cards are taken in fewer reaches, a tenth
+    of all draws end with a reach that takes nothing, and every draw is still the table's."""
+    bench = camera_events.play(argparse.Namespace(rules=rules, players=players, games=3, seed=0, grabs=0.5,
+                                                  extra_reaches=0.1))
+    assert bench.seen["draw"] > 100
+    assert (dict(bench.wrong), bench.refused, bench.flagged) == ({}, 0, 0), bench.examples
+
+
 def test_the_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert camera_events.run(argparse.Namespace(rules="official", players=3, games=1, seed=1)) == 0
     out = capsys.readouterr().out
     assert "0.00 failures per 100 seen events" in out and "the table's events a camera sees" in out
     assert camera_events.run(argparse.Namespace(rules="official", players=1, games=1, seed=1)) == 2
     assert camera_events.run(argparse.Namespace(rules="official", players=3, games=1, seed=1, pace=0.5)) == 2
+    assert camera_events.run(argparse.Namespace(rules="official", players=3, games=1, seed=1, grabs=1.5)) == 2
+
+
+@pytest.mark.parametrize("rules, players", [("official", 4), ("ena", 3)])
+def test_every_event_the_camera_makes_is_one_the_server_takes(rules: str, players: int) -> None:
+    """The server checks each posted event's shape (`web.validation`) before the referee sees it; the bench's
+    referee ignores fields it does not know, so an event the server refuses would pass unnoticed there (a play
+    carrying the camera's jump-in note was refused until the fifty-seventh round, and its card lost)."""
+    from referee.simulate import Tally, player_names
+    from web.validation import check_event
+
+    made: list[dict] = []
+
+    class Recorded(camera_events.make_game_class()):  # type: ignore[misc]
+        def camera_sends(self, events: list[dict]) -> None:
+            made.extend(self.maker.addressed(event) for event in events)
+            super().camera_sends(events)
+
+    names = player_names(players)
+    for index in range(2):
+        Recorded(rules, names, random.Random(f"0:{index}"), Tally(), camera_events.CameraTally(), pace=1.5).run()
+    assert {e["type"] for e in made} >= {"play", "draw", "reveal"}
+    assert any("candidate" in e for e in made)  # a twin played within the jump-in window at a brisk pace
+    setup = {"rules": rules, "players": names}
+    for event in made:  # a play or draw without a player (nobody's turn) goes to the turn player the server knows
+        event = {"player": names[0], **event} if event["type"] in ("play", "draw") else event
+        assert check_event(event, setup) == event

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from referee.engine import Referee
-from vision.events import LANDING_HOLD_S, SHORT_HAND_HOLD_S, EventMaker
+from vision.events import DRAW_OWED_SETTLE_S, DRAW_SETTLE_S, LANDING_HOLD_S, SAME_HAND_S, SHORT_HAND_HOLD_S, EventMaker
 
 TEAMS = {"type": "new_game", "rules": "twist", "players": ["ann", "ben", "cat", "dan"],
          "teams": [["ann", "cat"], ["ben", "dan"]], "options": {"hand_size": 5}}
@@ -87,20 +87,88 @@ def test_a_card_landing_after_the_first_reach_is_the_drawn_card_and_follows_the_
                           {"type": "play", "card": "red-7", "player": "ann"}]
 
 
-def test_a_card_landing_before_a_short_penalty_draw_is_sent_is_the_next_players() -> None:
-    """ben owes two after ann's Draw Two; the camera counts one reach of his two, and cat's card lands before the
-    draw is due: the draw goes first, and the card is cat's (ben lost his turn drawing), not ben's."""
+def test_a_card_landing_before_a_penalty_draw_taken_in_one_reach_is_sent_is_the_next_players() -> None:
+    """ben owes two after ann's Draw Two and takes both in one reach (no camera counts the cards in a hand); cat's
+    card lands before the draw has settled: the draw of two goes first, and the card is cat's (ben lost his turn
+    drawing), not ben's."""
     table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]},
                   {"type": "start_round", "dealer": "cat", "starter": "red-4"},
                   {"type": "play", "player": "ann", "card": "red-draw2"})
     table.send(table.maker.reach(5.0))
-    assert table.sent == []  # one of the two owed: the draw waits for the second
-    table.send(table.maker.new_top("red-7", 7.5, first_t=7.2))
-    assert table.sent == [{"type": "draw", "count": 1, "player": "ben"},
+    assert table.sent == []  # one reach of two owed: a second may come
+    table.send(table.maker.new_top("red-7", 6.2, first_t=6.0))
+    assert table.sent == [{"type": "draw", "count": 2, "player": "ben"},
                           {"type": "play", "card": "red-7", "player": "cat"}]
     state = table.referee.state()
-    assert state["turn"] == "ann" and state["owed"] == {"ben": 1}  # cat's play judged as cat's, in turn
-    assert [[f["kind"] for f in v["flags"]] for v in table.verdicts] == [["wrong_draw_count"], []]
+    assert state["turn"] == "ann" and state["owed"] == {} and state["hand_counts"]["ben"] == 9
+    assert [v["flags"] for v in table.verdicts] == [[], []]
+
+
+def test_a_penalty_draw_taken_in_fewer_reaches_than_cards_is_the_count_owed_once_settled() -> None:
+    table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]},
+                  {"type": "start_round", "dealer": "cat", "starter": "red-4"},
+                  {"type": "play", "player": "ann", "card": "wild-draw4", "color": "red"})
+    table.send(table.maker.reach(5.0) + table.maker.reach(5.6))
+    table.send(table.maker.tick(5.6 + DRAW_OWED_SETTLE_S - 0.1))
+    assert table.sent == []  # someone drawing four one at a time may still reach again
+    table.send(table.maker.tick(5.6 + DRAW_OWED_SETTLE_S))
+    assert table.sent == [{"type": "draw", "count": 4, "player": "ben"}] and table.verdicts[0]["flags"] == []
+    table.send(table.maker.reach(8.8))  # the next player's reach, a second later: cat draws
+    assert table.sent[1:] == [{"type": "draw", "count": 1, "player": "cat"}] and table.verdicts[1]["flags"] == []
+
+
+def test_a_reach_in_the_frame_a_draw_is_sent_is_drawn_by_whom_that_draws_verdict_says() -> None:
+    """ben's draw of four (two handfuls) is sent as cat reaches, in the same frame: the reach is not ben's four
+    again (the state before the draw's verdict says ben owes four) but cat's one card."""
+    table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]},
+                  {"type": "start_round", "dealer": "cat", "starter": "red-4"},
+                  {"type": "play", "player": "ann", "card": "wild-draw4", "color": "red"})
+    table.send(table.maker.reach(5.0) + table.maker.reach(5.6))
+    t = 5.6 + DRAW_OWED_SETTLE_S
+    table.send(table.maker.tick(t) + table.maker.reach(t))
+    table.send(table.maker.tick(t + 0.25))
+    assert table.sent == [{"type": "draw", "count": 4, "player": "ben"}, {"type": "draw", "count": 1, "player": "cat"}]
+    assert [v["flags"] for v in table.verdicts] == [[], []]
+
+
+def test_a_reach_right_after_a_draw_was_sent_is_the_same_hand_not_a_draw() -> None:
+    """Under rules that draw one card the draw goes at the first reach; the hand going back to square the pile half
+    a second later draws nothing (it would be "drew two cards instead of one", or the next player's draw)."""
+    table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]},
+                  {"type": "start_round", "dealer": "cat", "starter": "red-4"})
+    table.send(table.maker.reach(5.0))
+    assert table.sent == [{"type": "draw", "count": 1, "player": "ann"}]
+    table.send(table.maker.reach(5.0 + SAME_HAND_S - 0.5) + table.maker.tick(8.0))
+    assert len(table.sent) == 1
+    table.send(table.maker.reach(12.0))  # a reach seconds later is the next player's draw (ann kept her card)
+    assert table.sent[1:] == [{"type": "draw", "count": 1, "player": "ben"}]
+    assert [v["flags"] for v in table.verdicts] == [[], []]
+
+
+def test_a_turns_own_draw_is_summed_where_the_rules_draw_until_a_playable_card_comes() -> None:
+    table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"],
+                   "options": {"draw_until_playable": True}},
+                  {"type": "start_round", "dealer": "cat", "starter": "red-4"})
+    table.send(table.maker.reach(5.0) + table.maker.reach(5.5) + table.maker.reach(6.0))
+    assert table.sent == []
+    table.send(table.maker.tick(6.0 + DRAW_SETTLE_S))
+    assert table.sent == [{"type": "draw", "count": 3, "player": "ann"}] and table.verdicts[0]["flags"] == []
+
+
+def test_hands_laid_out_instead_of_a_last_draw_taken_in_one_reach_follow_the_draw_of_the_count_owed() -> None:
+    """cat's last card is a Draw Two; ann takes the two in one reach and lays out her hand at once: the draw of two
+    goes first (it ends the round), then her hand for the score."""
+    table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"],
+                   "options": {"hand_size": 1}},
+                  {"type": "start_round", "dealer": "ben", "starter": "red-4"},
+                  {"type": "uno", "player": "cat"},
+                  {"type": "play", "player": "cat", "card": "red-draw2"})
+    hand = ["yellow-1", "green-2", "blue-7"]
+    table.send(table.maker.reach(5.0))
+    table.send(table.maker.layout(hand, 5.5))
+    assert table.sent == [{"type": "draw", "count": 2, "player": "ann"},
+                          {"type": "reveal", "player": "ann", "cards": hand}]
+    assert [v["flags"] for v in table.verdicts] == [[], []] and table.referee.state()["awaiting"]["players"] == ["ben"]
 
 
 def test_a_card_that_never_settles_holds_a_draw_back_only_for_a_while() -> None:
@@ -151,6 +219,52 @@ def test_a_hand_short_of_its_count_is_shown_once_it_has_lain_still() -> None:
     assert table.sent == [{"type": "reveal", "player": "ben", "cards": ["green-1"]}]
     assert table.referee.state()["hand_counts"]["ben"] == 1
     assert table.maker.tick(30.0) == []
+
+
+def _scored_round() -> Table:
+    """ann went out; ben is counted holding 1 card, cat 3, dan 1: their hands are awaited for the score."""
+    table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat", "dan"],
+                   "options": {"hand_size": 2}},
+                  {"type": "start_round", "dealer": "dan", "starter": "red-5"},
+                  {"type": "uno", "player": "ann"}, {"type": "play", "player": "ann", "card": "red-6"},
+                  {"type": "uno", "player": "ben"}, {"type": "play", "player": "ben", "card": "red-7"},
+                  {"type": "draw", "player": "cat", "count": 1}, {"type": "pass", "player": "cat"},
+                  {"type": "uno", "player": "dan"}, {"type": "play", "player": "dan", "card": "red-8"},
+                  {"type": "play", "player": "ann", "card": "red-9"})
+    state = table.referee.state()
+    assert state["awaiting"]["players"] == ["ben", "cat", "dan"]
+    assert [state["hand_counts"][p] for p in ("ben", "cat", "dan")] == [1, 3, 1]
+    return table
+
+
+def test_hands_laid_out_for_the_score_in_another_order_go_to_whom_the_counts_say() -> None:
+    """cat lays out her three cards first: more than ben, first in seating order, is counted holding, as many as
+    cat is: cat's. Of ben and dan, one card each, the first laid out is ben's (the counts cannot tell them apart)."""
+    table = _scored_round()
+    table.send(table.maker.layout(["blue-1", "green-2", "yellow-3"], 10.0))
+    table.send(table.maker.layout(["blue-4"], 13.0) + table.maker.layout(["green-5"], 16.0))
+    assert [(e["player"], len(e["cards"])) for e in table.sent] == [("cat", 3), ("ben", 1), ("dan", 1)]
+    assert _flags(table) == [[], [], []] and table.referee.state()["round_over"]
+
+
+def test_a_hand_of_fewer_cards_than_the_first_awaited_holds_goes_once_whole_to_whom_the_counts_say() -> None:
+    """cat's one card is laid out while ben, counted holding three, is the first awaited: it may be ben's hand still
+    being laid out, so it waits; once it has lain still it is cat's, counted holding one."""
+    table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat", "dan"],
+                   "options": {"hand_size": 2}},
+                  {"type": "start_round", "dealer": "dan", "starter": "red-5"},
+                  {"type": "uno", "player": "ann"}, {"type": "play", "player": "ann", "card": "red-6"},
+                  {"type": "draw", "player": "ben", "count": 1}, {"type": "pass", "player": "ben"},
+                  {"type": "uno", "player": "cat"}, {"type": "play", "player": "cat", "card": "red-7"},
+                  {"type": "draw", "player": "dan", "count": 1}, {"type": "pass", "player": "dan"},
+                  {"type": "play", "player": "ann", "card": "red-9"})
+    state = table.referee.state()
+    assert state["awaiting"]["players"] == ["ben", "cat", "dan"]
+    assert [state["hand_counts"][p] for p in ("ben", "cat", "dan")] == [3, 1, 3]
+    assert table.maker.layout(["blue-4"], 10.0) == []
+    assert table.maker.tick(10.0 + SHORT_HAND_HOLD_S - 1) == []
+    table.send(table.maker.tick(10.0 + SHORT_HAND_HOLD_S))
+    assert table.sent == [{"type": "reveal", "player": "cat", "cards": ["blue-4"]}] and _flags(table) == [[]]
 
 
 OFFICIAL = {"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]}

@@ -396,3 +396,24 @@ def test_a_sure_misreading_taken_back_and_entered_right_on_the_page_poisons_noth
     assert [(e["source"], e["event"]) for e in log[2:]] == [
         ("camera", EXPECTED[0]), ("api", EXPECTED[1]), ("camera", EXPECTED[2]), ("camera", EXPECTED[3])]
     assert all(e["accepted"] and not e["flags"] for e in log)
+
+
+def test_a_camera_play_that_may_be_a_jump_in_is_judged_and_the_page_may_give_it_to_another(
+        client: TableClient) -> None:
+    """The same card right after the last play carries the camera's ``candidate`` note (a jump-in where the rules
+    allow one, or just the next player's twin): the server takes it (it refused such a play as malformed until the
+    fifty-seventh round, and the card was lost), keeps the note for the page, and drops it once "who played this"
+    names the player."""
+    game_id = client.new_game(options={"hand_size": 2})
+    client.event(game_id, {k: v for k, v in SHORT_DEAL.items() if k != "hands"})  # counts mode, as a camera sees it
+    camera = _camera(client)
+    camera.follow(game_id)
+    assert camera.on_event({"type": "play", "card": "red-7"})["accepted"]
+    verdict = camera.on_event({"type": "play", "card": "red-7", "candidate": "jump_in"})
+    assert verdict is not None and verdict["accepted"] and verdict["flags"] == []
+    last = client.get(f"/api/games/{game_id}/events").get_json()["events"][-1]
+    assert last["event"] == {"type": "play", "player": "cat", "card": "red-7", "candidate": "jump_in"}
+    assert client.get(f"/api/games/{game_id}").get_json()["last_play"]["candidate"] == "jump_in"
+    corrected = client.post(f"/api/games/{game_id}/correct", {"player": "ann"})
+    assert corrected.get_json()["event"] == {"type": "play", "player": "ann", "card": "red-7"}
+    assert camera.on_event({"type": "play", "card": "red-7", "candidate": "overtake"}) is None  # not a note it makes

@@ -17,11 +17,15 @@ event the caller reports through ``note_verdict``) decides who acted and what is
   turn the state's ``played_on_turn`` names (the referee corrects the count). The starter seen again
   once the camera sent it or saw it land (its twin played on it) is a play.
 * reaches into the draw pile are summed into one ``draw``: sent as soon as the count owed is
-  reached (pending draw or penalty cards), else once no hand has come back for ``settle_s``
-  (``owed_settle_s`` while fewer cards than owed have been taken: someone drawing four pauses).
-  The drawer is the turn player, unless they owe nothing and exactly one other player owes
-  penalty cards. A new top card that sends a draw still being summed is played after it. A play's
-  player is taken when it is sent, from the state the verdicts before it left (:meth:`EventMaker.addressed`:
+  reached (pending draw or penalty cards; one card for a turn's own draw where the rules draw one, the
+  state's ``draw_until_playable`` false), else once no hand has come back for ``settle_s``
+  (``owed_settle_s`` while fewer reaches than cards owed came: someone drawing four pauses). No camera
+  counts the cards a hand takes (a Draw Four's victim often takes the four at once): a draw of a count owed
+  is sent as that count however few reaches took it, and a reach within ``SAME_HAND_S`` of the last reach
+  of a draw already sent is that hand squaring the pile, not a draw; a reach in the frame a draw is sent waits
+  for that draw's verdict to know who draws. The drawer is the turn player, unless they owe nothing and
+  exactly one other player owes penalty cards. A new top card that sends a draw still being summed is played
+  after it. A play's player is taken when it is sent, from the state the verdicts before it left (:meth:`EventMaker.addressed`:
   a draw sent in the same frame may have ended the drawer's turn; a victim who took fewer cards than
   owed has still lost their turn). A card still *landing* on the discard pile (seen, not yet voted in) since before
   the first reach was played before the draw: the draw is held until it lands, the play goes
@@ -30,7 +34,9 @@ event the caller reports through ``note_verdict``) decides who acted and what is
   while a round is dealt (no turn yet, a starter or the deal awaited) draw nothing.
 * a settled layout in the reveal area is a ``reveal`` by the player the referee awaits (a
   challenge or scoring; a hand laid out while a Wild Draw Four can be challenged is sent once the
-  challenge comes, as that player's); in counts mode also
+  challenge comes, as that player's). Of the hands awaited for the score, laid out in any order, it is
+  the first not yet shown in seating order, unless it holds more cards than that player is counted holding
+  (fewer: once it has lain whole, below) and another is counted holding exactly as many; in counts mode also
   where the table scores a round the count did not end: while the referee waits for the draw of a last
   draw card, by the player to draw (scored without it), and right after a play whose player the count
   left holding cards (``might_be_out`` in the state), by the next player holding cards after them (that
@@ -47,7 +53,15 @@ from __future__ import annotations
 from typing import Any
 
 DRAW_SETTLE_S = 1.5
-DRAW_OWED_SETTLE_S = 3.0
+#: A draw short of the count owed waits this long for the drawer's next reach (seconds): someone drawing four one at a
+#: time looks at each card (the bundled demo's reaches come 1.3 to 1.6 s apart); a reach later than this is the next
+#: player's. 3 s until the fifty-seventh round, when a victim taking the four at once was seen: the next player's
+#: reach was swallowed into the victim's draw (`tableref bench camera --grabs 0.5 --pace 2.2`).
+DRAW_OWED_SETTLE_S = 2.0
+#: A reach this soon after the last reach of a draw already sent is the same hand (squaring the pile), not a new draw:
+#: a hand goes back within about half a second, the next player draws after deciding they cannot play (seconds).
+#: Chosen on `tableref bench camera --extra-reaches` (simulated timing; no real video measured it).
+SAME_HAND_S = 1.0
 #: The referee's last event types that put a card on the pile without anyone playing it.
 STARTER_EVENTS = frozenset({"start_round", "turn_up"})
 #: What the referee awaits while a round is being dealt: hands in the draw pile then are the deal, not draws.
@@ -57,6 +71,10 @@ DRAWN_CARD_WINDOW_S = 2.0
 #: never settles must not keep the draw back).
 LANDING_HOLD_S = 4.0
 JUMP_IN_WINDOW_S = 2.0
+#: A play's ``candidate`` field: who played it may not be whom the camera names (an identical card right after the
+#: last play: a jump-in where the rules allow one). The referee ignores it; the server keeps it for the page.
+JUMP_IN_CANDIDATE = "jump_in"
+PLAY_CANDIDATES = (JUMP_IN_CANDIDATE,)
 #: A hand laid out with fewer cards than counted is sent once it has lain unchanged this long, no hand over the
 #: reveal area (laying out a hand, people pause between cards for a second or two, not this long).
 SHORT_HAND_HOLD_S = 6.0
@@ -78,6 +96,8 @@ class EventMaker:
         self._draw: dict[str, Any] | None = None  # the reaches being summed: player, count, first_t, last_t, owed
         self._last_play: tuple[str, float] | None = None
         self._last_reach_t: float | None = None
+        self._sent_reach_t: float | None = None  # the last reach of the last draw sent (a hand still at the pile)
+        self._draw_unjudged = False  # a draw was sent and its verdict is not known yet (the state is the one before)
         self._entered_play: str | None = None  # the card of a play someone else entered, until a new top card is seen
         self._short_hand: tuple[list[str], float] | None = None  # a layout short of the count, and since when
         self._starter_seen: str | None = None  # the starter this camera sent or saw land, until another card lands
@@ -102,9 +122,10 @@ class EventMaker:
                 self.revealed.clear()  # a hand shown counts for the reveals awaited now, not for the next ones
                 if not isinstance(self.state.get("challenge"), dict):
                     self._before_challenge = None  # no challenge came: the hand answers nothing
-            if self._draw is not None and self._draw.get("after_play") and \
-                    (self.state.get("last_event") or {}).get("type") == "play":
-                self._draw.update(zip(("player", "owed"), self._drawer()), after_play=False)
+            self._draw_unjudged = False
+            if self._draw is not None and self._draw.get("retake") and \
+                    (self.state.get("last_event") or {}).get("type") == self._draw["retake"]:
+                self._draw.update(zip(("player", "owed"), self._drawer(self._draw["first_t"])), retake=None)
 
     def _awaiting(self) -> dict[str, Any]:
         awaiting = (self.state or {}).get("awaiting")
@@ -133,13 +154,13 @@ class EventMaker:
         if entered == card and (self.state or {}).get("top") == card:
             return []
         if self._landed_before_draw(t if first_t is None else first_t):
-            self._draw.update(player=None, owed=None, after_play=True)  # taken again from the play's verdict
+            self._draw.update(player=None, owed=None, retake="play")  # taken again from the play's verdict
             events = []
         else:
             events = self.flush_draw()
         play: dict[str, Any] = {"type": "play", "card": card, PLAYED_AT_KEY: t}  # its player: when it is sent
         if self._last_play and self._last_play[0] == card and t - self._last_play[1] <= JUMP_IN_WINDOW_S:
-            play["candidate"] = "jump_in"
+            play["candidate"] = JUMP_IN_CANDIDATE
         self._last_play = (card, t)
         return events + [play]
 
@@ -188,8 +209,8 @@ class EventMaker:
 
     # -- draws ------------------------------------------------------------------------------------
     def _drawer(self, t: float | None = None) -> tuple[str | None, int | None]:
-        """Who is drawing (from a reach at ``t``, where known) and how many cards they owe (None: a normal draw,
-        count unknown)."""
+        """Who is drawing (from a reach at ``t``, where known) and how many cards they owe (a turn's own draw: one
+        card where the rules draw one; None where they draw until a playable card comes, or are unknown)."""
         state = self.state or {}
         turn = self._turn()
         owed = {p: n for p, n in (state.get("owed") or {}).items() if isinstance(n, int) and n > 0}
@@ -199,7 +220,8 @@ class EventMaker:
         if len(owed) == 1:
             player = next(iter(owed))
             return player, owed[player]
-        return (turn if t is None else self._player_to_play(t)), None
+        return (turn if t is None else self._player_to_play(t)), (1 if state.get("draw_until_playable") is False
+                                                                   else None)
 
     def _landed_before_draw(self, landing_since: float | None) -> bool:
         """Whether a card first seen still on the pile at ``landing_since`` came before the draw being summed."""
@@ -211,8 +233,13 @@ class EventMaker:
         if self._draw is None:
             if self._awaiting().get("kind") in DEAL_AWAITED or not self._turn():
                 return []  # the deal (or a card buried at it), not a draw
-            player, owed = self._drawer(t)
-            self._draw = {"player": player, "count": 0, "owed": owed, "first_t": t, "after_play": False}
+            if self._sent_reach_t is not None and t - self._sent_reach_t <= SAME_HAND_S:
+                self._sent_reach_t = t
+                return []  # the hand that drew, squaring the pile
+            player, owed = (None, None) if self._draw_unjudged else self._drawer(t)
+            # a draw sent in this very frame: who draws now, and what they owe, follow from its verdict
+            self._draw = {"player": player, "count": 0, "owed": owed, "first_t": t,
+                          "retake": "draw" if self._draw_unjudged else None}
         self._draw["count"] += 1
         self._draw["last_t"] = self._last_reach_t = t
         if self._owed_taken() and not self._landed_before_draw(landing_since):
@@ -224,8 +251,8 @@ class EventMaker:
 
     def tick(self, t: float, landing_since: float | None = None) -> list[dict[str, Any]]:
         """Send a summed draw once the count owed is taken, or no further reach came for ``settle_s``
-        (``owed_settle_s`` while short of the count owed); held while a card that was there before the
-        first reach is still landing on the pile (``landing_since``, as for :meth:`reach`), for at most
+        (``owed_settle_s`` while short of the count owed); held while a card that was there before the first
+        reach is still landing on the pile (``landing_since``, as for :meth:`reach`), for at most
         ``LANDING_HOLD_S`` after the last reach. A hand laid out short of the count is sent once it has lain
         ``SHORT_HAND_HOLD_S``; a hand laid out before a challenge, once the referee awaits it."""
         return self._draw_due(t, landing_since) + self._short_hand_due(t) + self._challenge_reveal_due(t)
@@ -248,7 +275,8 @@ class EventMaker:
         if self._draw is None:
             return []
         draw, self._draw = self._draw, None
-        event: dict[str, Any] = {"type": "draw", "count": draw["count"]}
+        self._sent_reach_t, self._draw_unjudged = draw["last_t"], True
+        event: dict[str, Any] = {"type": "draw", "count": max(draw["count"], draw["owed"] or 0)}  # a hand takes several
         if draw["player"]:
             event["player"] = draw["player"]
         return [event]
@@ -259,13 +287,21 @@ class EventMaker:
         return None if self._draw is None else {"player": self._draw["player"], "count": self._draw["count"]}
 
     # -- reveal -----------------------------------------------------------------------------------
-    def _shower(self) -> str | None:
-        """Who is expected to show a hand now, if anyone (see the module doc)."""
+    def _shower(self, size: int | None = None, whole: bool = False) -> str | None:
+        """Who is expected to show a hand now, if anyone (see the module doc); of several awaited (the score), the
+        first in seating order not yet shown, unless a hand of ``size`` cards is another's: more cards than the first
+        is counted holding, or (``whole``: a hand that has lain long enough to be all there) fewer, and another
+        awaited player counted holding exactly as many (the table lays its hands out in any order)."""
         awaiting = self._awaiting()
         kind = awaiting.get("kind")
         if kind in ("reveal", "final_draw"):  # final_draw: the hand of the player to draw, shown instead of drawing
             waiting = [awaiting["player"]] if awaiting.get("player") else list(awaiting.get("players") or [])
-            return next((p for p in waiting if p not in self.revealed), None)
+            waiting = [p for p in waiting if p not in self.revealed]
+            counts = (self.state or {}).get("hand_counts") or {}
+            if size is not None and waiting and counts.get(waiting[0]) != size and \
+                    (whole or size > (counts.get(waiting[0]) or 0)):
+                return next((p for p in waiting if counts.get(p) == size), waiting[0])
+            return next(iter(waiting), None)
         out = (self.state or {}).get("might_be_out")
         if kind in (None, "color") and isinstance(out, dict):
             return self._holder_after(out.get("player"))
@@ -285,7 +321,7 @@ class EventMaker:
     def layout(self, cards: list[str], t: float | None = None) -> list[dict[str, Any]]:
         """A hand laid out in the reveal area (settled at ``t``): a ``reveal`` by the player expected to show, if any;
         short of their count, only once it has lain ``SHORT_HAND_HOLD_S`` (:meth:`tick`; never without ``t``)."""
-        player = self._shower()
+        player = self._shower(len(cards))
         held = ((self.state or {}).get("hand_counts") or {}).get(player)
         self._short_hand = self._before_challenge = None
         if not player:
@@ -308,7 +344,7 @@ class EventMaker:
         if self._short_hand is None or t - self._short_hand[1] < SHORT_HAND_HOLD_S:
             return []
         cards, self._short_hand = self._short_hand[0], None
-        player = self._shower()
+        player = self._shower(len(cards), whole=True)
         return self._reveal(player, cards) if player else []
 
     def _challenge_reveal_due(self, t: float) -> list[dict[str, Any]]:

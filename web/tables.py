@@ -339,7 +339,8 @@ class Tables:
             if not plays:
                 raise InvalidInput("there is no play to give to another player")
             last = plays[-1]
-            corrected = check_event({**last.event, "player": player}, game.setup)
+            settled = {key: value for key, value in last.event.items() if key != "candidate"}  # the table said whose
+            corrected = check_event({**settled, "player": player}, game.setup)
             if corrected["player"] == last.event["player"]:
                 raise InvalidInput(f"that play is already {corrected['player']}'s")
             later = [e for e in active if e.seq > last.seq]

@@ -66,6 +66,15 @@ def _color(value: Any, field: str, _game: Mapping[str, Any]) -> str:
     return value
 
 
+def _candidate(value: Any, field: str, _game: Mapping[str, Any]) -> str:
+    """A camera's note that its play may be another player's (``vision.events.PLAY_CANDIDATES``)."""
+    from vision.events import PLAY_CANDIDATES
+
+    if value not in PLAY_CANDIDATES:
+        raise InvalidInput(f"{field}: {value!r} is not one of {', '.join(PLAY_CANDIDATES)}")
+    return value
+
+
 def _count(value: Any, field: str, _game: Mapping[str, Any]) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_DRAW_COUNT:
         raise InvalidInput(f"{field}: expected a whole number from 1 to {MAX_DRAW_COUNT}")
@@ -102,7 +111,8 @@ EVENT_FIELDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "cut": ({"cards": _cut_cards}, {}),
     "start_round": ({"starter": _card}, {"dealer": _player, "hands": _hands}),
     "turn_up": ({"card": _card}, {}),
-    "play": ({"player": _player, "card": _card}, {"color": _color, "target": _player, "hands": _hands}),
+    "play": ({"player": _player, "card": _card}, {"color": _color, "target": _player, "hands": _hands,
+                                                  "candidate": _candidate}),
     "draw": ({"player": _player, "count": _count}, {"cards": _cards}),
     "pass": ({"player": _player}, {}),
     "uno": ({"player": _player}, {}),

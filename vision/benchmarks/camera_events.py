@@ -10,7 +10,11 @@ colours, challenges and penalties are the page's buttons: given to the camera's 
 (``entered``); the camera then sees the starter dealt land. Nobody presses "pass": the next player's draw
 or play implies it. Cards are read right: what is measured is who acted and what was done, from the
 referee's state alone, not recognition
-(``tableref bench table`` measures that, with draws and hands given exactly).
+(``tableref bench table`` measures that, with draws and hands given exactly). What no camera can count is
+how many cards a hand takes: with ``--grabs P`` a share P of the draws of several cards are taken in fewer
+reaches than cards (all at once, or in handfuls: 1 to n - 1 reaches, as likely each), and with ``--extra-reaches P``
+a share P of the draws end with one more reach that takes nothing (a hand squaring the pile), ``REACH_S`` after;
+with ``--hand-order any`` the hands awaited for the score are laid out in a random order, not in seating order.
 
 Counted per event the table made that a camera sees (plays, draws, hands shown): **wrong**, where the camera
 sent another event in its place (another type, player, card or count), or nothing; **refused**, or
@@ -26,7 +30,7 @@ import random
 import sys
 import time
 from collections import Counter, deque
-from typing import Any
+from typing import Any, NamedTuple
 
 HELP = "honest simulated games seen as a camera sees them: are the camera's events the table's?"
 
@@ -49,6 +53,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--pace", type=float, default=STEP_S, metavar="SECONDS",
                         help=f"seconds from one event at the table to the next (default {STEP_S})")
+    parser.add_argument("--grabs", type=float, default=0.0, metavar="SHARE",
+                        help="share of draws of several cards taken in fewer reaches than cards (default 0)")
+    parser.add_argument("--extra-reaches", type=float, default=0.0, metavar="SHARE",
+                        help="share of draws ending with one more reach that takes nothing (default 0)")
+    parser.add_argument("--hand-order", choices=("seating", "any"), default="seating",
+                        help="the order the hands awaited for the score are laid out in (default seating)")
+
+
+class Handling(NamedTuple):
+    """How the table's hands take cards from the draw pile (what no camera can count)."""
+    grabs: float = 0.0
+    extra_reaches: float = 0.0
+    any_order: bool = False  # the hands for the score laid out in a random order
+
+    def reaches(self, count: int, rng: random.Random) -> int:
+        """How many reaches into the draw pile take ``count`` cards (one more that takes nothing included)."""
+        reaches = count
+        if count > 1 and rng.random() < self.grabs:
+            reaches = rng.randint(1, count - 1)
+        return reaches + (rng.random() < self.extra_reaches)
 
 
 class CameraTally:
@@ -88,8 +112,10 @@ def make_game_class() -> type:
         """A simulated game whose seen events also reach a counts-mode referee through the event maker."""
 
         def __init__(self, rules: str, players: list[str], rng: random.Random, tally: Any,
-                     bench: CameraTally, pace: float = STEP_S) -> None:
-            self.bench, self.pace = bench, pace
+                     bench: CameraTally, pace: float = STEP_S, handling: Handling = Handling(),
+                     hands_rng: random.Random | None = None) -> None:
+            self.bench, self.pace, self.handling = bench, pace, handling
+            self.hands_rng = hands_rng or random.Random(0)  # apart from the table's: the same games with or without
             self.camera, self.maker = Referee(), EventMaker()
             self.record: list[dict[str, Any]] = []  # the table's events, as the camera's referee should have them
             self.waiting: deque[dict[str, Any]] = deque()  # the table's seen events the camera has yet to send
@@ -119,7 +145,7 @@ def make_game_class() -> type:
                     self.enter({"type": "choose_color", "player": truth["player"], "color": truth["color"]})
             elif kind == "draw":
                 self.expect(truth)
-                for index in range(int(truth["count"])):
+                for index in range(self.handling.reaches(int(truth["count"]), self.hands_rng)):
                     if index:
                         self.advance(REACH_S)
                     self.camera_sends(self.maker.reach(self.t))
@@ -134,12 +160,14 @@ def make_game_class() -> type:
             self.show_hands()
 
         def advance(self, seconds: float) -> None:
-            """Let ``seconds`` pass, the pipeline ticking the maker at every frame (a draw settles and is sent)."""
+            """Let ``seconds`` pass, the pipeline ticking the maker at every frame (a draw settles and is sent), the
+            frame of what comes next too: the pipeline ticks before it counts a reach or a card."""
             end = self.t + seconds
             while self.t + FRAME_S < end:
                 self.t += FRAME_S
                 self.camera_sends(self.maker.tick(self.t))
             self.t = end
+            self.camera_sends(self.maker.tick(self.t))
 
         def expect(self, truth: dict[str, Any]) -> None:
             self.bench.seen[truth["type"]] += 1
@@ -152,12 +180,17 @@ def make_game_class() -> type:
             self.maker.note_verdict(self.camera.handle(event), event, entered=True)
 
         def show_hands(self) -> None:
-            """Hands the camera's referee awaits are laid out before the camera, one after the other."""
+            """Hands the camera's referee awaits are laid out before the camera, one after the other, ``--pace``
+            seconds apart (by then a last draw still summing reaches has been sent)."""
+            if self.maker.drawing is not None and self.state.get("round_over"):
+                self.advance(self.pace)
             for _ in self.players:
                 awaiting = self.camera.state().get("awaiting") or {}
                 if awaiting.get("kind") != "reveal":
                     return
-                who = awaiting.get("player") or next(iter(awaiting.get("players") or ()), None)
+                waiting = list(awaiting.get("players") or ())
+                who = awaiting.get("player") or (self.hands_rng.choice(waiting) if self.handling.any_order and waiting
+                                                 else next(iter(waiting), None))
                 if who is None or not self.table.hands.get(who):
                     return
                 cards = list(self.table.hands[who])
@@ -223,9 +256,11 @@ def play(args: argparse.Namespace) -> CameraTally:
     game_class = make_game_class()
     bench, tally = CameraTally(), Tally()
     names = player_names(args.players)
+    handling = Handling(getattr(args, "grabs", 0.0), getattr(args, "extra_reaches", 0.0),
+                        getattr(args, "hand_order", "seating") == "any")
     for index in range(args.games):
         game = game_class(args.rules, names, random.Random(f"{args.seed}:{index}"), tally, bench,
-                          getattr(args, "pace", STEP_S))
+                          getattr(args, "pace", STEP_S), handling, random.Random(f"{args.seed}:{index}:hands"))
         try:
             game.run()
         except (EmptyTable, TableMismatch):  # physical limits of the table; recorded by the simulator
@@ -236,15 +271,18 @@ def play(args: argparse.Namespace) -> CameraTally:
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print its figures; 2 when the options are wrong."""
     pace = getattr(args, "pace", STEP_S)
-    if args.games < 1 or args.players < 2 or pace <= DRAWN_PLAY_S:
-        print(f"tableref bench camera: need --games >= 1, --players >= 2 and --pace > {DRAWN_PLAY_S}", file=sys.stderr)
+    shares = (getattr(args, "grabs", 0.0), getattr(args, "extra_reaches", 0.0))
+    if args.games < 1 or args.players < 2 or pace <= DRAWN_PLAY_S or not all(0 <= s <= 1 for s in shares):
+        print(f"tableref bench camera: need --games >= 1, --players >= 2, --pace > {DRAWN_PLAY_S} and --grabs, "
+              "--extra-reaches between 0 and 1", file=sys.stderr)
         return 2
     start = time.perf_counter()
     bench = play(args)
     seen = sum(bench.seen.values())
     failures = sum(bench.wrong.values()) + bench.refused + bench.flagged
-    print(f"{args.games} games of {args.rules}, {args.players} players, seed {args.seed}, an event every {pace} s: "
-          f"{time.perf_counter() - start:.1f} s")
+    print(f"{args.games} games of {args.rules}, {args.players} players, seed {args.seed}, an event every {pace} s, "
+          f"grabs {shares[0]:g}, extra reaches {shares[1]:g}, hands in {getattr(args, 'hand_order', 'seating')} "
+          f"order: {time.perf_counter() - start:.1f} s")
     print("the table's events a camera sees: " + ", ".join(f"{n} {k}s" for k, n in sorted(bench.seen.items())))
     print("sent otherwise or not at all: " + (", ".join(f"{bench.wrong[k]} {k}s" for k in sorted(bench.wrong))
                                               or "none"))

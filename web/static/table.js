@@ -358,7 +358,11 @@
     const play = snapshot.last_play;
     $("correction").hidden = !play;
     if (!play) return;
-    $("correction-text").textContent = "(" + play.player + " played " + cardWords(play.card) + ")";
+    // the camera names the turn player; an identical card right after the last play may be anyone's jump-in
+    const jumpIn = play.candidate === "jump_in";
+    $("correction-text").textContent = "(" + play.player + " played " + cardWords(play.card) +
+      (jumpIn ? ": the same card right after the last one, so maybe someone's jump-in" : "") + ")";
+    $("correction").classList.toggle("attention", jumpIn);
     const row = $("correction-players");
     row.replaceChildren();
     for (const name of players) {
