@@ -309,6 +309,25 @@ def test_a_draw_right_after_a_draw_is_the_same_players() -> None:
     assert [e["player"] for e in table.sent] == ["ann", "ann"] and _flags(table) == [[], []]
 
 
+def test_a_reach_right_after_a_penalty_is_the_penalised_players_and_one_after_the_table_played_on_is_not() -> None:
+    """ann is given two penalty cards while it is ben's turn: the next reach is hers. Once the table has played on past
+    the debt (her draw unseen), a reach is the turn player's own draw, not a second payment charged to ann."""
+    table = Table({"type": "new_game", "rules": "official", "players": ["ann", "ben", "cat"]},
+                  {"type": "start_round", "dealer": "cat", "starter": "red-4"},
+                  {"type": "play", "player": "ann", "card": "red-5"})
+    _entered(table, {"type": "penalty", "player": "ann", "kind": "other", "draw": 2})
+    owed = table.referee.state()["owed"]["ann"]
+    table.send(table.maker.reach(5.0))
+    table.send(table.maker.tick(5.0 + DRAW_OWED_SETTLE_S))
+    assert table.sent == [{"type": "draw", "count": owed, "player": "ann"}]
+    _entered(table, {"type": "penalty", "player": "ann", "kind": "other", "draw": 2})
+    table.send(table.maker.new_top("red-6", 12.0))  # ben plays on; ann's second debt is not drawn before the camera
+    table.send(table.maker.reach(16.0))
+    assert table.sent[1:] == [{"type": "play", "card": "red-6", "player": "ben"},
+                              {"type": "draw", "count": 1, "player": "cat"}]
+    assert _flags(table) == [[], [], []] and table.referee.state()["owed"] == {"ann": owed}
+
+
 def test_the_table_playing_on_after_the_count_ended_a_round_is_sent_for_whom_it_would_be() -> None:
     """The count says ann went out with her second card, but she picked one up unseen; ben plays on, then cat draws:
     both sent with their players (the referee corrects the count), not refused for want of one."""

@@ -24,7 +24,8 @@ event the caller reports through ``note_verdict``) decides who acted and what is
   is sent as that count however few reaches took it, and a reach within ``SAME_HAND_S`` of the last reach
   of a draw already sent is that hand squaring the pile, not a draw; a reach in the frame a draw is sent waits
   for that draw's verdict to know who draws. The drawer is the turn player, unless they owe nothing and
-  exactly one other player owes penalty cards. A new top card that sends a draw still being summed is played
+  exactly one other player owes penalty cards the table has not played on past (penalty cards are drawn at
+  once: once a card was played after the debt, a reach is the turn player's own draw). A new top card that sends a draw still being summed is played
   after it. A play's player is taken when it is sent, from the state the verdicts before it left (:meth:`EventMaker.addressed`:
   a draw sent in the same frame may have ended the drawer's turn; a victim who took fewer cards than
   owed has still lost their turn). A card still *landing* on the discard pile (seen, not yet voted in) since before
@@ -98,6 +99,7 @@ class EventMaker:
         self._last_reach_t: float | None = None
         self._sent_reach_t: float | None = None  # the last reach of the last draw sent (a hand still at the pile)
         self._draw_unjudged = False  # a draw was sent and its verdict is not known yet (the state is the one before)
+        self._debts_played_past: set[str] = set()  # players who owed penalty cards when a card was played since
         self._entered_play: str | None = None  # the card of a play someone else entered, until a new top card is seen
         self._short_hand: tuple[list[str], float] | None = None  # a layout short of the count, and since when
         self._starter_seen: str | None = None  # the starter this camera sent or saw land, until another card lands
@@ -115,7 +117,11 @@ class EventMaker:
             self._entered_play = str(event.get("card"))
         if isinstance(verdict, dict) and isinstance(verdict.get("state"), dict):
             previous = (self.state or {}).get("round")
+            owed_before = _owing(self.state)
             self.state = verdict["state"]
+            if verdict.get("accepted") and (self.state.get("last_event") or {}).get("type") == "play":
+                self._debts_played_past |= owed_before
+            self._debts_played_past &= _owing(self.state)
             if self.state.get("round") != previous:
                 self._short_hand = None
             if self._awaiting().get("kind") != "reveal":
@@ -217,7 +223,7 @@ class EventMaker:
         pending = int(state.get("pending_draw") or 0)
         if turn and (pending or turn in owed):
             return turn, pending + owed.get(turn, 0)
-        if len(owed) == 1:
+        if len(owed) == 1 and not self._debts_played_past.intersection(owed):
             player = next(iter(owed))
             return player, owed[player]
         return (turn if t is None else self._player_to_play(t)), (1 if state.get("draw_until_playable") is False
@@ -357,3 +363,9 @@ class EventMaker:
     def _reveal(self, player: str, cards: list[str]) -> list[dict[str, Any]]:
         self.revealed.add(player)
         return self.flush_draw() + [{"type": "reveal", "player": player, "cards": list(cards)}]
+
+
+def _owing(state: dict[str, Any] | None) -> set[str]:
+    """The players a referee state says owe penalty cards."""
+    owed = (state or {}).get("owed") or {}
+    return {player for player, cards in owed.items() if isinstance(cards, int) and cards > 0}
