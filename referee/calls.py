@@ -64,6 +64,8 @@ class CallRules(DrawRules):
             raise Rejected("the challenge is already made")
         if not r.known:
             check["settling"] = player
+            if game.awaiting and game.awaiting["kind"] == "final_draw":
+                check["then"] = game.awaiting  # a wild stacked on a last card's draw: that draw is awaited after
             game.awaiting = {"kind": "reveal", "player": check["player"], "for": "challenge",
                              "reason": f"{check['player']} shows their hand to settle {player}'s challenge"}
             return []
@@ -131,9 +133,9 @@ class CallRules(DrawRules):
             # which they are is not known: only matches beyond their number prove the offence (docs/rules.md)
             drawn_since = max(0, len(cards) - check.get("held", len(cards)))
             guilty = self._matches_held(cards, check["color"], check["match"]) > drawn_since
-            game.awaiting = None
+            game.awaiting = check.get("then")
             flags += self._settle(check["settling"], guilty)
-            if r.color is None:  # the colour was still to be named when the challenge came
+            if r.color is None and game.awaiting is None:  # the colour was still to be named when the challenge came
                 game.awaiting = {"kind": "color", "player": check["player"]}
             return flags
         if for_score:

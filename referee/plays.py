@@ -74,7 +74,9 @@ class PlayRules(RoundEnd):
         if not rule.keeps_under:
             r.color = color if rule.calls_color else rule.color
             r.match = rule.match
-        if rule.calls_color and color is None and r.counts[player] > 0:
+        # a wild stacked on a last card's draw is not asked its colour: the round ends with the next player's draw
+        # (awaiting the colour took the place of awaiting that draw, and the round never ended)
+        if rule.calls_color and color is None and r.counts[player] > 0 and not final_draw:
             game.awaiting = {"kind": "color", "player": player}
         elif game.awaiting and game.awaiting["kind"] == "color" and not rule.keeps_under:
             game.awaiting = None

@@ -181,3 +181,41 @@ def test_an_incorrect_card_on_a_pending_draw_costs_two():
     ok(ref, "play", player="ann", card="red-draw2")
     flag_ = only_flag(send(ref, "play", player="ben", card="red-3"), "must_draw")
     assert flag_["draw"] == 2 and ref.state()["owed"] == {"ben": 2} and ref.state()["pending_draw"] == 2
+
+
+def _four_stacked_on_a_last_card(ref) -> None:
+    """ann goes out on a Wild Draw Four stacked on dan's; ben, holding cards, stacks another on it (colour not named:
+    a camera table names it with the page's button)."""
+    ok(ref, "uno", player="ann"), ok(ref, "play", player="ann", card="red-5")
+    ok(ref, "draw", player="ben", count=1), ok(ref, "pass", player="ben")
+    ok(ref, "uno", player="cat"), ok(ref, "play", player="cat", card="red-6")
+    ok(ref, "uno", player="dan"), ok(ref, "play", player="dan", card="wild-draw4")
+    ok(ref, "choose_color", player="dan", color="blue")
+    assert ok(ref, "play", player="ann", card="wild-draw4")["awaiting"]["kind"] == "final_draw"
+    state = ok(ref, "play", player="ben", card="wild-draw4")
+    assert state["awaiting"]["kind"] == "final_draw" and state["awaiting"]["player"] == "cat"
+    assert state["pending_draw"] == 12
+
+
+def test_a_wild_draw4_stacked_on_a_last_cards_draw_ends_the_round_with_the_next_players_draw():
+    """The round ends once the last card's draw is drawn, stacked on or not. A Wild Draw Four stacked on it without its
+    colour was asked its colour from the next player, and that took the place of the last draw: the draw of twelve
+    did not end the round, and the table played on with ann out (fifty-seventh round, `tableref bench camera --rules
+    ena`). The colour of a round about to end is not asked."""
+    ref = counts_round("ena", P4, "red-4", dealer="dan", hand_size=2)
+    _four_stacked_on_a_last_card(ref)
+    state = ok(ref, "draw", player="cat", count=12)
+    assert state["awaiting"]["kind"] == "reveal" and state["awaiting"]["for"] == "score"
+    assert state["went_out"] == "ann" and state["turn"] is None
+
+
+def test_a_challenge_of_a_wild_draw4_stacked_on_a_last_cards_draw_still_ends_the_round_with_its_draw():
+    ref = counts_round("ena", P4, "red-4", dealer="dan", hand_size=2)
+    _four_stacked_on_a_last_card(ref)
+    ok(ref, "challenge", player="cat")
+    verdict = send(ref, "reveal", player="ben", cards=["yellow-1", "yellow-2"])  # no blue: the challenge fails
+    assert kinds(verdict) == ["challenge_failed"]
+    state = verdict["state"]
+    assert state["awaiting"]["kind"] == "final_draw" and state["awaiting"]["player"] == "cat"
+    state = ok(ref, "draw", player="cat", count=state["pending_draw"])
+    assert state["awaiting"]["kind"] == "reveal" and state["awaiting"]["for"] == "score"
