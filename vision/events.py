@@ -25,10 +25,10 @@ event the caller reports through ``note_verdict``) decides who acted and what is
   of a draw already sent is that hand squaring the pile, not a draw; a reach in the frame a draw is sent waits
   for that draw's verdict to know who draws. The drawer is the turn player, unless they owe nothing and
   exactly one other player owes penalty cards the table has not played on past (penalty cards are drawn at
-  once: once a card was played after the debt, a reach is the turn player's own draw). A new top card that sends a draw still being summed is played
-  after it. A play's player is taken when it is sent, from the state the verdicts before it left (:meth:`EventMaker.addressed`:
-  a draw sent in the same frame may have ended the drawer's turn; a victim who took fewer cards than
-  owed has still lost their turn). A card still *landing* on the discard pile (seen, not yet voted in) since before
+  once: once a card was played after the debt, a reach is the turn player's own draw). A new top card that
+  sends a draw still being summed is played after it. A play's player is taken when it is sent, from the state
+  the verdicts before it left (:meth:`EventMaker.addressed`: a draw sent in the same frame may have ended the
+  drawer's turn). A card still *landing* on the discard pile (seen, not yet voted in) since before
   the first reach was played before the draw: the draw is held until it lands, the play goes
   first, and the drawer and count owed are taken again from the play's verdict (the next player
   may start drawing the Joker's seven before the camera has settled the Joker). Hands in the draw pile
@@ -117,11 +117,11 @@ class EventMaker:
             self._entered_play = str(event.get("card"))
         if isinstance(verdict, dict) and isinstance(verdict.get("state"), dict):
             previous = (self.state or {}).get("round")
-            owed_before = _owing(self.state)
+            owed_before = set(_owed(self.state))
             self.state = verdict["state"]
             if verdict.get("accepted") and (self.state.get("last_event") or {}).get("type") == "play":
                 self._debts_played_past |= owed_before
-            self._debts_played_past &= _owing(self.state)
+            self._debts_played_past &= set(_owed(self.state))
             if self.state.get("round") != previous:
                 self._short_hand = None
             if self._awaiting().get("kind") != "reveal":
@@ -219,7 +219,7 @@ class EventMaker:
         card where the rules draw one; None where they draw until a playable card comes, or are unknown)."""
         state = self.state or {}
         turn = self._turn()
-        owed = {p: n for p, n in (state.get("owed") or {}).items() if isinstance(n, int) and n > 0}
+        owed = _owed(state)
         pending = int(state.get("pending_draw") or 0)
         if turn and (pending or turn in owed):
             return turn, pending + owed.get(turn, 0)
@@ -365,7 +365,7 @@ class EventMaker:
         return self.flush_draw() + [{"type": "reveal", "player": player, "cards": list(cards)}]
 
 
-def _owing(state: dict[str, Any] | None) -> set[str]:
-    """The players a referee state says owe penalty cards."""
+def _owed(state: dict[str, Any] | None) -> dict[str, int]:
+    """The penalty cards a referee state says each player owes, for those who owe any."""
     owed = (state or {}).get("owed") or {}
-    return {player for player, cards in owed.items() if isinstance(cards, int) and cards > 0}
+    return {player: cards for player, cards in owed.items() if isinstance(cards, int) and cards > 0}

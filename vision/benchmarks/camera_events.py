@@ -75,6 +75,12 @@ class Handling(NamedTuple):
         return reaches + (rng.random() < self.extra_reaches)
 
 
+def handling_of(args: argparse.Namespace) -> Handling:
+    """The table's hands the options ask for (absent options: one reach a card, hands in seating order)."""
+    return Handling(getattr(args, "grabs", 0.0), getattr(args, "extra_reaches", 0.0),
+                    getattr(args, "hand_order", "seating") == "any")
+
+
 class CameraTally:
     """What the camera made of the table's events."""
 
@@ -256,8 +262,7 @@ def play(args: argparse.Namespace) -> CameraTally:
     game_class = make_game_class()
     bench, tally = CameraTally(), Tally()
     names = player_names(args.players)
-    handling = Handling(getattr(args, "grabs", 0.0), getattr(args, "extra_reaches", 0.0),
-                        getattr(args, "hand_order", "seating") == "any")
+    handling = handling_of(args)
     for index in range(args.games):
         game = game_class(args.rules, names, random.Random(f"{args.seed}:{index}"), tally, bench,
                           getattr(args, "pace", STEP_S), handling, random.Random(f"{args.seed}:{index}:hands"))
@@ -271,7 +276,8 @@ def play(args: argparse.Namespace) -> CameraTally:
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print its figures; 2 when the options are wrong."""
     pace = getattr(args, "pace", STEP_S)
-    shares = (getattr(args, "grabs", 0.0), getattr(args, "extra_reaches", 0.0))
+    handling = handling_of(args)
+    shares = (handling.grabs, handling.extra_reaches)
     if args.games < 1 or args.players < 2 or pace <= DRAWN_PLAY_S or not all(0 <= s <= 1 for s in shares):
         print(f"tableref bench camera: need --games >= 1, --players >= 2, --pace > {DRAWN_PLAY_S} and --grabs, "
               "--extra-reaches between 0 and 1", file=sys.stderr)
@@ -281,7 +287,7 @@ def run(args: argparse.Namespace) -> int:
     seen = sum(bench.seen.values())
     failures = sum(bench.wrong.values()) + bench.refused + bench.flagged
     print(f"{args.games} games of {args.rules}, {args.players} players, seed {args.seed}, an event every {pace} s, "
-          f"grabs {shares[0]:g}, extra reaches {shares[1]:g}, hands in {getattr(args, 'hand_order', 'seating')} "
+          f"grabs {shares[0]:g}, extra reaches {shares[1]:g}, hands in {'any' if handling.any_order else 'seating'} "
           f"order: {time.perf_counter() - start:.1f} s")
     print("the table's events a camera sees: " + ", ".join(f"{n} {k}s" for k, n in sorted(bench.seen.items())))
     print("sent otherwise or not at all: " + (", ".join(f"{bench.wrong[k]} {k}s" for k in sorted(bench.wrong))
