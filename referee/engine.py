@@ -34,7 +34,8 @@ def _copy(event: dict) -> dict:
 def _no_round(players: list) -> dict:
     """A state's round fields while no round is dealt: none set, ``players`` holding no cards."""
     return {"turn": None, "direction": 1, "top": None, "color": None, "pending_draw": 0,
-            "hand_counts": {p: 0 for p in players}, "round_over": False, "draw_pile": 0, "discard_count": 0,
+            "pending_answers": [], "hand_counts": {p: 0 for p in players}, "round_over": False, "draw_pile": 0,
+            "discard_count": 0,
             "knowledge": None, "uno_called": [], "one_card": [], "owed": {}, "drawn": False, "went_out": None,
             "played_on_turn": None, "might_be_out": None, "challenge": None}
 
@@ -132,6 +133,7 @@ class RefereeCore(DealRules):
         state["top"] = r.top
         state["color"] = r.color
         state["pending_draw"] = r.pending
+        state["pending_answers"] = self._pending_answers() if r.pending else []
         state["hand_counts"] = counts.copy()
         state["round_over"] = r.over
         state["draw_pile"] = r.draw_pile
@@ -156,6 +158,14 @@ class RefereeCore(DealRules):
         if check is None or r.drawn or "settling" in check:
             return None
         return {"player": self._game.players[r.turn], "against": check["player"], "card": check["card"]}
+
+    def _pending_answers(self) -> list:
+        """The card ids of the deck the rules let answer the pending draw (stack on it, pass it on), sorted."""
+        answers = []
+        for card in self._game.deck:
+            if self._answers_pending(RULES[card]):
+                answers.append(card)
+        return sorted(answers)
 
     def _game_part(self, game: GameState) -> dict:
         """The state fields that change only between rounds, rebuilt only when they change."""

@@ -30,6 +30,18 @@ def test_draws_taken_in_fewer_reaches_than_cards_or_with_a_reach_more_are_the_ta
     assert (dict(bench.wrong), bench.refused, bench.flagged) == ({}, 0, 0), bench.examples
 
 
+@pytest.mark.parametrize("rules, players", [("official", 4), ("twist", 4), ("ena", 3)])
+def test_a_draw_owed_taken_out_of_view_shifts_nothing_after_it(rules: str, players: int) -> None:
+    """A fifth of the draws taken out of the camera's view: each draw owed (a Draw Two's, a deuce's, a last draw
+    card's) is taken as made once the table moves past it, so what is lost is a turn's own draw, once, and never a
+    play or a hand after it (before, the next card was charged to the drawer: "must draw", or a round never scored)."""
+    bench = camera_events.play(argparse.Namespace(rules=rules, players=players, games=3, seed=0, unseen_draws=0.2))
+    assert bench.wrong["draw"] > 0 and bench.seen["reveal"] > 0
+    assert (set(bench.wrong), bench.refused, bench.flagged) == ({"draw"}, 0, 0), bench.examples
+    owed = [text for text in bench.examples.get("wrong", []) if "'count': 1}" not in text.split("camera")[0]]
+    assert owed == [] or rules == "ena", owed  # ena: a turn's own draw takes cards until one can be played
+
+
 def test_the_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert camera_events.run(argparse.Namespace(rules="official", players=3, games=1, seed=1)) == 0
     out = capsys.readouterr().out
@@ -37,6 +49,7 @@ def test_the_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> N
     assert camera_events.run(argparse.Namespace(rules="official", players=1, games=1, seed=1)) == 2
     assert camera_events.run(argparse.Namespace(rules="official", players=3, games=1, seed=1, pace=0.5)) == 2
     assert camera_events.run(argparse.Namespace(rules="official", players=3, games=1, seed=1, grabs=1.5)) == 2
+    assert camera_events.run(argparse.Namespace(rules="official", players=3, games=1, seed=1, unseen_draws=-0.1)) == 2
 
 
 @pytest.mark.parametrize("rules, players", [("official", 4), ("ena", 3)])
@@ -55,10 +68,13 @@ def test_every_event_the_camera_makes_is_one_the_server_takes(rules: str, player
             super().camera_sends(events)
 
     names = player_names(players)
+    unseen = camera_events.Handling(unseen_draws=0.2)  # draws owed taken as made: marked, the next card too
     for index in range(2):
-        Recorded(rules, names, random.Random(f"0:{index}"), Tally(), camera_events.CameraTally(), pace=1.5).run()
+        Recorded(rules, names, random.Random(f"0:{index}"), Tally(), camera_events.CameraTally(), pace=1.5,
+                 handling=unseen, hands_rng=random.Random(index)).run()
     assert {e["type"] for e in made} >= {"play", "draw", "reveal"}
-    assert any("candidate" in e for e in made)  # a twin played within the jump-in window at a brisk pace
+    assert {e.get("candidate") for e in made} >= {"jump_in", "unseen_draw"}  # a twin within the window at this pace
+    assert any(e.get("unseen") for e in made)
     setup = {"rules": rules, "players": names}
     for event in made:  # a play or draw without a player (nobody's turn) goes to the turn player the server knows
         event = {"player": names[0], **event} if event["type"] in ("play", "draw") else event

@@ -462,3 +462,73 @@ def test_a_play_entered_by_hand_is_expected_only_until_another_card_lands() -> N
     assert landed == [{"type": "play", "card": "red-5", "player": "ben"}]
     table.send(landed)
     assert table.made(table.maker.new_top("red-9", 5.0)) == [{"type": "play", "card": "red-9", "player": "cat"}]
+
+
+def _draw_two_on_ben(rules: str = "official") -> Table:
+    """ann has put a Draw Two on ben (three players): ben owes two."""
+    table = Table({"type": "new_game", "rules": rules, "players": ["ann", "ben", "cat"]},
+                  {"type": "start_round", "dealer": "cat", "starter": "red-4"},
+                  {"type": "play", "player": "ann", "card": "red-draw2"})
+    assert table.referee.state()["pending_draw"] == 2
+    return table
+
+
+def test_a_card_landing_on_a_draw_owed_that_cannot_answer_it_follows_the_draw_taken_unseen() -> None:
+    """ben took his two cards out of the camera's view; cat's red 5 lands. Under official rules nothing answers a
+    Draw Two, so ben drew unseen: the draw goes first (marked unseen), the card is cat's, marked for the page, and
+    nobody is flagged (it was charged to ben before: "must draw", and every later play to the player before)."""
+    table = _draw_two_on_ben()
+    assert table.referee.state()["pending_answers"] == []
+    table.send(table.maker.new_top("red-5", 10.0))
+    assert table.sent == [{"type": "draw", "player": "ben", "count": 2, "unseen": True},
+                          {"type": "play", "card": "red-5", "candidate": "unseen_draw", "player": "cat"}]
+    assert _flags(table) == [[], []] and table.referee.state()["turn"] == "ann"
+
+
+def test_a_draw_card_landing_on_a_draw_owed_is_the_drawers_stack_allowed_or_not() -> None:
+    """ben puts a Draw Two on the Draw Two: under official rules a stack is not allowed, and it is his to answer for."""
+    table = _draw_two_on_ben()
+    table.send(table.maker.new_top("blue-draw2", 10.0))
+    assert table.sent == [{"type": "play", "card": "blue-draw2", "player": "ben"}]
+    assert _flags(table) == [["must_draw"]]
+
+
+def test_a_card_the_rules_let_answer_a_draw_owed_is_the_drawers() -> None:
+    """Under twist a deuce answers a deuce and a Joker a deuce: ann's deuce owed by ben is answered by his Joker;
+    a nine on it means ben drew out of view and the nine is cat's."""
+    stacked = _after_deuce()
+    assert set(stacked.referee.state()["pending_answers"]) == {"2C", "2D", "2H", "2S", "joker"}
+    stacked.send(stacked.maker.new_top("joker", 10.0))
+    assert stacked.sent == [{"type": "play", "card": "joker", "player": "ann"}]
+    unseen = _after_deuce()
+    unseen.send(unseen.maker.new_top("9S", 10.0))
+    assert [e["type"] for e in unseen.sent] == ["draw", "play"] and unseen.sent[0]["unseen"]
+    assert unseen.sent[1]["player"] == "ben" and _flags(unseen) == [[], []]
+
+
+def test_a_hand_laid_out_past_a_last_draw_owed_takes_the_draw_as_made_unseen() -> None:
+    """ann goes out on a Draw Two; ben takes his two cards out of view and lays out his hand of three (counted
+    holding one): the last draw is sent first, marked unseen, then the hand once the score's hands are awaited."""
+    table = _counted_round(2, {"type": "uno", "player": "ann"}, {"type": "play", "player": "ann", "card": "red-6"},
+                           {"type": "uno", "player": "ben"}, {"type": "play", "player": "ben", "card": "red-7"},
+                           {"type": "play", "player": "cat", "card": "red-8"},
+                           {"type": "play", "player": "ann", "card": "red-draw2"})
+    state = table.referee.state()
+    assert state["awaiting"]["kind"] == "final_draw" and state["hand_counts"]["ben"] == 1
+    table.send(table.maker.layout(["blue-1", "green-2", "yellow-3"], 10.0))
+    assert table.sent == [{"type": "draw", "player": "ben", "count": 2, "unseen": True}]
+    table.send(table.maker.tick(10.25))
+    assert table.sent[1:] == [{"type": "reveal", "player": "ben", "cards": ["blue-1", "green-2", "yellow-3"]}]
+    table.send(table.maker.layout(["blue-4"], 13.0))
+    assert table.sent[2]["player"] == "cat" and table.referee.state()["round_over"]
+    assert all(kinds == [] for kinds in _flags(table))
+
+
+def test_the_drawers_hand_shown_instead_of_the_last_draw_is_no_draw() -> None:
+    """ben lays out his one card instead of drawing (counted holding one): a reveal, as before, no draw made up."""
+    table = _counted_round(2, {"type": "uno", "player": "ann"}, {"type": "play", "player": "ann", "card": "red-6"},
+                           {"type": "uno", "player": "ben"}, {"type": "play", "player": "ben", "card": "red-7"},
+                           {"type": "play", "player": "cat", "card": "red-8"},
+                           {"type": "play", "player": "ann", "card": "red-draw2"})
+    table.send(table.maker.layout(["blue-1"], 10.0))
+    assert [e["type"] for e in table.sent] == ["reveal"] and table.sent[0]["player"] == "ben"

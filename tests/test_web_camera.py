@@ -417,3 +417,32 @@ def test_a_camera_play_that_may_be_a_jump_in_is_judged_and_the_page_may_give_it_
     corrected = client.post(f"/api/games/{game_id}/correct", {"player": "ann"})
     assert corrected.get_json()["event"] == {"type": "play", "player": "ann", "card": "red-7"}
     assert camera.on_event({"type": "play", "card": "red-7", "candidate": "overtake"}) is None  # not a note it makes
+
+
+def test_a_draw_the_camera_took_as_made_unseen_is_taken_back_when_the_drawer_played_instead(
+        client: TableClient) -> None:
+    """ben's Draw Two; the camera sees no reach, then a red 5 lands: it takes cat's draw as made out of view
+    (``unseen``) and the card as ann's, marked for the page. The server keeps both notes; the log says the draw was
+    not seen. Where the table says cat played it instead, "who played this" takes back the draw made up for cat too,
+    and cat's card is judged as played without drawing."""
+    game_id = client.new_game(options={"hand_size": 3})
+    client.event(game_id, {"type": "start_round", "dealer": "ann", "starter": "red-4"})
+    camera = _camera(client)
+    camera.follow(game_id)
+    assert camera.on_event({"type": "play", "card": "red-draw2"})["accepted"]
+    drawn = camera.on_event({"type": "draw", "player": "cat", "count": 2, "unseen": True})
+    assert drawn is not None and drawn["accepted"] and drawn["flags"] == []
+    played = camera.on_event({"type": "play", "card": "red-5", "candidate": "unseen_draw"})
+    assert played is not None and played["accepted"] and played["flags"] == []
+    events = client.get(f"/api/games/{game_id}/events").get_json()["events"]
+    assert [e["event"] for e in events[-2:]] == [
+        {"type": "draw", "player": "cat", "count": 2, "unseen": True},
+        {"type": "play", "player": "ann", "card": "red-5", "candidate": "unseen_draw"}]
+    assert "not seen" in events[-2]["text"]
+    assert client.get(f"/api/games/{game_id}").get_json()["last_play"]["candidate"] == "unseen_draw"
+    corrected = client.post(f"/api/games/{game_id}/correct", {"player": "cat"}).get_json()
+    assert corrected["event"] == {"type": "play", "player": "cat", "card": "red-5"}
+    assert [f["kind"] for f in corrected["flags"]] == ["must_draw"]
+    active = [e["event"] for e in client.get(f"/api/games/{game_id}/events").get_json()["events"] if not e["undone"]]
+    assert {"type": "draw", "player": "cat", "count": 2, "unseen": True} not in active
+    assert camera.on_event({"type": "draw", "player": "ann", "count": 1, "unseen": "yes"}) is None  # a malformed note

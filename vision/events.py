@@ -46,12 +46,22 @@ event the caller reports through ``note_verdict``) decides who acted and what is
   has lain unchanged, no hand over the reveal area, for ``SHORT_HAND_HOLD_S`` (the count may be too
   high: a draw seen that was not made; the referee takes the hand shown as what they hold).
 
+A draw owed that the table moved past with no reach seen was made out of the camera's view and is sent marked
+``"unseen": true``: the turn player's pending draw when a card lands on it that can neither answer it under the rules
+(the state's ``pending_answers``) nor be a stack (a draw card, allowed or not, is the drawer's to answer for), the play
+then the next player's; the draw of a last draw card when a hand laid out is not the drawer's shown instead of drawing
+(more cards than the drawer is counted holding, or as many as another player and not the drawer), that hand then
+laid out again once the reveals are awaited.
+
 A card identical to the last play arriving within ``JUMP_IN_WINDOW_S`` carries
-``"candidate": "jump_in"`` (the page may give it to another player; the referee ignores the field).
+``"candidate": "jump_in"`` (the page may give it to another player; the referee ignores the field); a card played
+on a draw taken unseen carries ``"candidate": "unseen_draw"`` (the drawer may have played it instead).
 """
 from __future__ import annotations
 
 from typing import Any
+
+from referee.effects import RULES
 
 DRAW_SETTLE_S = 1.5
 #: A draw short of the count owed waits this long for the drawer's next reach (seconds): someone drawing four one at a
@@ -75,7 +85,13 @@ JUMP_IN_WINDOW_S = 2.0
 #: A play's ``candidate`` field: who played it may not be whom the camera names (an identical card right after the
 #: last play: a jump-in where the rules allow one). The referee ignores it; the server keeps it for the page.
 JUMP_IN_CANDIDATE = "jump_in"
-PLAY_CANDIDATES = (JUMP_IN_CANDIDATE,)
+#: A play's ``candidate`` field after a draw the camera did not see but took as made (:data:`UNSEEN_KEY`): the player
+#: owing it may have played the card instead (the page's "who played this" takes that draw back).
+UNSEEN_DRAW_CANDIDATE = "unseen_draw"
+PLAY_CANDIDATES = (JUMP_IN_CANDIDATE, UNSEEN_DRAW_CANDIDATE)
+#: A draw's field, true where no reach was seen: the table moved past a draw owed (a card that cannot answer it landed,
+#: or a hand was laid out for the score that is not the drawer's as counted), so it was made out of the camera's view.
+UNSEEN_KEY = "unseen"
 #: A hand laid out with fewer cards than counted is sent once it has lain unchanged this long, no hand over the
 #: reveal area (laying out a hand, people pause between cards for a second or two, not this long).
 SHORT_HAND_HOLD_S = 6.0
@@ -103,7 +119,7 @@ class EventMaker:
         self._entered_play: str | None = None  # the card of a play someone else entered, until a new top card is seen
         self._short_hand: tuple[list[str], float] | None = None  # a layout short of the count, and since when
         self._starter_seen: str | None = None  # the starter this camera sent or saw land, until another card lands
-        self._before_challenge: list[str] | None = None  # a hand laid out while a challenge may come
+        self._held_layout: list[str] | None = None  # a hand laid out before the reveals it answers are awaited
 
     # -- what the referee says ------------------------------------------------------------------
     def note_verdict(self, verdict: dict[str, Any] | None, event: dict[str, Any] | None = None,
@@ -127,7 +143,7 @@ class EventMaker:
             if self._awaiting().get("kind") != "reveal":
                 self.revealed.clear()  # a hand shown counts for the reveals awaited now, not for the next ones
                 if not isinstance(self.state.get("challenge"), dict):
-                    self._before_challenge = None  # no challenge came: the hand answers nothing
+                    self._held_layout = None  # no challenge came (or the draw was refused): the hand answers nothing
             self._draw_unjudged = False
             if self._draw is not None and self._draw.get("retake") and \
                     (self.state.get("last_event") or {}).get("type") == self._draw["retake"]:
@@ -163,9 +179,11 @@ class EventMaker:
             self._draw.update(player=None, owed=None, retake="play")  # taken again from the play's verdict
             events = []
         else:
-            events = self.flush_draw()
+            events = self.flush_draw() or self._draw_owed_unseen(card)
         play: dict[str, Any] = {"type": "play", "card": card, PLAYED_AT_KEY: t}  # its player: when it is sent
-        if self._last_play and self._last_play[0] == card and t - self._last_play[1] <= JUMP_IN_WINDOW_S:
+        if events and events[-1].get(UNSEEN_KEY):
+            play["candidate"] = UNSEEN_DRAW_CANDIDATE
+        elif self._last_play and self._last_play[0] == card and t - self._last_play[1] <= JUMP_IN_WINDOW_S:
             play["candidate"] = JUMP_IN_CANDIDATE
         self._last_play = (card, t)
         return events + [play]
@@ -229,6 +247,19 @@ class EventMaker:
         return (turn if t is None else self._player_to_play(t)), (1 if state.get("draw_until_playable") is False
                                                                    else None)
 
+    def _draw_owed_unseen(self, card: str) -> list[dict[str, Any]]:
+        """The turn player's pending draw, taken out of the camera's view, where ``card`` lands on it with no reach
+        seen and cannot be theirs: neither a card the rules let answer the draw (``pending_answers``) nor a draw card
+        (a stack, allowed or not, is the drawer's to answer for). Sent marked :data:`UNSEEN_KEY`; [] otherwise."""
+        state = self.state or {}
+        pending, turn = int(state.get("pending_draw") or 0), self._turn()
+        rule = RULES.get(card)
+        if not (pending and turn and state.get("turn") and rule) or self._draw_unjudged or rule.draw or \
+                card in (state.get("pending_answers") or ()):
+            return []
+        self._draw_unjudged = True
+        return [{"type": "draw", "player": turn, "count": pending, UNSEEN_KEY: True}]
+
     def _landed_before_draw(self, landing_since: float | None) -> bool:
         """Whether a card first seen still on the pile at ``landing_since`` came before the draw being summed."""
         return self._draw is not None and landing_since is not None and landing_since < self._draw["first_t"]
@@ -261,7 +292,7 @@ class EventMaker:
         reach is still landing on the pile (``landing_since``, as for :meth:`reach`), for at most
         ``LANDING_HOLD_S`` after the last reach. A hand laid out short of the count is sent once it has lain
         ``SHORT_HAND_HOLD_S``; a hand laid out before a challenge, once the referee awaits it."""
-        return self._draw_due(t, landing_since) + self._short_hand_due(t) + self._challenge_reveal_due(t)
+        return self._draw_due(t, landing_since) + self._short_hand_due(t) + self._held_layout_due(t)
 
     def _draw_due(self, t: float, landing_since: float | None) -> list[dict[str, Any]]:
         """The summed draw, where it is due now (see :meth:`tick`)."""
@@ -327,18 +358,39 @@ class EventMaker:
     def layout(self, cards: list[str], t: float | None = None) -> list[dict[str, Any]]:
         """A hand laid out in the reveal area (settled at ``t``): a ``reveal`` by the player expected to show, if any;
         short of their count, only once it has lain ``SHORT_HAND_HOLD_S`` (:meth:`tick`; never without ``t``)."""
+        unseen = self._last_draw_unseen(len(cards))
+        if unseen:
+            self._short_hand, self._held_layout = None, list(cards)  # laid out again once the reveals are awaited
+            return unseen
         player = self._shower(len(cards))
         held = ((self.state or {}).get("hand_counts") or {}).get(player)
-        self._short_hand = self._before_challenge = None
+        self._short_hand = self._held_layout = None
         if not player:
             if isinstance((self.state or {}).get("challenge"), dict):
-                self._before_challenge = list(cards)  # shown before the challenge it answers: sent once it comes
+                self._held_layout = list(cards)  # shown before the challenge it answers: sent once it comes
             return []
         if isinstance(held, int) and len(cards) < held:  # still being laid out, or the count too high
             awaited = self._awaiting().get("kind") == "reveal"  # a hand nobody awaits is sent only whole
             self._short_hand = (list(cards), t) if t is not None and cards and awaited else None
             return []
         return self._reveal(player, cards)
+
+    def _last_draw_unseen(self, size: int) -> list[dict[str, Any]]:
+        """The draw of a last draw card, taken out of the camera's view, where a hand of ``size`` cards is laid out
+        while it is awaited that is not the drawer's shown instead of drawing: more cards than the drawer is counted
+        holding, or as many as another player holding cards is and not the drawer. Sent marked :data:`UNSEEN_KEY`;
+        [] otherwise."""
+        awaiting, state = self._awaiting(), self.state or {}
+        drawer, pending = awaiting.get("player"), int(state.get("pending_draw") or 0)
+        if awaiting.get("kind") != "final_draw" or not drawer or not pending or self._draw is not None or \
+                self._draw_unjudged:
+            return []
+        counts = state.get("hand_counts") or {}
+        held = counts.get(drawer) or 0
+        if size <= held and (size == held or size not in {n for p, n in counts.items() if p != drawer and n}):
+            return []
+        self._draw_unjudged = True
+        return [{"type": "draw", "player": drawer, "count": pending, UNSEEN_KEY: True}]
 
     def hand_over_reveal(self, t: float) -> None:
         """Someone's hand is over the reveal area: a hand laid out short of the count is still being laid."""
@@ -353,11 +405,12 @@ class EventMaker:
         player = self._shower(len(cards), whole=True)
         return self._reveal(player, cards) if player else []
 
-    def _challenge_reveal_due(self, t: float) -> list[dict[str, Any]]:
-        """A hand laid out before the challenge it answers, once the referee awaits it."""
-        if self._before_challenge is None or self._awaiting().get("kind") != "reveal":
+    def _held_layout_due(self, t: float) -> list[dict[str, Any]]:
+        """A hand laid out before the reveals it answers were awaited (a challenge to come, the last draw taken unseen),
+        once the referee awaits them."""
+        if self._held_layout is None or self._awaiting().get("kind") != "reveal":
             return []
-        cards, self._before_challenge = self._before_challenge, None
+        cards, self._held_layout = self._held_layout, None
         return self.layout(cards, t)
 
     def _reveal(self, player: str, cards: list[str]) -> list[dict[str, Any]]:

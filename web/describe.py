@@ -131,7 +131,8 @@ _EVENT_TEXT = {
     f"{card_label(e['starter'])} turned up",
     "play": _play_text,
     "draw": lambda e: f"{e['player']} draws {e['count']}"
-    + (f" ({', '.join(card_label(c) for c in e['cards'])})" if e.get("cards") else ""),
+    + (f" ({', '.join(card_label(c) for c in e['cards'])})" if e.get("cards") else "")
+    + (" (not seen: the table played on, so taken as drawn)" if e.get("unseen") else ""),
     "pass": lambda e: f"{e['player']} passes",
     "uno": lambda e: f"{e['player']} calls UNO!",
     "catch": lambda e: f"{e['player']} catches {e['target']}",

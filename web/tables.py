@@ -97,6 +97,15 @@ class LiveGame:
 ROUND_STARTS = frozenset({"start_round", "cut"})
 
 
+def _unseen_draw_before(active: list[Any], play: Any, player: str) -> Any | None:
+    """The accepted event right before ``play`` where it is ``player``'s draw the camera took as made without seeing
+    it (``unseen``: the table played on past a draw owed); None otherwise."""
+    before = [e for e in active if e.seq < play.seq and (e.verdict or {}).get("accepted")]
+    event = before[-1].event if before else {}
+    return before[-1] if event.get("type") == "draw" and event.get("unseen") and event.get("player") == player \
+        else None
+
+
 @dataclass(frozen=True)
 class Applied:
     """One change of a game, as its listeners hear it: an event and the referee's verdict on it.
@@ -332,7 +341,9 @@ class Tables:
     def correct_player(self, game_id: int, player: Any) -> dict[str, Any]:
         """"Who played this": the last play is given to ``player`` (until the next play). It is taken back with
         every event after it; then it is posted again as ``player``'s, and so are the events after it, a colour
-        chosen by the player first credited now chosen by ``player``. Returns the corrected play's log entry."""
+        chosen by the player first credited now chosen by ``player``. Where the event before it is ``player``'s draw
+        that the camera took as made without seeing it (``unseen``), ``player`` played instead of drawing: that draw
+        is taken back too. Returns the corrected play's log entry."""
         with self._locked(game_id) as game:
             active = [e for e in self.store.events(game_id) if not e.undone and e.seq > 0]
             plays = [e for e in active if e.event.get("type") == "play" and (e.verdict or {}).get("accepted")]
@@ -347,11 +358,12 @@ class Tables:
             if any(e.event.get("type") in ROUND_STARTS and (e.verdict or {}).get("accepted") for e in later):
                 raise InvalidInput("that play's round is over: there is no play of this round to give to another "
                                    "player")
-            verdict = self.judged_in_place(game_id, last.seq, corrected)
+            unseen = _unseen_draw_before(active, last, corrected["player"])
+            verdict = self.judged_in_place(game_id, (unseen or last).seq, corrected)
             if not verdict.get("accepted"):
                 raise InvalidInput(f"{corrected['player']} cannot have played it ({refusal_reasons(verdict)}): nothing "
                                    "was changed")
-            for stored in [last, *later]:
+            for stored in [*([unseen] if unseen else []), last, *later]:
                 self.store.set_undone(game_id, stored.seq)
             game = self._replace_live(game_id)
             entry = self._apply(game, corrected, "correction")
@@ -361,7 +373,8 @@ class Tables:
                     again = {**again, "player": corrected["player"]}
                 self._apply(game, again, stored.source)
             self.store.record_summary(game_id, game.referee.state())
-            self._announce_reset(game_id, f"{event_text(last.event)} → given to {corrected['player']}")
+            self._announce_reset(game_id, f"{event_text(last.event)} → given to {corrected['player']}"
+                                 + (f" (and {event_text(unseen.event)} taken back)" if unseen else ""))
             return entry
 
     def judged_in_place(self, game_id: int, seq: int, event: dict[str, Any]) -> dict[str, Any]:

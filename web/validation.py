@@ -75,6 +75,13 @@ def _candidate(value: Any, field: str, _game: Mapping[str, Any]) -> str:
     return value
 
 
+def _unseen(value: Any, field: str, _game: Mapping[str, Any]) -> bool:
+    """A camera's note that it took a draw owed as made without seeing it (``vision.events.UNSEEN_KEY``)."""
+    if not isinstance(value, bool):
+        raise InvalidInput(f"{field}: expected true or false")
+    return value
+
+
 def _count(value: Any, field: str, _game: Mapping[str, Any]) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_DRAW_COUNT:
         raise InvalidInput(f"{field}: expected a whole number from 1 to {MAX_DRAW_COUNT}")
@@ -113,7 +120,7 @@ EVENT_FIELDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "turn_up": ({"card": _card}, {}),
     "play": ({"player": _player, "card": _card}, {"color": _color, "target": _player, "hands": _hands,
                                                   "candidate": _candidate}),
-    "draw": ({"player": _player, "count": _count}, {"cards": _cards}),
+    "draw": ({"player": _player, "count": _count}, {"cards": _cards, "unseen": _unseen}),
     "pass": ({"player": _player}, {}),
     "uno": ({"player": _player}, {}),
     "catch": ({"player": _player, "target": _player}, {}),

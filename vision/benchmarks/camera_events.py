@@ -15,6 +15,9 @@ how many cards a hand takes: with ``--grabs P`` a share P of the draws of severa
 reaches than cards (all at once, or in handfuls: 1 to n - 1 reaches, as likely each), and with ``--extra-reaches P``
 a share P of the draws end with one more reach that takes nothing (a hand squaring the pile), ``REACH_S`` after;
 with ``--hand-order any`` the hands awaited for the score are laid out in a random order, not in seating order.
+What a camera misses or makes up: with ``--unseen-draws P`` a share P of the draws are taken out of its view (no
+reach seen), and with ``--phantom-reaches P`` a hand passes over the draw pile, taking nothing, before a share P of
+the plays and draws, midway between the event before and it.
 
 Counted per event the table made that a camera sees (plays, draws, hands shown): **wrong**, where the camera
 sent another event in its place (another type, player, card or count), or nothing; **refused**, or
@@ -57,6 +60,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="share of draws of several cards taken in fewer reaches than cards (default 0)")
     parser.add_argument("--extra-reaches", type=float, default=0.0, metavar="SHARE",
                         help="share of draws ending with one more reach that takes nothing (default 0)")
+    parser.add_argument("--unseen-draws", type=float, default=0.0, metavar="SHARE",
+                        help="share of draws taken out of the camera's view, no reach seen (default 0)")
+    parser.add_argument("--phantom-reaches", type=float, default=0.0, metavar="SHARE",
+                        help="share of plays and draws after a hand passed over the draw pile taking nothing "
+                             "(default 0)")
     parser.add_argument("--hand-order", choices=("seating", "any"), default="seating",
                         help="the order the hands awaited for the score are laid out in (default seating)")
 
@@ -66,19 +74,29 @@ class Handling(NamedTuple):
     grabs: float = 0.0
     extra_reaches: float = 0.0
     any_order: bool = False  # the hands for the score laid out in a random order
+    unseen_draws: float = 0.0  # draws taken out of the camera's view
+    phantom_reaches: float = 0.0  # hands passing over the draw pile, taking nothing, outside any draw
 
     def reaches(self, count: int, rng: random.Random) -> int:
-        """How many reaches into the draw pile take ``count`` cards (one more that takes nothing included)."""
+        """How many reaches into the draw pile the camera sees take ``count`` cards (one more that takes nothing
+        included; none where the draw is out of its view)."""
+        if self.unseen_draws and rng.random() < self.unseen_draws:
+            return 0
         reaches = count
         if count > 1 and rng.random() < self.grabs:
             reaches = rng.randint(1, count - 1)
         return reaches + (rng.random() < self.extra_reaches)
 
+    def phantom(self, rng: random.Random) -> bool:
+        """Whether a hand passes over the draw pile, taking nothing, before the next play or draw."""
+        return bool(self.phantom_reaches) and rng.random() < self.phantom_reaches
+
 
 def handling_of(args: argparse.Namespace) -> Handling:
     """The table's hands the options ask for (absent options: one reach a card, hands in seating order)."""
     return Handling(getattr(args, "grabs", 0.0), getattr(args, "extra_reaches", 0.0),
-                    getattr(args, "hand_order", "seating") == "any")
+                    getattr(args, "hand_order", "seating") == "any", getattr(args, "unseen_draws", 0.0),
+                    getattr(args, "phantom_reaches", 0.0))
 
 
 class CameraTally:
@@ -143,7 +161,12 @@ def make_game_class() -> type:
                 return
             drawn_card = kind == "play" and self.last is not None and self.last["type"] == "draw" and \
                 self.last.get("player") == truth.get("player")
-            self.advance(DRAWN_PLAY_S if drawn_card else self.pace)
+            gap = DRAWN_PLAY_S if drawn_card else self.pace
+            if kind in ("play", "draw") and self.handling.phantom(self.hands_rng):
+                self.advance(gap / 2)
+                self.camera_sends(self.maker.reach(self.t))  # a hand over the draw pile, taking nothing
+                gap /= 2
+            self.advance(gap)
             if kind == "play":
                 self.expect({k: v for k, v in truth.items() if k != "color"})
                 self.camera_sends(self.maker.new_top(truth["card"], self.t))
@@ -187,22 +210,29 @@ def make_game_class() -> type:
 
         def show_hands(self) -> None:
             """Hands the camera's referee awaits are laid out before the camera, one after the other, ``--pace``
-            seconds apart (by then a last draw still summing reaches has been sent)."""
+            seconds apart (by then a last draw still summing reaches has been sent); where the table took the last
+            draw card's draw out of view, every hand left is laid out all the same."""
             if self.maker.drawing is not None and self.state.get("round_over"):
                 self.advance(self.pace)
+            shown: set[str] = set()
             for _ in self.players:
                 awaiting = self.camera.state().get("awaiting") or {}
-                if awaiting.get("kind") != "reveal":
+                last_draw_unseen = awaiting.get("kind") == "final_draw" and self.state.get("round_over")
+                if awaiting.get("kind") != "reveal" and not last_draw_unseen:
                     return
-                waiting = list(awaiting.get("players") or ())
-                who = awaiting.get("player") or (self.hands_rng.choice(waiting) if self.handling.any_order and waiting
+                waiting = [p for p in self.players if self.table.hands.get(p) and p not in shown] \
+                    if last_draw_unseen else list(awaiting.get("players") or ())
+                who = (None if last_draw_unseen else awaiting.get("player")) or (self.hands_rng.choice(waiting) if self.handling.any_order and waiting
                                                  else next(iter(waiting), None))
                 if who is None or not self.table.hands.get(who):
                     return
                 cards = list(self.table.hands[who])
                 self.advance(self.pace)
+                shown.add(who)
                 self.expect({"type": "reveal", "player": who, "cards": cards})
                 self.camera_sends(self.maker.layout(cards, self.t))
+                if last_draw_unseen:  # the draw taken as made first, then this hand laid out again
+                    self.advance(FRAME_S)
 
         def camera_sends(self, events: list[dict[str, Any]]) -> None:
             """Judge the camera's events in order against the table's events it should be."""
@@ -277,17 +307,18 @@ def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print its figures; 2 when the options are wrong."""
     pace = getattr(args, "pace", STEP_S)
     handling = handling_of(args)
-    shares = (handling.grabs, handling.extra_reaches)
+    shares = (handling.grabs, handling.extra_reaches, handling.unseen_draws, handling.phantom_reaches)
     if args.games < 1 or args.players < 2 or pace <= DRAWN_PLAY_S or not all(0 <= s <= 1 for s in shares):
         print(f"tableref bench camera: need --games >= 1, --players >= 2, --pace > {DRAWN_PLAY_S} and --grabs, "
-              "--extra-reaches between 0 and 1", file=sys.stderr)
+              "--extra-reaches, --unseen-draws, --phantom-reaches between 0 and 1", file=sys.stderr)
         return 2
     start = time.perf_counter()
     bench = play(args)
     seen = sum(bench.seen.values())
     failures = sum(bench.wrong.values()) + bench.refused + bench.flagged
     print(f"{args.games} games of {args.rules}, {args.players} players, seed {args.seed}, an event every {pace} s, "
-          f"grabs {shares[0]:g}, extra reaches {shares[1]:g}, hands in {'any' if handling.any_order else 'seating'} "
+          f"grabs {shares[0]:g}, extra reaches {shares[1]:g}, unseen draws {shares[2]:g}, phantom reaches "
+          f"{shares[3]:g}, hands in {'any' if handling.any_order else 'seating'} "
           f"order: {time.perf_counter() - start:.1f} s")
     print("the table's events a camera sees: " + ", ".join(f"{n} {k}s" for k, n in sorted(bench.seen.items())))
     print("sent otherwise or not at all: " + (", ".join(f"{bench.wrong[k]} {k}s" for k in sorted(bench.wrong))

@@ -358,11 +358,13 @@
     const play = snapshot.last_play;
     $("correction").hidden = !play;
     if (!play) return;
-    // the camera names the turn player; an identical card right after the last play may be anyone's jump-in
-    const jumpIn = play.candidate === "jump_in";
-    $("correction-text").textContent = "(" + play.player + " played " + cardWords(play.card) +
-      (jumpIn ? ": the same card right after the last one, so maybe someone's jump-in" : "") + ")";
-    $("correction").classList.toggle("attention", jumpIn);
+    // the camera names the turn player; an identical card right after the last play may be anyone's jump-in, and a
+    // card right after a draw the camera did not see (taken as made) may be the drawer's, played instead of drawing
+    const why = { jump_in: ": the same card right after the last one, so maybe someone's jump-in",
+      unseen_draw: ": the camera did not see the draw owed before it and took it as made; if the player who owed it " +
+        "played this card instead, give it to them" }[play.candidate] || "";
+    $("correction-text").textContent = "(" + play.player + " played " + cardWords(play.card) + why + ")";
+    $("correction").classList.toggle("attention", !!why);
     const row = $("correction-players");
     row.replaceChildren();
     for (const name of players) {
