@@ -220,10 +220,12 @@ def make_game_class() -> type:
                 last_draw_unseen = awaiting.get("kind") == "final_draw" and self.state.get("round_over")
                 if awaiting.get("kind") != "reveal" and not last_draw_unseen:
                     return
-                waiting = [p for p in self.players if self.table.hands.get(p) and p not in shown] \
-                    if last_draw_unseen else list(awaiting.get("players") or ())
-                who = (None if last_draw_unseen else awaiting.get("player")) or (self.hands_rng.choice(waiting) if self.handling.any_order and waiting
-                                                 else next(iter(waiting), None))
+                if last_draw_unseen:  # no reveal awaited yet: any holder not shown yet
+                    waiting, who = [p for p in self.players if self.table.hands.get(p) and p not in shown], None
+                else:
+                    waiting, who = list(awaiting.get("players") or ()), awaiting.get("player")
+                if not who and waiting:
+                    who = self.hands_rng.choice(waiting) if self.handling.any_order else waiting[0]
                 if who is None or not self.table.hands.get(who):
                     return
                 cards = list(self.table.hands[who])
