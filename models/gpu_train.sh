@@ -25,14 +25,15 @@
 #     out, so ask all and no-small on a GPU; average each arm's weights with the start's before scoring).
 #     Each arm trains for the same time: one without a folder sees the rest more often.
 #   CARRIED (default .gpu, ignored by git, never committed; `python -m models.gpu_carry --out .gpu` writes it all and
-#   checks that it and the working tree fit the 64 MiB carried to the device) holds
+#   checks that it and the working tree fit the 64 MB carried to the device) holds
 #     whl/*.whl                    ultralytics, ultralytics-thop, ultralytics-platform (pip download --no-deps)
-#     datasets/cards-rf/           its labels.csv and the photos of its train part (vision/splits.py), JPEG 85
+#     datasets/cards-rf/           its labels.csv and the photos of its train part (vision/splits.py), JPEG 78
 #     uno-cards-rf/                python -m models.uno_cards_rf --out CARRIED/uno-cards-rf --share 0.15 --side 320
-#                                  --quality 72 (the working tree and CARRIED must fit the device's 64 MiB)
+#                                  --quality 60 (the working tree and CARRIED must fit the device's 64 MB)
 #     cards-real-dev/ (optional)   python -m models.real_dev_data --out CARRIED/cards-real-dev (its train half's
 #                                  photos the shipped detector reads as labelled; eighteenth round, not kept)
-# Writes OUT_DIR/{best.pt,last.pt,results.csv,train.log}. Export on any machine afterwards:
+# Writes OUT_DIR/{best.pt,last.pt,averaged.pt,results.csv,train.log}, averaged.pt the last epoch averaged half and half
+# with the start (models/checkpoint_average.py; EXPERIMENTS.md, 47th and 59th rounds). Export on any machine afterwards:
 #   tableref train --export-from OUT_DIR/best.pt --export models/cards.onnx
 #   tableref train --quantize          # the 8-bit copies the product runs (models/quantize.py)
 # RENDER_SCALE multiplies the render counts (a dry run on a CPU: RENDER_SCALE=0.01 DEVICE=cpu WORKERS=2 BATCH=8).
@@ -177,6 +178,8 @@ train_one() {  # NAME RECIPE_FILE DATA_YAML TO: one network, its checkpoints cop
     | grep -v -E "it/s\]$|s/it\]$" | sed "s|^|[$name] |" | tee -a "$log" || true
   kill "$keeper" 2>/dev/null || true
   cp "$runs"/train/weights/best.pt "$runs"/train/weights/last.pt "$runs"/train/results.csv "$to/" || true
+  # half and half with the start (models/checkpoint_average.py): what every fine-tune here is judged as
+  "$python" -m models.checkpoint_average "$model" "$to/last.pt" --weight 0.5 --out "$to/averaged.pt" | tee -a "$log" || true
 }
 # several arms train at once, the loader processes shared, each into OUT_DIR/NAME/; one writes into OUT_DIR itself
 workers=$(( ${WORKERS:-16} / ${#arms[@]} ))
