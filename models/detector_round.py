@@ -6,8 +6,9 @@ For each 8-bit detector (the shipped reader and calibration read with it), one r
 * ``uno-real-dev``'s tune part: photos read right, of them sure, and sure readings right;
 * the same photos laid at half size on a dark table (``--shrink 0.5``), read right;
 * ``cards-rf``'s tune part: corners read right (recall) and readings right (precision);
-* held-out table renders (``--frames`` each, ``--seed``, never trained on): tables and busy tables of each family,
-  cards read right, precision, and readings lying on no card laid (``off_card``: phantom backs and the like);
+* held-out table renders (``--frames`` each for each of ``--seeds``, never trained on; several seeds' counts summed):
+  tables and busy tables of each family, cards read right, precision, and readings lying on no card laid
+  (``off_card``: phantom backs and the like);
 * the same UNO sets printed with the real classic deck's ring face (``--design uno-ring``), recall and precision;
 * standard tables taken by a camera without colour (``--grey-share 1``, rendered once into ``OUT/grey-standard``);
 * ``uno-cards-rf``'s colour check (:func:`models.uno_cards_rf.colour_check`, 400 photos outside the trained share):
@@ -36,17 +37,31 @@ RING_SETS = ("table-uno", "crowd-uno")
 COLOUR_CHECK_LINE = re.compile(r"photo by photo: .*cards right (\d+)/(\d+)")
 
 
-def eval_checks(seed: int, frames: int, grey: Path) -> dict[str, list[str]]:
-    """Each check's ``tableref eval`` options, by name: real photos of the tune parts only, and renders."""
-    renders = ["--render", str(frames), "--seed", str(seed)]
-    checks = {
-        "tune": ["--sets", "uno,cards-rf"],
-        "half": ["--sets", "uno", "--shrink", "0.5"],
-        "tables": ["--sets", ",".join(TABLE_SETS), *renders],
-        "ring": ["--sets", ",".join(RING_SETS), *renders, "--design", "uno-ring"],
-        "grey": ["--sets", "synthetic", "--synthetic", str(grey)],
-    }
+def eval_checks(seeds: list[int], frames: int, grey: Path) -> dict[str, list[str]]:
+    """Each check's ``tableref eval`` options, by name (``tables@SEED``, ``ring@SEED`` for each seed): real photos of
+    the tune parts only, and renders."""
+    checks = {"tune": ["--sets", "uno,cards-rf"], "half": ["--sets", "uno", "--shrink", "0.5"]}
+    for seed in seeds:
+        renders = ["--render", str(frames), "--seed", str(seed)]
+        checks[f"tables@{seed}"] = ["--sets", ",".join(TABLE_SETS), *renders]
+        checks[f"ring@{seed}"] = ["--sets", ",".join(RING_SETS), *renders, "--design", "uno-ring"]
+    checks["grey"] = ["--sets", "synthetic", "--synthetic", str(grey)]
     return {name: [*options, "--part", "tune"] for name, options in checks.items()}
+
+
+def _summed(counts: list[dict]) -> dict:
+    """Counts (``right``, ``total``) of several renders added up, with their rate."""
+    right, total = sum(count["right"] for count in counts), sum(count["total"] for count in counts)
+    return {"right": right, "total": total, "rate": right / total if total else None}
+
+
+def merged_seeds(results: dict, check: str, sets: tuple[str, ...]) -> dict:
+    """Each of ``sets``' recall, precision and readings on no card, summed over the seeds ``check`` was run for."""
+    runs = [result for name, result in results.items() if name.startswith(f"{check}@")]
+    return {name: {"recall": _summed([run[name]["recall"] for run in runs]),
+                   "precision": _summed([run[name]["precision"] for run in runs]),
+                   "off_card": {"total": sum(run[name]["off_card"]["total"] for run in runs)}}
+            for name in sets}
 
 
 def render_grey(out: Path, seed: int, frames: int) -> Path:
@@ -88,10 +103,10 @@ def summary_row(name: str, results: dict) -> dict[str, str]:
     """The table's columns for one detector's results (:func:`run_checks`)."""
     uno, cards_rf = results["tune"]["uno:tune"], results["tune"]["cards-rf:tune"]
     confidence = uno["confidence"]
-    tables = results["tables"]
+    tables = merged_seeds(results, "tables", TABLE_SETS)
     sets = [f"{tables[s]['recall']['right']} ({_rate(tables[s]['precision'])}; {tables[s]['off_card']['total']})"
             for s in TABLE_SETS]
-    ring = results["ring"]
+    ring = merged_seeds(results, "ring", RING_SETS)
     grey = results["grey"]["synthetic"]
     colour = results["colour_check"]
     return {
@@ -127,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("models", type=Path, nargs="*", help="8-bit detector candidates (ONNX)")
     parser.add_argument("--baseline", type=Path, default=repo_root() / SHIPPED,
                         help="the detector they are judged against (default the shipped one)")
-    parser.add_argument("--seed", type=int, default=11, help="the held-out renders' seed (default 11)")
+    parser.add_argument("--seeds", default="11", help="the held-out renders' seeds, comma-separated, their counts "
+                        "summed (default 11; 11,13 halves the noise of a precision on 40 frames a set)")
     parser.add_argument("--frames", type=int, default=40, help="renders a set (default 40)")
     parser.add_argument("--out", type=Path, default=Path("/tmp/detector-round"),
                         help="where each detector's outputs and the grey renders are kept")
@@ -136,7 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"detector_round: no detector at {', '.join(missing)}", file=sys.stderr)
         return 2
-    checks = eval_checks(args.seed, args.frames, render_grey(args.out, args.seed, args.frames))
+    try:
+        seeds = [int(seed) for seed in args.seeds.split(",")]
+    except ValueError:
+        parser.error(f"--seeds {args.seeds}: comma-separated whole numbers")
+    checks = eval_checks(seeds, args.frames, render_grey(args.out, seeds[0], args.frames))
     rows = []
     for model in [args.baseline, *args.models]:
         name = model_name(model)

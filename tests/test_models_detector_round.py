@@ -6,7 +6,7 @@ from vision.source_tree import load_source_package
 
 load_source_package("models")
 from tableref_models.detector_round import (COLOUR_CHECK_LINE, TABLE_SETS, eval_checks, main,  # noqa: E402
-                                            markdown, summary_row)
+                                            markdown, merged_seeds, summary_row)
 
 
 def count(right: int, total: int) -> dict:
@@ -25,11 +25,12 @@ def uno(right: int, sure: int, sure_right: int) -> dict:
 
 
 def test_no_check_scores_a_report_part_and_each_reads_its_own_sets(tmp_path) -> None:
-    checks = eval_checks(11, 40, tmp_path / "grey")
-    assert set(checks) == {"tune", "half", "tables", "ring", "grey"}
+    checks = eval_checks([11, 13], 40, tmp_path / "grey")
+    assert set(checks) == {"tune", "half", "tables@11", "ring@11", "tables@13", "ring@13", "grey"}
     assert all(options[options.index("--part") + 1] == "tune" for options in checks.values())
-    assert checks["ring"][checks["ring"].index("--design") + 1] == "uno-ring"
-    assert checks["tables"][1] == ",".join(TABLE_SETS) and "11" in checks["tables"]
+    assert checks["ring@13"][checks["ring@13"].index("--design") + 1] == "uno-ring"
+    assert checks["tables@13"][1] == ",".join(TABLE_SETS)
+    assert checks["tables@13"][checks["tables@13"].index("--seed") + 1] == "13"
     assert checks["grey"][:4] == ["--sets", "synthetic", "--synthetic", str(tmp_path / "grey")]
 
 
@@ -37,8 +38,8 @@ def test_a_detectors_results_become_one_row_of_the_table() -> None:
     results = {
         "tune": {"uno:tune": uno(250, 210, 210), "cards-rf:tune": scored(274, 304, 275, 309)},
         "half": {"uno:tune": uno(245, 150, 150)},
-        "tables": {name: scored(100 + i, 200, 90, 100, off_card=i) for i, name in enumerate(TABLE_SETS)},
-        "ring": {"table-uno": scored(80, 100, 85, 100), "crowd-uno": scored(60, 100, 76, 100)},
+        "tables@11": {name: scored(100 + i, 200, 90, 100, off_card=i) for i, name in enumerate(TABLE_SETS)},
+        "ring@11": {"table-uno": scored(80, 100, 85, 100), "crowd-uno": scored(60, 100, 76, 100)},
         "grey": {"synthetic": scored(147, 260, 147, 180)},
         "colour_check": [1196, 1200],
     }
@@ -65,3 +66,13 @@ def test_a_missing_detector_is_named_and_nothing_is_scored(tmp_path, capsys) -> 
     assert main([str(tmp_path / "absent.onnx"), "--out", str(tmp_path / "round")]) == 2
     assert "absent.onnx" in capsys.readouterr().err
     assert not (tmp_path / "round").exists()
+
+
+def test_several_seeds_renders_are_added_up_before_their_rates() -> None:
+    results = {"tables@11": {"table-uno": scored(90, 100, 90, 100, off_card=1)},
+               "tables@13": {"table-uno": scored(60, 100, 60, 80, off_card=2)},
+               "ring@11": {"table-uno": scored(1, 1, 1, 1)}}
+    merged = merged_seeds(results, "tables", ("table-uno",))["table-uno"]
+    assert merged["recall"] == {"right": 150, "total": 200, "rate": 0.75}
+    assert merged["precision"] == {"right": 150, "total": 180, "rate": 150 / 180}
+    assert merged["off_card"] == {"total": 3}
