@@ -22,7 +22,9 @@ class CheckpointAverageError(ValueError):
 
 def _network(checkpoint: dict):
     """The network a checkpoint holds, as ultralytics loads it: its EMA where kept, else its model."""
-    network = checkpoint.get("ema") or checkpoint.get("model")
+    network = checkpoint.get("ema")
+    if network is None:
+        network = checkpoint.get("model")
     if network is None:
         raise CheckpointAverageError("the checkpoint holds no network ('ema' or 'model')")
     return network.float()

@@ -10,7 +10,8 @@ For each 8-bit detector (the shipped reader and calibration read with it), one r
   tables and busy tables of each family, cards read right, precision, and readings lying on no card laid
   (``off_card``: phantom backs and the like);
 * the same UNO sets printed with the real classic deck's ring face (``--design uno-ring``), recall and precision;
-* standard tables taken by a camera without colour (``--grey-share 1``, rendered once into ``OUT/grey-standard``);
+* standard tables taken by a camera without colour (``--grey-share 1``, the first seed, rendered once into
+  ``OUT/grey-standard-SEED-FRAMES``);
 * ``uno-cards-rf``'s colour check (:func:`models.uno_cards_rf.colour_check`, 400 photos outside the trained share):
   cards right.
 
@@ -65,8 +66,9 @@ def merged_seeds(results: dict, check: str, sets: tuple[str, ...]) -> dict:
 
 
 def render_grey(out: Path, seed: int, frames: int) -> Path:
-    """Standard tables taken without colour, rendered once into ``out/grey-standard`` (kept for later rounds)."""
-    folder = out / "grey-standard"
+    """``frames`` standard tables of ``seed`` taken without colour, rendered once into a folder of ``out`` named by
+    both (kept for later rounds; another seed or count is another folder)."""
+    folder = out / f"grey-standard-{seed}-{frames}"
     if not (folder / "meta.jsonl").is_file():
         subprocess.run([sys.executable, "-m", "web.cli", "datasets", "render", "--n", str(frames), "--out",
                         str(folder), "--seed", str(seed), "--kind", "table", "--family", "standard", "--frame", "4:3",
@@ -75,21 +77,25 @@ def render_grey(out: Path, seed: int, frames: int) -> Path:
     return folder
 
 
+def _kept_output(command: list[str], kept: Path) -> str:
+    """Run ``python -m COMMAND...`` from the repository root, keep its output in ``kept`` and return it; raises
+    ``RuntimeError`` (with the end of its errors) where it fails."""
+    done = subprocess.run([sys.executable, "-m", *command], capture_output=True, text=True, cwd=repo_root())
+    kept.write_text(done.stdout)
+    if done.returncode:
+        raise RuntimeError(f"{' '.join(command)} failed: {done.stderr.strip()[-400:]}")
+    return done.stdout
+
+
 def run_checks(model: Path, folder: Path, checks: dict[str, list[str]]) -> dict:
     """Run every check on ``model``, each output kept in ``folder``; returns the parsed results by check name."""
     folder.mkdir(parents=True, exist_ok=True)
-    results: dict = {}
-    for name, options in checks.items():
-        done = subprocess.run([sys.executable, "-m", "web.cli", "eval", "--model", str(model), *options, "--json"],
-                              capture_output=True, text=True, cwd=repo_root())
-        (folder / f"{name}.json").write_text(done.stdout)
-        if done.returncode:
-            raise RuntimeError(f"{model}: tableref eval {' '.join(options)} failed: {done.stderr.strip()[-400:]}")
-        results[name] = json.loads(done.stdout)
-    colour = subprocess.run([sys.executable, "-m", "models.uno_cards_rf", "--colour-check", "400", "--share", "0.15",
-                             "--detector", str(model)], capture_output=True, text=True, cwd=repo_root())
-    (folder / "colour-check.txt").write_text(colour.stdout + colour.stderr)
-    match = COLOUR_CHECK_LINE.search(colour.stdout)
+    results: dict = {name: json.loads(_kept_output(["web.cli", "eval", "--model", str(model), *options, "--json"],
+                                                   folder / f"{name}.json"))
+                     for name, options in checks.items()}
+    colour = _kept_output(["models.uno_cards_rf", "--colour-check", "400", "--share", "0.15", "--detector", str(model)],
+                          folder / "colour-check.txt")
+    match = COLOUR_CHECK_LINE.search(colour)
     results["colour_check"] = [int(match.group(1)), int(match.group(2))] if match else None
     return results
 

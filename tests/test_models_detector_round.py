@@ -5,8 +5,10 @@ from __future__ import annotations
 from vision.source_tree import load_source_package
 
 load_source_package("models")
-from tableref_models.detector_round import (COLOUR_CHECK_LINE, TABLE_SETS, eval_checks, main,  # noqa: E402
-                                            markdown, merged_seeds, summary_row)
+import pytest  # noqa: E402
+from tableref_models import detector_round  # noqa: E402
+from tableref_models.detector_round import (COLOUR_CHECK_LINE, TABLE_SETS, _kept_output, eval_checks,  # noqa: E402
+                                            main, markdown, merged_seeds, render_grey, summary_row)
 
 
 def count(right: int, total: int) -> dict:
@@ -76,3 +78,23 @@ def test_several_seeds_renders_are_added_up_before_their_rates() -> None:
     assert merged["recall"] == {"right": 150, "total": 200, "rate": 0.75}
     assert merged["precision"] == {"right": 150, "total": 180, "rate": 150 / 180}
     assert merged["off_card"] == {"total": 3}
+
+
+def test_the_grey_renders_kept_for_one_seed_and_count_are_not_taken_for_another(tmp_path, monkeypatch) -> None:
+    kept = tmp_path / "grey-standard-11-40"
+    kept.mkdir()
+    (kept / "meta.jsonl").write_text("")
+    rendered: list[list[str]] = []
+    monkeypatch.setattr(detector_round.subprocess, "run", lambda command, **_: rendered.append(command))
+    assert render_grey(tmp_path, 11, 40) == kept and rendered == []  # rendered before: not again
+    assert render_grey(tmp_path, 13, 40) == tmp_path / "grey-standard-13-40"
+    command = rendered[0]
+    assert command[command.index("--seed") + 1] == "13" and command[command.index("--n") + 1] == "40"
+    assert command[command.index("--out") + 1] == str(tmp_path / "grey-standard-13-40")
+    assert command[command.index("--grey-share") + 1] == "1"
+
+
+def test_a_check_that_fails_stops_the_round_and_keeps_what_it_printed(tmp_path) -> None:
+    with pytest.raises(RuntimeError, match="no_such_module"):
+        _kept_output(["tableref_no_such_module"], tmp_path / "out.txt")
+    assert (tmp_path / "out.txt").exists()
