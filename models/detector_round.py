@@ -1,7 +1,8 @@
 """Score detector candidates as every detector round of ``models/EXPERIMENTS.md`` judges them, beside the shipped one:
 the tune parts and held-out renders only, never a report part.
 
-For each 8-bit detector (the shipped reader and calibration read with it), one row of:
+For each 8-bit detector (the shipped reader and calibration read with it), at its own confidence floor
+(``models/detector_floor.py``), one row of:
 
 * ``uno-real-dev``'s tune part: photos read right, of them sure, and sure readings right;
 * the same photos laid at half size on a dark table (``--shrink 0.5``), read right;
@@ -117,6 +118,7 @@ def summary_row(name: str, results: dict) -> dict[str, str]:
     colour = results["colour_check"]
     return {
         "detector": name,
+        "floor": f"{results['tune']['conf']:g}",
         "UNO tune (sure; sure right)": f"{uno['accuracy']['right']} ({confidence['sure']['right']}; "
                                        f"{confidence['sure_right']['right']}/{confidence['sure_right']['total']})",
         "half size": str(results["half"]["uno:tune"]["accuracy"]["right"]),

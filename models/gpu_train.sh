@@ -41,6 +41,8 @@
 #   --grey-share`): the shipped detector never saw a grey frame; cards-rf tune part: its grey photos 30 of 38 corners
 #   read against 244 of 266, grey table renders 849 cards against 1,047 (fifty-first round); 0: as before.
 # Renders use seeds 4001-4052 (`tableref eval` renders seeds 7, 11, 13, 17, 19 and 23); nothing is mirrored.
+# SEED_OFFSET (default 0) is added to every render's and small-real's seed: another round's data of the same kinds
+#   (100: seeds 4101-4152), so that two rounds' networks soup over more data than one.
 set -euo pipefail
 out=${1:?usage: gpu_train.sh OUT_DIR [BUDGET_SECONDS] [CARRIED] [STAGE]}
 budget=${2:-540}
@@ -73,7 +75,7 @@ render() {  # NAME N SEED [OPTIONS...]: fewer images where the render budget wou
   fi
   if [ "$n" -lt 20 ]; then echo "$name: skipped (under 20 images left in the render budget)" | tee -a "$log"; return; fi
   begun=$(date +%s)
-  "$python" -m web.cli datasets render --n "$n" --out "$data/$name" --seed "$seed" --imgsz 640 --workers 0 \
+  "$python" -m web.cli datasets render --n "$n" --out "$data/$name" --seed "$((seed + ${SEED_OFFSET:-0}))" --imgsz 640 --workers 0 \
     --val-fraction 0.04 --grey-share "$grey_share" "$@" 2>&1 | grep -v "images$" | tee -a "$log"
   rate=$("$python" -c "print($n / max(1, $(date +%s) - $begun))")
 }
@@ -144,7 +146,7 @@ if [ "$stage" = small ]; then  # the real photos lying small on rendered tables,
   if [ -d "$carried/cards-real-dev/images/train" ]; then sources+=("$carried/cards-real-dev"); fi
   for seed in 4031 4032 4033 4034 4035 4036 4037 4038; do
     "$python" -m models.small_real --from "${sources[@]}" --out "$data/small-real" \
-      --n "$small_n" --seed "$seed" >>"$log" 2>&1 &
+      --n "$small_n" --seed "$((seed + ${SEED_OFFSET:-0}))" >>"$log" 2>&1 &
   done
   wait
   tail -n 8 "$log"

@@ -38,7 +38,7 @@ def test_no_check_scores_a_report_part_and_each_reads_its_own_sets(tmp_path) -> 
 
 def test_a_detectors_results_become_one_row_of_the_table() -> None:
     results = {
-        "tune": {"uno:tune": uno(250, 210, 210), "cards-rf:tune": scored(274, 304, 275, 309)},
+        "tune": {"conf": 0.45, "uno:tune": uno(250, 210, 210), "cards-rf:tune": scored(274, 304, 275, 309)},
         "half": {"uno:tune": uno(245, 150, 150)},
         "tables@11": {name: scored(100 + i, 200, 90, 100, off_card=i) for i, name in enumerate(TABLE_SETS)},
         "ring@11": {"table-uno": scored(80, 100, 85, 100), "crowd-uno": scored(60, 100, 76, 100)},
@@ -47,6 +47,7 @@ def test_a_detectors_results_become_one_row_of_the_table() -> None:
     }
     row = summary_row("all-avg", results)
     assert row["detector"] == "all-avg"
+    assert row["floor"] == "0.45"  # the floor it read at: its own
     assert row["UNO tune (sure; sure right)"] == "250 (210; 210/210)"
     assert row["half size"] == "245"
     assert row["cards-rf tune R/P"] == "90.1/89.0"

@@ -65,6 +65,9 @@ __all__ = ["Detection", "Detector", "DetectorError", "FAMILIES", "default_model_
 
 MODEL_ENV = "TABLEREF_MODEL"
 DEFAULT_CONF = 0.35
+#: The ONNX metadata key of a detector's own confidence floor (``models/detector_floor.py``), read instead of
+#: :data:`DEFAULT_CONF` where present.
+FLOOR_KEY = "conf_floor"
 DEFAULT_IOU = 0.5
 #: The deck families a detector can be restricted to (``referee.cards.Card.family``).
 FAMILIES: tuple[str, ...] = ("uno", "standard")
@@ -79,6 +82,18 @@ def default_model_path() -> Path:
     copy of the fp32 export ``models/cards.onnx``, ``models/quantize.py``)."""
     override = os.environ.get(MODEL_ENV)
     return Path(override) if override else repo_root() / "models" / "cards_int8.onnx"
+
+
+def model_floor(metadata: dict[str, str], model_path: Path) -> float:
+    """The confidence floor the model's metadata carries (:data:`FLOOR_KEY`), else :data:`DEFAULT_CONF`; raises
+    :class:`DetectorError` where it is not a number between 0 and 1."""
+    try:
+        floor = float(metadata.get(FLOOR_KEY, DEFAULT_CONF))
+    except ValueError:
+        floor = -1.0
+    if not 0.0 < floor < 1.0:
+        raise DetectorError(f"{model_path}: its confidence floor {metadata[FLOOR_KEY]!r} is not a number in (0, 1)")
+    return floor
 
 
 class Detector(TableDeck):
@@ -142,7 +157,7 @@ class Detector(TableDeck):
             self.classifier.set_shift(shift if name is not None else None)
 
     @classmethod
-    def load(cls, path: str | Path | None = None, conf_threshold: float = DEFAULT_CONF,
+    def load(cls, path: str | Path | None = None, conf_threshold: float | None = None,
              iou_threshold: float = DEFAULT_IOU, threads: int | None = None,
              family: str | None = None, imgsz: int | None = None,
              classifier: str | Path | None = None, second_stage: bool = True,
@@ -150,6 +165,8 @@ class Detector(TableDeck):
              colour_reader: str | Path | None = None) -> Detector:
         """Open the ONNX model at ``path`` (default: :func:`default_model_path`).
 
+        ``conf_threshold``: the raw confidence a box needs (default: the floor the model carries,
+        :data:`FLOOR_KEY`, else :data:`DEFAULT_CONF`).
         ``family`` restricts the classes to one deck family; ``imgsz`` replaces the input size the
         model was exported with (the longest side after letterboxing; a multiple of its stride).
         ``classifier``: the second-stage model (default :func:`default_classifier_path`, used when
@@ -167,6 +184,8 @@ class Detector(TableDeck):
         metadata = session.get_modelmeta().custom_metadata_map
         names = model_class_names(metadata, model_path, DetectorError)
         stride = int(metadata.get("stride", "32"))
+        if conf_threshold is None:
+            conf_threshold = model_floor(metadata, model_path)
         if imgsz is None:
             imgsz = int(max(ast.literal_eval(metadata.get("imgsz", "[480, 480]"))))
         elif imgsz < stride or imgsz % stride:

@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="image files, or folders of images")
     parser.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
     parser.add_argument("--model", default=None, help=MODEL_HELP)
-    parser.add_argument("--conf", type=float, default=None, help="confidence threshold (default 0.35)")
+    parser.add_argument("--conf", type=float, default=None,
+                        help="confidence threshold (default: the model's own floor, else 0.35)")
     parser.add_argument("--parts", action="store_true",
                         help="with --json, add to each card the boxes of its corner indices found (\"parts\")")
     parser.add_argument("--family", choices=("uno", "standard"), default=None,
@@ -62,11 +63,11 @@ def run(args: argparse.Namespace) -> int:
     """Run `tableref detect`; exit status 1 when some image could not be read, 2 when no model or a folder
     holds no image."""
     from vision.decks import DeckError, read_with_deck
-    from vision.detector import DEFAULT_CONF, Detector, DetectorError
+    from vision.detector import Detector, DetectorError
     from vision.images import InvalidImage, lacks_colour, read_image
 
-    conf = DEFAULT_CONF if args.conf is None else args.conf
-    if not 0.0 < conf <= 1.0:
+    conf = args.conf  # None: the model's own floor
+    if conf is not None and not 0.0 < conf <= 1.0:
         print("tableref detect: --conf must be in (0, 1]", file=sys.stderr)
         return 2
     if args.parts and not args.json:

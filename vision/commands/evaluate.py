@@ -91,7 +91,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=HELD_OUT_SEED,
                         help=f"seed of the held-out renders (default {HELD_OUT_SEED}, unused in training)")
     parser.add_argument("--model", default=None, help=MODEL_HELP)
-    parser.add_argument("--conf", type=float, default=None, help="confidence threshold (default 0.35)")
+    parser.add_argument("--conf", type=float, default=None,
+                        help="confidence threshold (default: the model's own floor, else 0.35)")
     parser.add_argument("--imgsz", type=int, default=None,
                         help="detector input size (default: the size the model was exported with)")
     parser.add_argument("--detector-only", action="store_true",
@@ -501,7 +502,7 @@ def run(args: argparse.Namespace) -> int:
     from vision import evaluation
     from vision.calibration import Calibration, default_calibration_path
     from vision.decks import DeckError, read_with_deck
-    from vision.detector import DEFAULT_CONF, Detector, DetectorError
+    from vision.detector import Detector, DetectorError
     from vision.source_tree import SourceTreeMissing
     from vision.splits import REPORT_PART
 
@@ -520,7 +521,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"tableref eval: {datasets / folder_name / 'labels.csv'} not found (use --datasets DIR)",
                   file=sys.stderr)
             return 2
-    conf = DEFAULT_CONF if args.conf is None else args.conf
+    conf = args.conf  # None: the model's own floor
     errors: list[str] = []
 
     def note_error(image: str, exc: Exception) -> None:
