@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import csv
 import hashlib
+import shutil
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -154,12 +155,14 @@ def write_share(datasets_dir: Path, out: Path, share: float, quality: int, detec
                 side: int | None = None, reader: CardClassifier | None = None) -> Counter:
     """Write the ``share`` of ``uno-cards-rf`` as the YOLO ``train`` split of ``out`` (photos scaled down to
     ``side`` pixels on their longest side where given, as JPEG of ``quality``), with ``reader`` the front card of
-    each fan found with it (:func:`front_card`); returns counts."""
+    each fan found with it (:func:`front_card`); returns counts. A ``train`` split written before is replaced
+    whole: a smaller share or another side leaves none of the earlier photos behind."""
     source = datasets_dir / DATASET
     photos = read_values(source / "labels.csv")
     images, labels_dir = out / "images" / "train", out / "labels" / "train"
-    images.mkdir(parents=True, exist_ok=True)
-    labels_dir.mkdir(parents=True, exist_ok=True)
+    for folder in (images, labels_dir):
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
     counts: Counter = Counter()
     centres = hue_centres(corner_hues(source, photos))
     print("hue centres: " + ", ".join(f"{name} {hue:.0f}" for name, hue in centres.items()))

@@ -127,6 +127,11 @@ def test_write_share_writes_scaled_photos_with_their_coloured_labels(tmp_path) -
     # without a reader no front card is looked for (the default of the command line)
     plain = write_share(tmp_path, tmp_path / "plain", share=1.0, quality=90, detector=NoBoxes(), side=200)
     assert plain["photos"] == len(photos) and plain["front cards"] == 0
+    # written again with a smaller share: the photos outside it do not stay behind
+    smaller = write_share(tmp_path, out, share=0.3, quality=90, detector=NoBoxes(), side=200)
+    assert 0 < smaller["photos"] < len(photos)
+    assert len(list((out / "images" / "train").iterdir())) == smaller["photos"]
+    assert len(list((out / "labels" / "train").iterdir())) == smaller["photos"]
 
 
 def test_command_line_says_what_is_missing(tmp_path, capsys) -> None:
