@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 from pathlib import Path
 
-from models.quantize import finish_copy, int8_path
+from models.detector_round import SHIPPED, module_output
+from models.quantize import finish_copy, int8_path, set_metadata
 from vision.detector import FLOOR_KEY
 from vision.source_tree import repo_root
 
@@ -31,21 +31,18 @@ FLOOR_SETS = ("table-standard", "crowd-standard")
 def standard_precision(model: Path, seed: int, frames: int, floor: float | None) -> tuple[int, int]:
     """Readings right and readings made by ``model`` on ``frames`` renders a set of :data:`FLOOR_SETS` of ``seed``,
     at ``floor`` (None: the model's own)."""
-    command = [sys.executable, "-m", "web.cli", "eval", "--model", str(model), "--sets", ",".join(FLOOR_SETS),
-               "--render", str(frames), "--seed", str(seed), "--part", "tune", "--json"]
+    command = ["web.cli", "eval", "--model", str(model), "--sets", ",".join(FLOOR_SETS), "--render", str(frames),
+               "--seed", str(seed), "--part", "tune", "--json"]
     if floor is not None:
         command += ["--conf", str(floor)]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=repo_root())
-    if done.returncode:
-        raise RuntimeError(f"tableref eval failed: {done.stderr.strip()[-400:]}")
-    result = json.loads(done.stdout)
+    result = json.loads(module_output(command))
     return (sum(result[name]["precision"]["right"] for name in FLOOR_SETS),
             sum(result[name]["precision"]["total"] for name in FLOOR_SETS))
 
 
 def at_least(candidate: tuple[int, int], baseline: tuple[int, int]) -> bool:
     """Whether the precision ``candidate`` (right, made) reaches ``baseline``'s (no readings: precision 1)."""
-    return candidate[0] * max(baseline[1], 1) >= baseline[0] * max(candidate[1], 1) if candidate[1] else True
+    return not candidate[1] or candidate[0] * max(baseline[1], 1) >= baseline[0] * candidate[1]
 
 
 def choose_floor(model: Path, wanted: tuple[int, int], seed: int, frames: int = 40,
@@ -73,10 +70,7 @@ def write_floor(model: Path, floor: float) -> list[Path]:
         if not path.is_file():
             continue
         proto = onnx.load(str(path))
-        kept = [prop for prop in proto.metadata_props if prop.key != FLOOR_KEY]
-        del proto.metadata_props[:]
-        proto.metadata_props.extend(kept)
-        proto.metadata_props.add(key=FLOOR_KEY, value=f"{floor:g}")
+        set_metadata(proto, FLOOR_KEY, f"{floor:g}")
         onnx.save(proto, str(path))
         written.append(path)
     if len(written) == 2:
@@ -91,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     action = parser.add_mutually_exclusive_group(required=True)
     action.add_argument("--seed", type=int, help="choose the floor on this seed's renders (held out: 7, 11, ..., 23)")
     action.add_argument("--write", type=float, metavar="FLOOR", help="write FLOOR into the export and its 8-bit copy")
-    parser.add_argument("--baseline", type=Path, default=repo_root() / "models" / "cards_int8.onnx",
+    parser.add_argument("--baseline", type=Path, default=repo_root() / SHIPPED,
                         help="the detector whose standard-table precision is matched (default the shipped one)")
     parser.add_argument("--frames", type=int, default=40, help="renders a set (default 40)")
     args = parser.parse_args(argv)
@@ -109,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         print(f"floor {args.write:g} written into {', '.join(map(str, written))}")
         return 0
+
     def log(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 

@@ -78,11 +78,12 @@ def render_grey(out: Path, seed: int, frames: int) -> Path:
     return folder
 
 
-def _kept_output(command: list[str], kept: Path) -> str:
-    """Run ``python -m COMMAND...`` from the repository root, keep its output in ``kept`` and return it; raises
-    ``RuntimeError`` (with the end of its errors) where it fails."""
+def module_output(command: list[str], kept: Path | None = None) -> str:
+    """Run ``python -m COMMAND...`` from the repository root and return its output, kept in ``kept`` where given (also
+    when it fails); raises ``RuntimeError`` (with the end of its errors) where it fails."""
     done = subprocess.run([sys.executable, "-m", *command], capture_output=True, text=True, cwd=repo_root())
-    kept.write_text(done.stdout)
+    if kept is not None:
+        kept.write_text(done.stdout)
     if done.returncode:
         raise RuntimeError(f"{' '.join(command)} failed: {done.stderr.strip()[-400:]}")
     return done.stdout
@@ -91,10 +92,10 @@ def _kept_output(command: list[str], kept: Path) -> str:
 def run_checks(model: Path, folder: Path, checks: dict[str, list[str]]) -> dict:
     """Run every check on ``model``, each output kept in ``folder``; returns the parsed results by check name."""
     folder.mkdir(parents=True, exist_ok=True)
-    results: dict = {name: json.loads(_kept_output(["web.cli", "eval", "--model", str(model), *options, "--json"],
+    results: dict = {name: json.loads(module_output(["web.cli", "eval", "--model", str(model), *options, "--json"],
                                                    folder / f"{name}.json"))
                      for name, options in checks.items()}
-    colour = _kept_output(["models.uno_cards_rf", "--colour-check", "400", "--share", "0.15", "--detector", str(model)],
+    colour = module_output(["models.uno_cards_rf", "--colour-check", "400", "--share", "0.15", "--detector", str(model)],
                           folder / "colour-check.txt")
     match = COLOUR_CHECK_LINE.search(colour)
     results["colour_check"] = [int(match.group(1)), int(match.group(2))] if match else None

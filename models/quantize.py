@@ -215,11 +215,16 @@ def finish_copy(int8: Path, fp32: Path) -> None:
     imports = [opset for opset in model.opset_import if opset.domain in used]
     del model.opset_import[:]
     model.opset_import.extend(imports)
-    kept = [prop for prop in model.metadata_props if prop.key != SOURCE_KEY]
+    set_metadata(model, SOURCE_KEY, file_fingerprint(fp32))
+    onnx.save(model, str(int8))
+
+
+def set_metadata(model, key: str, value: str) -> None:
+    """Set the ONNX ``model``'s metadata entry ``key`` to ``value``, replacing any entry of that key."""
+    kept = [prop for prop in model.metadata_props if prop.key != key]
     del model.metadata_props[:]
     model.metadata_props.extend(kept)
-    model.metadata_props.add(key=SOURCE_KEY, value=file_fingerprint(fp32))
-    onnx.save(model, str(int8))
+    model.metadata_props.add(key=key, value=value)
 
 
 def quantized_from(int8: Path) -> str | None:

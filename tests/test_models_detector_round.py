@@ -7,7 +7,7 @@ from vision.source_tree import load_source_package
 load_source_package("models")
 import pytest  # noqa: E402
 from tableref_models import detector_round  # noqa: E402
-from tableref_models.detector_round import (COLOUR_CHECK_LINE, TABLE_SETS, _kept_output, eval_checks,  # noqa: E402
+from tableref_models.detector_round import (COLOUR_CHECK_LINE, TABLE_SETS, module_output, eval_checks,  # noqa: E402
                                             main, markdown, merged_seeds, render_grey, summary_row)
 
 
@@ -97,5 +97,5 @@ def test_the_grey_renders_kept_for_one_seed_and_count_are_not_taken_for_another(
 
 def test_a_check_that_fails_stops_the_round_and_keeps_what_it_printed(tmp_path) -> None:
     with pytest.raises(RuntimeError, match="no_such_module"):
-        _kept_output(["tableref_no_such_module"], tmp_path / "out.txt")
+        module_output(["tableref_no_such_module"], tmp_path / "out.txt")
     assert (tmp_path / "out.txt").exists()
