@@ -77,6 +77,7 @@ class DeckNoter:
         self.family: str | None = None
         self.hues: dict[str, float] = {}
         self.negative = False
+        self.light = None
 
     def detect(self, _image: Any) -> list[Any]:
         """No detections."""
@@ -86,9 +87,10 @@ class DeckNoter:
         """Keep the family."""
         self.family = family
 
-    def use_deck(self, name: str | None, hues: Any = None, shift: Any = None, negative: bool = False) -> None:
-        """Keep the deck's name, hues and whether it is read from the negative."""
-        self.deck, self.hues, self.negative = name, dict(hues or {}), negative
+    def use_deck(self, name: str | None, hues: Any = None, shift: Any = None, negative: bool = False,
+                 light: Any = None) -> None:
+        """Keep the deck's name, hues, whether it is read from the negative and its table light."""
+        self.deck, self.hues, self.negative, self.light = name, dict(hues or {}), negative, light
 
 
 def shown_card_camera(source: ShownCard, detector: DeckNoter) -> Any:

@@ -158,3 +158,23 @@ def test_teaching_shots_shrunk_onto_a_table_keep_their_boxes_on_the_card(tmp_pat
     x1, y1, x2, y2 = (round(v) for v in shrunk.box)
     assert (x2 - x1, y2 - y1) == (20, 40) and shrunk.card == "red-2"
     assert shrunk.image[y1 + 2:y2 - 2, x1 + 2:x2 - 2].mean() > 200  # the white corner lies under the moved box
+
+
+def test_teaching_shots_under_a_lamp_are_lit_frames_and_an_unknown_lamp_is_refused(tmp_path, capsys) -> None:
+    """`eval --adapt K --light NAME` teaches the deck from its photos lit by the lamp, as every photo read is."""
+    from vision import evaluation
+    from vision.commands.evaluate import teaching_shots
+    from vision.lamps import LAMPS
+    from web.cli import main
+
+    folder = tmp_path / "uno-real-dev"
+    (folder / "images").mkdir(parents=True)
+    photo = np.full((120, 120, 3), 230, np.uint8)
+    cv2.imwrite(str(folder / "images" / "a.png"), photo)
+    (folder / "labels.csv").write_text("image,card,x1,y1,x2,y2\na.png,red-2,10,10,60,60\n")
+    labels = evaluation.read_labels_csv(folder / "labels.csv")
+    lit, = teaching_shots(folder, labels, ["a.png"], 1, lamp=LAMPS["warm"])
+    blue, green, red = lit.image[30, 30].astype(int)
+    assert lit.box == (10, 10, 60, 60) and red > green > blue  # the white photo turned orange
+    assert main(["eval", "--sets", "uno", "--light", "candle", "--datasets", str(tmp_path)]) == 2
+    assert "no lamp 'candle'" in capsys.readouterr().err

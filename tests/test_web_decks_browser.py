@@ -136,7 +136,7 @@ def test_teaching_a_deck_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> 
     source.show(yellowish_card("green-9"))
     page.click("#btn-check")
     page.wait_for_selector("#check-list li")
-    assert "Green 9" in page.inner_text("#check-list") and "printed colours would read" in page.inner_text("#check-list")
+    assert "Green 9" in page.inner_text("#check-list") and "untaught, the camera would read" in page.inner_text("#check-list")
     page.click("#btn-use-deck")
     page.wait_for_selector("#game-deck:text('deck: kitchen')")
     assert page.input_value("#deck-choice") == "kitchen"
@@ -183,6 +183,40 @@ def test_a_deck_printed_light_on_dark_is_read_from_its_negatives_on_a_phone(tabl
     page.locator("#teach-result").scroll_into_view_if_needed()
     screenshot(page, tmp_path, "teach-negative-print-checked")
     assert table[1].get("/api/decks").get_json()["decks"][0]["negative"] is True
+
+
+#: Shown under a deep warm lamp (the classic design, small): cards the page captures there as they are asked for.
+UNDER_THE_LAMP = ["red-0", "yellow-1", "red-4", "yellow-5", "red-8", "yellow-9", "blue-reverse"]
+
+
+def test_a_deck_taught_under_a_deep_warm_lamp_shows_the_light_learnt_on_a_phone(table: tuple, page: Any,
+                                                                               tmp_path: Path, monkeypatch) -> None:
+    """The page shows the table's light a profile learnt, and its check reads with it. Whether learning keeps a
+    light is `test_vision_table_light`'s; here every profile learnt is given the lamp's own white."""
+    from dataclasses import replace
+
+    from test_vision_table_light import CANDLE
+    from vision.table_light import TableLight, white_in
+
+    def under_the_lamp(card: str) -> Any:
+        return CANDLE.lit(face_on_table(card, "uno-classic", 90)[0])
+
+    frame, box = face_on_table("red-0", "uno-classic", 90)
+    lamp_white = TableLight(tuple(white_in(CANDLE.lit(frame), box)))
+    learn = decks.learn
+    monkeypatch.setattr(decks, "learn", lambda *args, **kwargs: replace(learn(*args, **kwargs), light=lamp_white))
+    base, api, source, _ = table
+    teach_uno(page, table, UNDER_THE_LAMP, UNDER_THE_LAMP, "lamp", picture=under_the_lamp)
+    page.wait_for_selector("#teach-result:not([hidden])", timeout=240_000)
+    assert "as if lit white" in page.inner_text("#teach-light")
+    assert page.locator("#teach-light .swatch").count() == 1
+    source.show(under_the_lamp("blue-4"))
+    page.click("#btn-check")
+    page.wait_for_selector("#check-list li")
+    assert "Blue 4" in page.inner_text("#check-list")
+    page.locator("#teach-result").scroll_into_view_if_needed()
+    screenshot(page, tmp_path, "teach-lamp-light")
+    assert api.get("/api/decks").get_json()["decks"][0]["light"].startswith("#")
 
 
 def test_a_refusal_is_said_in_plain_words_on_a_phone(table: tuple, page: Any, tmp_path: Path) -> None:

@@ -9,6 +9,9 @@ what was learnt from shots of known cards:
   of its weights, fitted on the reader's features of the shots' crops and held near zero by a ridge
   penalty, so that the classes shown move towards what this camera sees of them and the rest barely
   move;
+- **the table's light** (:mod:`vision.table_light`): the colour the cards' white shows under this table's
+  lamp, learnt from the shots; every frame is then read as if lit white, so that a warm bulb's cast no longer
+  hides cards from the detector nor turns greens yellow. Never learnt for a negative print (its white is print);
 - **negative print** (standard decks): a deck printed light on dark card stock (gold foil on black) is
   read from each frame's negative, where its cards look as the printed decks the detector learnt from
   (dark print on light stock). Whether the deck is one is decided on the shots learnt from: their
@@ -17,7 +20,7 @@ what was learnt from shots of known cards:
 Learning checks itself: the shots of every third card are held back, the profile is learnt from the
 rest, and the held-back shots are read without and with it. A profile that reads them worse than no
 profile is refused (:class:`ProfileRefused`); otherwise the profile is learnt again from every shot,
-keeping only the parts (its colours, its reader refit) that read the held-back shots better than reading as
+keeping only the parts (its light, its colours, its reader refit) that read the held-back shots better than reading as
 trained: a profile changes nothing it has not shown a gain on.
 Backs are not read by the reader and teach nothing here.
 
@@ -46,6 +49,7 @@ from vision.corner_pairs import centre
 from vision.detector import Detector
 from vision.images import InvalidImage, check_image, negative_of, read_image
 from vision.deck_inks import MAX_DRIFT
+from vision.table_light import TableLight, learnt_light, white_in
 from vision.uno_colour import (HUE_PROTOTYPES, READING_INKS, Inks, as_inks, circular_mean_hue, hue_distance,
                                 shown_hue)
 
@@ -119,6 +123,8 @@ class DeckProfile:
     reader: str = ""
     #: A standard deck printed light on dark stock: frames are read as their negatives.
     negative: bool = False
+    #: The table's light the shots were taken under: frames are read as if lit white (:mod:`vision.table_light`).
+    light: TableLight | None = None
 
     def colour_hues(self) -> Inks:
         """The inks to read with: the learnt hues, the default ones (printed and photographed) for colours
@@ -131,7 +137,8 @@ class DeckProfile:
                 "shift": None if self.shift is None else {"weight": self.shift.weight.round(6).tolist(),
                                                           "bias": self.shift.bias.round(6).tolist()},
                 "shots": self.shots, "check": None if self.check is None else self.check.to_dict(),
-                "ridge": self.ridge, "learnt_at": self.learnt_at, "reader": self.reader, "negative": self.negative}
+                "ridge": self.ridge, "learnt_at": self.learnt_at, "reader": self.reader, "negative": self.negative,
+                "light": None if self.light is None else self.light.to_list()}
 
     @classmethod
     def from_dict(cls, data: dict) -> DeckProfile:
@@ -149,13 +156,16 @@ class DeckProfile:
             negative = data.get("negative", False)
             if not isinstance(negative, bool) or (negative and data["family"] != "standard"):
                 raise DeckError("deck profile: only a standard deck is read as negatives (negative: true or false)")
+            light = data.get("light")  # absent from profiles learnt before the light was learnt
+            if light is not None and (not isinstance(light, list) or len(light) != 3):
+                raise DeckError("deck profile: its light must be the white's three linear RGB values")
             return cls(name=str(data["name"]), family=_family(data["family"]),
                        hues={str(k): float(v) for k, v in data.get("hues", {}).items() if k in HUE_PROTOTYPES},
                        shift=head, shots=int(data.get("shots", 0)),
                        check=None if check is None else HeldBackCheck(**{k: int(v) for k, v in check.items()}),
                        ridge=None if data.get("ridge") is None else float(data["ridge"]),
                        learnt_at=str(data.get("learnt_at", "")), reader=str(data.get("reader", "")),
-                       negative=negative)
+                       negative=negative, light=None if light is None else TableLight(tuple(float(v) for v in light)))
         except DeckError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
@@ -241,6 +251,8 @@ class ShotLook:
     colour: str | None
     hue: float | None
     read_right: bool = False
+    #: The box the shot's card was looked at in: its label's, else where the detector found it, else the frame.
+    box: Box | None = None
 
 
 def card_in_shot(detector: Detector, bgr: np.ndarray, box: Box | None) -> Detection | None:
@@ -304,7 +316,7 @@ def look_at(detector: Detector, shot: Shot, bgr: np.ndarray) -> ShotLook:
     colour = card.color if card.family == "uno" else None
     return ShotLook(target, np.concatenate(logits) if logits else np.zeros((0, len(CLASSIFIER_CLASSES))),
                     np.concatenate(features) if features else np.zeros((0, 0)), colour,
-                    shown_hue(bgr, box) if colour else None, found is not None and found.card == shot.card)
+                    shown_hue(bgr, box) if colour else None, found is not None and found.card == shot.card, box)
 
 
 def _views_of(found: Detection | None, seen: Sequence[tuple[Detection, list]]) -> list | None:
@@ -417,6 +429,7 @@ def profile_from(looks: Sequence[ShotLook], name: str, family: str, reader: str)
 def learnt_words(profile: DeckProfile) -> str:
     """What ``profile`` reads with, in words: its colours, its reader refit, negative print, or nothing new."""
     parts = [part for part, held in (("negative print (light on dark card stock)", profile.negative),
+                                     ("the table's light", profile.light is not None),
                                      ("colours", bool(profile.hues)), ("reader refit", profile.shift is not None))
              if held]
     return " and ".join(parts) if parts else "nothing new (read as trained)"
@@ -446,7 +459,7 @@ def use_profile(detector: Detector, profile: DeckProfile | None) -> None:
                         "has been retrained since): teach the deck again")
     detector.set_family(profile.family)
     try:
-        detector.use_deck(profile.name, profile.colour_hues(), profile.shift, profile.negative)
+        detector.use_deck(profile.name, profile.colour_hues(), profile.shift, profile.negative, profile.light)
     except ClassifierError as exc:
         raise DeckError(f"the deck {profile.name!r} does not fit this reader: {exc}") from exc
 
@@ -497,16 +510,16 @@ def _shot_image(shot: Shot) -> np.ndarray:
 
 
 def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hold_back: bool = True) -> DeckProfile:
-    """A profile of the deck that ``shots`` show. It is refused (:class:`ProfileRefused`) when the trained
-    reader reads fewer than ``AGREEING_SHARE`` of the shots as labelled, or an UNO shot shows no ink of the
-    colour it is labelled with (:func:`off_colour`). With ``hold_back``, the shots
-    of every ``HOLD_BACK_EVERY``-th card are kept back (:func:`held_back_shots`) and read by the whole
-    detector as trained and with each part of the profile learnt from the others (:func:`kept_parts`):
-    a part is kept only where it reads more of them right than reading as trained, so that a profile
-    never reads its own held-back shots worse, nor changes reading without a measured gain.
-    :class:`ProfileRefused` is raised when every learnt part reads them worse than no profile. The
-    profile returned is learnt from every shot. A standard deck whose shots (those not held back) read better
-    as negatives (:func:`reads_as_negative`) is learnt from their negatives, and its every part reads them so.
+    """A profile of the deck that ``shots`` show. It is refused (:class:`ProfileRefused`) where the shots' labels
+    do not match their cards (:func:`refuse_mislabelled`). With ``hold_back``, the shots of every
+    ``HOLD_BACK_EVERY``-th card are kept back (:func:`held_back_shots`) and read by the whole detector as trained
+    and with each part of the profile learnt from the others (:func:`kept_parts`): a part is kept only where it
+    reads more of them right than reading as trained, so that a profile never reads its own held-back shots
+    worse, nor changes reading without a measured gain. The table's light is learnt only so
+    (:func:`shots_light`), and the colours and refit that go with it are learnt from the shots as lit white.
+    :class:`ProfileRefused` is raised when every learnt part reads them worse than no profile. The profile
+    returned is learnt from every shot. A standard deck whose shots (those not held back) read better as
+    negatives (:func:`reads_as_negative`) is learnt from their negatives, and its every part reads them so.
     :class:`DeckError` when a shot cannot be read."""
     check_name(name)
     detector.set_family(_family(family))
@@ -523,18 +536,14 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
     # the shots as the profile will read them: a negative print's negatives
     looks = ([negatives[index] if index in negatives else look_at(detector, shot, negative_of(image))
               for index, (shot, image) in enumerate(zip(shots, images))] if negative else as_taken)
-    readable = [look for look in looks if look.target is not None and len(look.logits)]
-    agreeing = sum(reads_right(look, family, None) for look in readable)
-    if readable and agreeing < AGREEING_SHARE * len(readable):
-        raise ProfileRefused(f"the trained reader reads only {agreeing} of {len(readable)} shots as the value or "
-                             "rank they are labelled with: the labels do not match the cards")
-    miscoloured = [f"{shot.card} shows hue {look.hue:.0f}" for shot, look in zip(shots, looks) if off_colour(look)]
-    if miscoloured:
-        raise ProfileRefused(f"{len(miscoloured)} shot(s) show no ink near the colour they are labelled with ("
-                             + "; ".join(miscoloured[:5]) + "): the labels do not match the cards")
+    # the table's light, from the shots learnt from, and every shot as lit white by it (checked, never unchecked)
+    light = shots_light(images, as_taken, [not back for back in held_back]) \
+        if holding_back and not negative else None
+    lit = None if light is None else [look_at(detector, shot, light.corrected(image))
+                                      for shot, image in zip(shots, images)]
+    refuse_mislabelled(shots, looks, lit, family)
     if not holding_back:
         return replace(profile_from(looks, name, family, reader), negative=negative)
-    kept = [look for look, back in zip(looks, held_back) if not back]
     held = [(shot, image) for shot, image, back in zip(shots, images, held_back) if back]
 
     def right_with(candidate: DeckProfile) -> int:
@@ -543,35 +552,73 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
         use_profile(detector, None)
         return right
 
+    def learnt_from(views: Sequence[ShotLook]) -> DeckProfile:
+        return profile_from([look for look, back in zip(views, held_back) if not back], name, family, reader)
+
     without = sum(look.read_right for look, back in zip(as_taken, held_back) if back)  # read as trained
-    learnt = replace(profile_from(kept, name, family, reader), negative=negative)
-    scores = {parts: right_with(candidate) for parts, candidate in profile_parts(learnt).items()}
+    candidates = profile_parts(replace(learnt_from(looks), negative=negative))
+    if lit is not None:
+        candidates.update(profile_parts(replace(learnt_from(lit), light=light)))
+    scores = {parts: right_with(candidate) for parts, candidate in candidates.items()}
     if scores and max(scores.values()) < without:
         raise ProfileRefused(f"the profile read {max(scores.values())}/{len(held)} held-back shots right, "
                              f"{without}/{len(held)} without it", HeldBackCheck(len(held), without, max(scores.values())))
     parts = kept_parts(scores, without)
     check = HeldBackCheck(len(held), without, scores.get(parts, without))
-    return only_parts(replace(profile_from(looks, name, family, reader), check=check, negative=negative), parts)
+    if "light" in parts:  # learnt again from every shot, and the shots as lit white by it
+        light = shots_light(images, as_taken, [True] * len(shots)) or light
+        looks = [look_at(detector, shot, light.corrected(image)) for shot, image in zip(shots, images)]
+    return only_parts(replace(profile_from(looks, name, family, reader), check=check, negative=negative,
+                              light=light if "light" in parts else None), parts)
 
 
-#: The parts of a profile, simplest first: where two read as many held-back shots right, the simpler is kept.
-#: Negative print is a standard deck's and colours an UNO deck's, so the two never meet.
-PARTS = (("negative",), ("colours",), ("shift",), ("negative", "shift"), ("colours", "shift"))
+def shots_light(images: Sequence[np.ndarray], looks: Sequence[ShotLook], using: Sequence[bool]) -> TableLight | None:
+    """The table's light that the shots ``images`` (where ``using``) were taken under: the median of their cards'
+    whites (:func:`vision.table_light.white_in`, in the box each was looked at in)."""
+    return learnt_light(white_in(image, look.box) for image, look, use in zip(images, looks, using) if use)
+
+
+def refuse_mislabelled(shots: Sequence[Shot], looks: Sequence[ShotLook], lit: Sequence[ShotLook] | None,
+                       family: str) -> None:
+    """:class:`ProfileRefused` where the shots' labels do not match their cards: the trained reader reads fewer
+    than ``AGREEING_SHARE`` of them as labelled (values or ranks), or an UNO shot shows no ink near its labelled
+    colour (:func:`off_colour`); judged on the shots as taken (``looks``) and, where the table's light was
+    learnt, as lit white by it (``lit``), whichever agrees more: a lamp's cast is not a wrong label."""
+    views = [looks] if lit is None else [looks, lit]
+    readable = [[look for look in view if look.target is not None and len(look.logits)] for view in views]
+    agreeing, total = max(sum(reads_right(look, family, None) for look in view) for view in readable), len(readable[0])
+    if total and agreeing < AGREEING_SHARE * total:
+        raise ProfileRefused(f"the trained reader reads only {agreeing} of {total} shots as the value or "
+                             "rank they are labelled with: the labels do not match the cards")
+    miscoloured = [f"{shot.card} shows hue {looks[index].hue:.0f}" for index, shot in enumerate(shots)
+                   if all(off_colour(view[index]) for view in views)]
+    if miscoloured:
+        raise ProfileRefused(f"{len(miscoloured)} shot(s) show no ink near the colour they are labelled with ("
+                             + "; ".join(miscoloured[:5]) + "): the labels do not match the cards")
+
+
+#: The parts of a profile, those changing the least of a frame first: where two read as many held-back shots
+#: right, the first is kept. Negative print is a standard deck's and colours an UNO deck's, so the two never
+#: meet; the table's light is never learnt for a negative print (its white is its print).
+PARTS = (("negative",), ("colours",), ("shift",), ("light",), ("negative", "shift"), ("colours", "shift"),
+         ("light", "colours"), ("light", "shift"), ("light", "colours", "shift"))
 
 
 def only_parts(profile: DeckProfile, parts: tuple[str, ...]) -> DeckProfile:
     """``profile`` cut down to ``parts`` (``"colours"``: its learnt hues; ``"shift"``: its reader refit;
-    ``"negative"``: its frames read as negatives)."""
+    ``"negative"``: its frames read as negatives; ``"light"``: its frames read as if lit white)."""
     return replace(profile, hues=profile.hues if "colours" in parts else {}, negative="negative" in parts,
+                   light=profile.light if "light" in parts else None,
                    **({} if "shift" in parts else {"shift": None, "ridge": None}))
 
 
 def profile_parts(profile: DeckProfile) -> dict[tuple[str, ...], DeckProfile]:
-    """``profile`` cut down to each of ``PARTS`` that it holds (a negative print's: those reading negatives,
-    its reader refit having been fitted on them)."""
-    holds = {"colours": bool(profile.hues), "shift": profile.shift is not None, "negative": profile.negative}
-    return {parts: only_parts(profile, parts) for parts in PARTS
-            if all(holds[part] for part in parts) and ("negative" in parts) == profile.negative}
+    """``profile`` cut down to each of ``PARTS`` that it holds (a negative print's: those reading negatives, and
+    one with a light those reading lit white: its colours and reader refit were learnt from frames read so)."""
+    holds = {"colours": bool(profile.hues), "shift": profile.shift is not None, "negative": profile.negative,
+             "light": profile.light is not None}
+    return {parts: only_parts(profile, parts) for parts in PARTS if all(holds[part] for part in parts)
+            and ("negative" in parts) == holds["negative"] and ("light" in parts) == holds["light"]}
 
 
 def kept_parts(scores: dict[tuple[str, ...], int], without: int) -> tuple[str, ...]:

@@ -56,6 +56,7 @@ from vision.onnx_session import open_session
 from vision.small_cards import LookSize
 from vision.source_tree import repo_root
 from vision.table_deck import TableDeck
+from vision.table_light import TableLight
 from vision.unsure_boxes import CONFIRM_FLOOR, capped_apart, confirmed
 from vision.uno_colour import READING_INKS, Inks, as_inks
 from vision.yolo import decode, letterbox, model_class_names
@@ -143,15 +144,17 @@ class Detector(TableDeck):
             self._recorded = None
 
     def use_deck(self, name: str | None, hues: Mapping[str, float] | Inks | None = None,
-                 shift: HeadShift | None = None, negative: bool = False) -> None:
+                 shift: HeadShift | None = None, negative: bool = False, light: TableLight | None = None) -> None:
         """Read with what a deck profile (:mod:`vision.decks`) learnt: its UNO colour ``hues``, the reader's
-        ``shift`` and, for a standard deck printed light on dark card stock, ``negative`` (every frame read
-        as its negative, where such a deck's cards look as the printed decks the detector learnt from do);
-        ``name=None`` goes back to the trained reader, the default inks and frames as they come."""
+        ``shift``, the table's ``light`` (every frame read as if lit white, :mod:`vision.table_light`) and, for a
+        standard deck printed light on dark card stock, ``negative`` (every frame read as its negative, where such
+        a deck's cards look as the printed decks the detector learnt from do); ``name=None`` goes back to the
+        trained reader, the default inks and frames as they come."""
         if self.classifier is None and shift is not None:
             raise DetectorError("a deck profile needs the second stage (the reader), which is not loaded")
         self.deck = name
         self.negative = negative and name is not None
+        self.light = light if name is not None else None
         self.hues = as_inks(hues) if hues else READING_INKS
         if self.classifier is not None:
             self.classifier.set_shift(shift if name is not None else None)

@@ -2,7 +2,8 @@
 in play.
 
 A deck profile (:mod:`vision.decks`, used with :meth:`vision.detector.Detector.use_deck`) gives the UNO inks its
-colours are read against and, for a standard deck printed light on dark card stock, that every frame is read as
+colours are read against, the colour of the table's light that every frame is corrected for
+(:mod:`vision.table_light`) and, for a standard deck printed light on dark card stock, that every frame is read as
 its negative (:func:`vision.images.negative_of`), where such a deck's cards look as the printed decks the detector
 learnt from do. Where no profile is used, the UNO inks are learnt from the cards played (:mod:`vision.deck_inks`)
 and a standard deck printed light on dark is noticed from its frames in play (:mod:`vision.negative_prints`).
@@ -23,6 +24,7 @@ from vision.deck_inks import InkLearner
 from vision.images import negative_of
 from vision.negative_prints import FAMILY as NEGATIVE_PRINT_FAMILY
 from vision.negative_prints import NegativePrintLearner
+from vision.table_light import TableLight
 from vision.uno_colour import READING_INKS, Inks, as_inks, shown_hue
 
 #: Reads the cards in a checked image.
@@ -46,6 +48,7 @@ class TableDeck:
         self.hues: Inks = READING_INKS  # a deck profile's UNO inks
         self.deck: str | None = None  # the deck profile's name
         self.negative = False  # a deck printed light on dark: frames are read as their negatives (use_deck)
+        self.light: TableLight | None = None  # a deck profile's table light: frames are read as if lit white
         self.negatives: NegativePrintLearner | None = None  # an untaught deck printed light on dark, noticed
         self.inks: InkLearner | None = None
 
@@ -110,7 +113,10 @@ class TableDeck:
 
     def _as_printed(self, image: np.ndarray, cards_of: CardsOf) -> list[Detection]:
         """The cards ``cards_of`` reads in ``image``, or in its negative, none of them sure, where the deck is
-        printed light on dark: taught so (:attr:`negative`) or noticed in play (:meth:`notice_negative_prints`)."""
+        printed light on dark: taught so (:attr:`negative`) or noticed in play (:meth:`notice_negative_prints`).
+        Where a deck profile learnt the table's light (:attr:`light`), ``image`` is first read as if lit white."""
+        if self.light is not None:
+            image = self.light.corrected(image)
         if self.negative:
             return unsure(cards_of(negative_of(image)))
         if not self._noticing_negatives():

@@ -84,15 +84,17 @@ def hue_swatch(hue: float, like_rgb: tuple[int, int, int]) -> str:
 
 def profile_summary(profile: DeckProfile) -> dict[str, Any]:
     """What the page shows of a profile: each UNO colour's learnt and printed swatches and hues, whether
-    the reader was refitted, whether the deck is read from the negative (printed light on dark), the shots it
-    was learnt from and the held-back check."""
+    the reader was refitted, whether the deck is read from the negative (printed light on dark), the colour of
+    the table's light where frames are corrected for it (a swatch), the shots it was learnt from and the held-back
+    check."""
     from vision.uno_colour import HUE_PROTOTYPES, PRINTED_RGB
 
     colours = [{"colour": colour, "hue": hue, "printed_hue": round(HUE_PROTOTYPES[colour], 2),
                 "swatch": hue_swatch(hue, PRINTED_RGB[colour]), "printed": "#{:02x}{:02x}{:02x}".format(*PRINTED_RGB[colour])}
                for colour, hue in profile.hues.items()]
     return {"name": profile.name, "family": profile.family, "colours": colours, "reader": profile.shift is not None,
-            "negative": profile.negative, "shots": profile.shots,
+            "negative": profile.negative, "light": profile.light.swatch() if profile.light is not None else None,
+            "shots": profile.shots,
             "check": profile.check.to_dict() if profile.check else None,
             "learnt_at": profile.learnt_at}
 

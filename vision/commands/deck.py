@@ -105,6 +105,10 @@ def _learn(store, args: argparse.Namespace) -> int:
         print("colours: the printed ones (the colours learnt did not read the held-back shots better)")
     if profile.negative:
         print("print: light on dark card stock, read from each frame's negative (such readings are never sure)")
+    if profile.light is not None:
+        print(f"light: the cards' white shows {profile.light.swatch()} here; every frame is read as if lit white")
+    elif not profile.negative:
+        print("light: as the frames come (correcting for the light did not read the held-back shots better)")
     refit = "refitted to the shots" if profile.shift is not None else "as trained (a refit did not earn its place)"
     print(f"reader: {refit}")
     print(f"learnt the deck {args.name!r} ({family}) from {len(shots)} shots in {seconds:.1f} s; saved to {path}")

@@ -4,7 +4,7 @@
 table-prints]
 [--synthetic RENDERED_DIR | --render N]
 [--seed S] [--model M] [--conf C] [--limit N] [--calibrate | --calibrate-colour] [--readings-out FILE] [--shrink F]
-[--misses] [--json]`
+[--light NAME] [--misses] [--json]`
 
 Every real set is scored part by part (:mod:`vision.splits`): the *tune* parts are where choices are
 made, the *report* parts (``report``, and ``heldout`` for cards-real-dev) are the figures to quote.
@@ -18,6 +18,8 @@ rendered sets, each card laid in them read as a camera watching it would take it
 (:func:`vision.evaluation.card_reading`).
 ``--shrink F`` reads the real photos scaled by F onto a dark table, as a table camera sees cards lying
 small (:mod:`vision.small_on_table`); with ``--adapt K``, the deck is taught from shots shrunk so too.
+``--light NAME`` reads every real photo as lit by one lamp (:mod:`vision.lamps`: ``warm``, ``dim-warm``,
+``cold``), as one table's camera sees its cards; with ``--adapt K``, the deck is taught under it too.
 ``--misses`` says, for each rendered set, where its cards not found were lost (:func:`vision.evaluation.where_missed`).
 """
 from __future__ import annotations
@@ -36,7 +38,10 @@ from typing import TYPE_CHECKING
 from vision.commands import MODEL_HELP
 
 if TYPE_CHECKING:  # the command imports its dependencies when it runs
+    import numpy as np
+
     from vision.calibration import Calibration
+    from vision.lamps import Lamp
 
 HELP = "Measure the card recogniser on the real photo sets (tune and report parts) and on held-out renders."
 
@@ -132,6 +137,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="read each real photo scaled by F (0 < F <= 1) onto a dark 640 x 480 table, as a table "
                              "camera sees cards lying small (vision/small_on_table.py); with --adapt, the shots "
                              "taught too")
+    parser.add_argument("--light", default=None, metavar="NAME",
+                        help="read each real photo lit by the lamp NAME (vision/lamps.py: warm, dim-warm, cold), as "
+                             "a table under one lamp is seen; with --adapt, the shots taught too")
     parser.add_argument("--misses", action="store_true",
                         help="for the rendered sets, say where each card not found was lost: no box of the network "
                              "on it, only boxes too faint or unsure, a box it was sure of lost after it, or misread "
@@ -243,12 +251,12 @@ def _render_held_out(name: str, n: int, seed: int, out: Path, design: str | None
 
 
 def scored_parts(detector, datasets: Path, chosen: list[str], parts: Callable[[str], list[str]],
-                 limit: int | None, note_error, learn_inks: bool = False,
-                 shrink: float | None = None) -> Iterator[tuple[str, str, str, object]]:
+                 limit: int | None, note_error, learn_inks: bool = False, shrink: float | None = None,
+                 lamp: Lamp | None = None) -> Iterator[tuple[str, str, str, object]]:
     """Score the detector on each chosen real set, part by part: yields (set, folder, part, report). With
     ``learn_inks``, each part is read as one table's game (:func:`reading_files`); with ``shrink``, each photo
     is read shrunk by it onto a dark table (:mod:`vision.small_on_table`) and scored against its labels moved
-    with it."""
+    with it; with ``lamp``, each photo is read lit by it (:mod:`vision.lamps`)."""
     from vision import evaluation, splits
     from vision.progress import Progress
 
@@ -262,7 +270,7 @@ def scored_parts(detector, datasets: Path, chosen: list[str], parts: Callable[[s
             mine = {image: boxes for image, boxes in labels.items() if splits.part_of(folder_name, image) == part}
             mine = dict(list(mine.items())[:limit]) if limit else mine
             places: dict[Path, tuple[float, float]] = {}
-            detect_file = reading_files(detector, learn_inks, shrink, places)
+            detect_file = reading_files(detector, learn_inks, shrink, places, lamp)
             with Progress(len(mine), f"photos of {folder_name} {part}") as progress:
                 predictions = evaluation.predict_folder(mine, folder / "images", counted(detect_file, progress),
                                                         note_error)
@@ -283,29 +291,36 @@ def laid_labels(labels: dict, folder: Path, shrink: float | None, places: dict[P
 
 
 def reading_files(detector, learn_inks: bool = False, shrink: float | None = None,
-                  places: dict[Path, tuple[float, float]] | None = None) -> Callable:
+                  places: dict[Path, tuple[float, float]] | None = None, lamp: Lamp | None = None) -> Callable:
     """A function that reads the photo at a path with ``detector``. With ``learn_inks`` the photos read are
     one table's game: the detector learns the deck's UNO inks from the cards of the photos read before
     (:meth:`vision.table_deck.TableDeck.learn_inks`) and notices a standard deck printed light on dark
     (:meth:`vision.table_deck.TableDeck.notice_negative_prints`), starting afresh here. With ``shrink``, the
     photo is read shrunk by it onto a dark table (:func:`vision.small_on_table.small_on_table`), and where it
-    was laid is kept in ``places`` by path."""
-    from vision.images import read_image
+    was laid is kept in ``places`` by path. With ``lamp``, the photo is first lit by it (:mod:`vision.lamps`)."""
     from vision.small_on_table import small_on_table
 
     detector.learn_inks(learn_inks)
     detector.notice_negative_prints(learn_inks)
     detect = detector.detect_learning if learn_inks else detector.detect
+    read = photo_reader(lamp)
     if shrink is None:
-        return lambda path: detect(read_image(path))
+        return lambda path: detect(read(path))
 
     def detect_small(path: Path):
-        frame, place = small_on_table(read_image(path), shrink, path.name)
+        frame, place = small_on_table(read(path), shrink, path.name)
         if places is not None:
             places[path] = place
         return detect(frame)
 
     return detect_small
+
+
+def photo_reader(lamp: Lamp | None) -> Callable[[Path], np.ndarray]:
+    """Reads the photo at a path (:func:`vision.images.read_image`), lit by ``lamp`` where one is given."""
+    from vision.images import read_image
+
+    return read_image if lamp is None else lambda path: lamp.lit(read_image(path))
 
 
 def counted(detect_file: Callable, progress) -> Callable:
@@ -408,14 +423,15 @@ ADAPT_SETS: tuple[str, ...] = CARD_ID_SETS
 
 
 def teaching_shots(folder: Path, labels: dict, images: list[str], per_card: int,
-                   shrink: float | None = None) -> list:
+                   shrink: float | None = None, lamp: Lamp | None = None) -> list:
     """The first ``per_card`` shots of each card among ``images`` (sorted), a shot a labelled card; with
     ``shrink``, each shot is its photo shrunk by it onto a dark table (:mod:`vision.small_on_table`), its box
-    moved with it: a deck taught to a camera over the table."""
+    moved with it: a deck taught to a camera over the table; with ``lamp``, each lit by it."""
     from vision.decks import Shot
     from vision.evaluation import NO_CARD
-    from vision.images import read_image
     from vision.small_on_table import moved_box, small_on_table
+
+    read = photo_reader(lamp)
 
     shots, taken = [], Counter()
     for image in sorted(images):
@@ -425,18 +441,19 @@ def teaching_shots(folder: Path, labels: dict, images: list[str], per_card: int,
                 box = next(b.box for b in labels[image] if b.label == card)
                 path = folder / "images" / image
                 if shrink is None:
-                    shots.append(Shot(path, card, box))
+                    shots.append(Shot(path if lamp is None else read(path), card, box))
                     continue
-                frame, place = small_on_table(read_image(path), shrink, image)
+                frame, place = small_on_table(read(path), shrink, image)
                 shots.append(Shot(frame, card, moved_box(box, shrink, place) if box is not None else None))
     return shots
 
 
 def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit: int | None, as_json: bool,
-              shrink: float | None = None) -> int:
+              shrink: float | None = None, lamp: Lamp | None = None) -> int:
     """`tableref eval --adapt K`: per real set, a deck profile learnt from K shots per card of its tune
     part, and its report part scored without and with it; with ``shrink`` (``--shrink F``), the shots taught
-    and the photos scored all shrunk by it onto a dark table, as one camera over a table sees them."""
+    and the photos scored all shrunk by it onto a dark table, as one camera over a table sees them; with
+    ``lamp`` (``--light NAME``), all lit by it."""
     from vision import decks, evaluation, splits
 
     results = {}
@@ -450,7 +467,7 @@ def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit:
                   if splits.part_of(folder_name, image) == splits.REPORT_PART[folder_name]}
         report = dict(list(report.items())[:limit]) if limit else report
         try:
-            shots = teaching_shots(folder, labels, tune, per_card, shrink)
+            shots = teaching_shots(folder, labels, tune, per_card, shrink, lamp)
         except (OSError, ValueError) as exc:  # InvalidImage is a ValueError: a photo that cannot be laid
             print(f"tableref eval: {exc}", file=sys.stderr)
             return 2
@@ -473,17 +490,19 @@ def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit:
             decks.use_profile(detector, used)
             places: dict[Path, tuple[float, float]] = {}
             predictions = evaluation.predict_folder(report, folder / "images",
-                                                    reading_files(detector, shrink=shrink, places=places),
+                                                    reading_files(detector, shrink=shrink, places=places,
+                                                                  lamp=lamp),
                                                     lambda image, exc: errors.append(f"{image}: {exc}"))
             figures[label] = getattr(evaluation, scorer)(laid_labels(report, folder, shrink, places), predictions)
         decks.use_profile(detector, None)
         hues = profile.hues if profile is not None else {}
-        results[name] = {"shots": len(shots), "learn_s": round(learnt_in, 2), "profile": verdict, "hues": hues,
+        light = profile.light.to_list() if profile is not None and profile.light is not None else None
+        results[name] = {"light": light, "shots": len(shots), "learn_s": round(learnt_in, 2), "profile": verdict, "hues": hues,
                          **{k: r.to_dict() for k, r in figures.items()}}
         if not as_json:
-            print(f"{folder_name}{f' shrunk to {shrink:g} on a dark table' if shrink else ''}: profile from "
-                  f"{len(shots)} tune shots ({per_card} per card) learnt in "
-                  f"{learnt_in:.1f} s, {verdict}{'; hues ' + str(hues) if hues else ''}")
+            print(f"{folder_name}{seen_words(shrink, lamp)}: profile from {len(shots)} tune shots ({per_card} per "
+                  f"card) learnt in {learnt_in:.1f} s, {verdict}{'; hues ' + str(hues) if hues else ''}"
+                  f"{'; light (linear RGB white) ' + str(light) if light else ''}")
             for label, figure in figures.items():
                 if name == "uno":
                     _print_uno(f"  [report] {label} profile", figure)
@@ -495,6 +514,12 @@ def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit:
     for error in errors:
         print(f"  unreadable: {error}")
     return 0
+
+
+def seen_words(shrink: float | None, lamp: Lamp | None) -> str:
+    """How the photos were seen, in words for a title: shrunk onto a table, lit by a lamp; empty as taken."""
+    return ((f" shrunk to {shrink:g} on a dark table" if shrink else "")
+            + (f" under {lamp.words}" if lamp is not None else ""))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -534,13 +559,19 @@ def run(args: argparse.Namespace) -> int:
     if args.shrink is not None and not 0 < args.shrink <= 1:
         print("tableref eval: --shrink needs a scale F with 0 < F <= 1", file=sys.stderr)
         return 2
+    from vision.lamps import LAMPS
+
+    if args.light is not None and args.light not in LAMPS:
+        print(f"tableref eval: no lamp {args.light!r}; choose from {', '.join(sorted(LAMPS))}", file=sys.stderr)
+        return 2
+    lamp = LAMPS[args.light] if args.light else None
     if args.adapt is not None:
         if args.adapt < 1:
             print("tableref eval: --adapt needs K >= 1 shots per card", file=sys.stderr)
             return 2
         try:
             return run_adapt(load(not args.uncalibrated), datasets, chosen, args.adapt, args.limit, args.json,
-                             args.shrink)
+                             args.shrink, lamp)
         except DetectorError as exc:
             print(f"tableref eval: {exc}", file=sys.stderr)
             return 2
@@ -562,7 +593,8 @@ def run(args: argparse.Namespace) -> int:
     reports: dict[str, object] = {}
     written = []
     for name, folder_name, part, report in scored_parts(detector, datasets, chosen, _scored_parts(args.part),
-                                                         args.limit, note_error, args.learn_inks, args.shrink):
+                                                         args.limit, note_error, args.learn_inks, args.shrink,
+                                                         lamp):
         reports[f"{name}:{part}"] = report
         if part == ("tune" if args.part == "tune" else REPORT_PART[folder_name]) and name in CARD_ID_SETS:
             written += report.confidence.readings
@@ -615,8 +647,7 @@ def run(args: argparse.Namespace) -> int:
         folder_name = REAL_SETS[name][0]
         role = "REPORT" if part == REPORT_PART[folder_name] else "tune"
         title = f"{folder_name} [{part}: {role}]"
-        if args.shrink:
-            title += f" shrunk to {args.shrink:g} on a dark table"
+        title += seen_words(args.shrink, lamp)
         if name == "uno":
             _print_uno(title, report)
         else:

@@ -120,6 +120,11 @@
         session.profile.negative ?
           "Printed light on dark: the camera reads this deck from its negative, and asks the table before any flag." :
           "No colours: a standard deck is read by its ranks and suits." })]));
+    const light = session.profile.light;
+    $("teach-light").replaceChildren(...(light ?
+      [el("span", { className: "swatch", style: "background:" + light, title: "the table's light" }),
+        el("span", { textContent: " Light: this table's lamp tints the cards; the camera now reads every frame as if lit white." })] :
+      [el("span", { className: "muted", textContent: "Light: the frames are read as they come." })]));
     $("teach-reads").replaceChildren(...Object.entries(session.learnt_reads).map(([card, read]) =>
       el("li", { className: read === card ? "done" : "wrong" }, tile(card), el("span", { textContent: read === card ? " ✓ read right" : " read as " }),
         ...(read === card ? [] : [tile(read)]))));
@@ -127,7 +132,7 @@
     $("btn-check").disabled = session.checks.length >= session.check_cards;
     $("check-list").replaceChildren(...session.checks.map((c, i) => el("li", {},
       el("span", { textContent: "Card " + (i + 1) + ": " }), tile(c.read),
-      el("span", { className: "muted", textContent: c.without && c.without !== c.read ? " (printed colours would read " + cardWords(c.without) + ")" : "" }))));
+      el("span", { className: "muted", textContent: c.without && c.without !== c.read ? " (untaught, the camera would read " + cardWords(c.without) + ")" : "" }))));
   }
 
   function heldBackWords(held) {
