@@ -132,17 +132,34 @@ def test_the_negative_turns_lightness_over_and_keeps_colours() -> None:
     assert turned[0, 0, 2] > turned[0, 0, 0] + 60 and turned[0, 0, 2] > turned[0, 0, 1] + 60  # red stays red
 
 
+def scored(right: int, sure_margin: int = 0) -> decks.HeldBackScore:
+    return decks.HeldBackScore(right, sure_margin)
+
+
 @pytest.mark.parametrize("scores, without, kept", [
-    ({("negative",): 4, ("negative", "shift"): 4}, 0, ("negative",)),
-    ({("negative",): 3, ("negative", "shift"): 4}, 0, ("negative", "shift")),
-    ({("colours",): 5}, 5, ()),  # a tie changes nothing
-    ({("colours",): 6, ("shift",): 6, ("colours", "shift"): 6}, 5, ("colours",)),  # the simplest of the best
-    ({("colours",): 5, ("shift",): 7, ("colours", "shift"): 6}, 5, ("shift",)),
-    ({("colours",): 6, ("colours", "shift"): 7}, 5, ("colours", "shift")),
-    ({}, 5, ()),
+    ({("negative",): scored(4), ("negative", "shift"): scored(4)}, scored(0), ("negative",)),
+    ({("negative",): scored(3), ("negative", "shift"): scored(4)}, scored(0), ("negative", "shift")),
+    ({("colours",): scored(5)}, scored(5), ()),  # a tie changes nothing
+    ({("colours",): scored(6), ("shift",): scored(6), ("colours", "shift"): scored(6)}, scored(5), ("colours",)),
+    ({("colours",): scored(5), ("shift",): scored(7), ("colours", "shift"): scored(6)}, scored(5), ("shift",)),
+    ({("colours",): scored(6), ("colours", "shift"): scored(7)}, scored(5), ("colours", "shift")),
+    ({}, scored(5), ()),
+    # as many right: more of them sure is better, fewer sure is not
+    ({("light",): scored(5, 4), ("colours",): scored(5, 2)}, scored(5, 2), ("light",)),
+    ({("light",): scored(5, 1)}, scored(5, 2), ()),
+    ({("light",): scored(6, 0), ("shift",): scored(5, 5)}, scored(5, 2), ("light",)),  # more right comes first
 ])
 def test_only_parts_that_read_held_back_shots_better_are_kept(scores, without, kept) -> None:
     assert decks.kept_parts(scores, without) == kept
+
+
+def test_a_held_back_score_counts_right_readings_then_sure_right_less_sure_wrong() -> None:
+    def read(card: str, sure: bool) -> Detection:
+        return Detection(card, 0.9, (0.0, 0.0, 10.0, 10.0), sure=sure)
+
+    readings = [("red-1", read("red-1", True)), ("red-2", read("red-2", False)), ("red-3", read("red-8", True)),
+                ("red-4", None)]
+    assert decks.held_back_score(readings) == decks.HeldBackScore(right=2, sure_margin=0)
 
 
 def test_detect_reads_with_the_deck_named(tmp_path: Path, store, capsys) -> None:

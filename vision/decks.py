@@ -19,9 +19,10 @@ what was learnt from shots of known cards:
 
 Learning checks itself: the shots of every third card are held back, the profile is learnt from the
 rest, and the held-back shots are read without and with it. A profile that reads them worse than no
-profile is refused (:class:`ProfileRefused`); otherwise the profile is learnt again from every shot,
-keeping only the parts (its light, its colours, its reader refit) that read the held-back shots better than reading as
-trained: a profile changes nothing it has not shown a gain on.
+profile (fewer right) is refused (:class:`ProfileRefused`); otherwise the profile is learnt again from every
+shot, keeping only the parts (its light, its colours, its reader refit) that read the held-back shots better than
+reading as trained (more right, or as many right and more of them sure: :class:`HeldBackScore`): a profile
+changes nothing it has not shown a gain on.
 Backs are not read by the reader and teach nothing here.
 
 Profiles are JSON files in the user's data directory (:class:`ProfileStore`); ``$TABLEREF_DECKS``
@@ -35,6 +36,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -475,12 +477,6 @@ def read_with_deck(detector: Detector, name: str | None, store: ProfileStore | N
     use_profile(detector, profile)
 
 
-def read_right(detector: Detector, shot: Shot, bgr: np.ndarray) -> bool:
-    """Whether ``detector`` reads the shot's card as its card."""
-    found = card_in_shot(detector, bgr, shot.box)
-    return found is not None and found.card == shot.card
-
-
 def reads_as_negative(as_taken: Sequence[ShotLook], as_negatives: Sequence[ShotLook]) -> bool:
     """Whether the detector, reading as trained, reads more of some shots right from their negatives
     (``as_negatives``, :func:`look_at` each shot's negative) than as taken (``as_taken``): a standard deck printed
@@ -514,9 +510,10 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
     do not match their cards (:func:`refuse_mislabelled`). With ``hold_back``, the shots of every
     ``HOLD_BACK_EVERY``-th card are kept back (:func:`held_back_shots`) and read by the whole detector as trained
     and with each part of the profile learnt from the others (:func:`kept_parts`): a part is kept only where it
-    reads more of them right than reading as trained, so that a profile never reads its own held-back shots
-    worse, nor changes reading without a measured gain. The table's light is learnt only so
-    (:func:`shots_light`), and the colours and refit that go with it are learnt from the shots as lit white.
+    reads them better than reading as trained (more of them right, or as many with more sure:
+    :class:`HeldBackScore`), so that a profile never reads its own held-back shots worse, nor changes reading
+    without a measured gain. The table's light is learnt only so (:func:`shots_light`), and the colours and refit
+    that go with it are learnt from the shots as lit white.
     :class:`ProfileRefused` is raised when every learnt part reads them worse than no profile. The profile
     returned is learnt from every shot. A standard deck whose shots (those not held back) read better as
     negatives (:func:`reads_as_negative`) is learnt from their negatives, and its every part reads them so.
@@ -546,25 +543,26 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
         return replace(profile_from(looks, name, family, reader), negative=negative)
     held = [(shot, image) for shot, image, back in zip(shots, images, held_back) if back]
 
-    def right_with(candidate: DeckProfile) -> int:
+    def read_with(candidate: DeckProfile | None) -> HeldBackScore:
         use_profile(detector, candidate)
-        right = sum(read_right(detector, shot, image) for shot, image in held)
+        score = held_back_score([(shot.card, card_in_shot(detector, image, shot.box)) for shot, image in held])
         use_profile(detector, None)
-        return right
+        return score
 
     def learnt_from(views: Sequence[ShotLook]) -> DeckProfile:
         return profile_from([look for look, back in zip(views, held_back) if not back], name, family, reader)
 
-    without = sum(look.read_right for look, back in zip(as_taken, held_back) if back)  # read as trained
+    without = read_with(None)  # read as trained
     candidates = profile_parts(replace(learnt_from(looks), negative=negative))
     if lit is not None:
         candidates.update(profile_parts(replace(learnt_from(lit), light=light)))
-    scores = {parts: right_with(candidate) for parts, candidate in candidates.items()}
-    if scores and max(scores.values()) < without:
-        raise ProfileRefused(f"the profile read {max(scores.values())}/{len(held)} held-back shots right, "
-                             f"{without}/{len(held)} without it", HeldBackCheck(len(held), without, max(scores.values())))
+    scores = {parts: read_with(candidate) for parts, candidate in candidates.items()}
+    most = max((score.right for score in scores.values()), default=without.right)
+    if most < without.right:
+        raise ProfileRefused(f"the profile read {most}/{len(held)} held-back shots right, "
+                             f"{without.right}/{len(held)} without it", HeldBackCheck(len(held), without.right, most))
     parts = kept_parts(scores, without)
-    check = HeldBackCheck(len(held), without, scores.get(parts, without))
+    check = HeldBackCheck(len(held), without.right, scores.get(parts, without).right)
     if "light" in parts:  # learnt again from every shot, and the shots as lit white by it
         light = shots_light(images, as_taken, [True] * len(shots)) or light
         looks = [look_at(detector, shot, light.corrected(image)) for shot, image in zip(shots, images)]
@@ -621,9 +619,28 @@ def profile_parts(profile: DeckProfile) -> dict[tuple[str, ...], DeckProfile]:
             and ("negative" in parts) == holds["negative"] and ("light" in parts) == holds["light"]}
 
 
-def kept_parts(scores: dict[tuple[str, ...], int], without: int) -> tuple[str, ...]:
-    """The parts to keep: the simplest of those that read the most held-back shots right, where that is
-    more than reading as trained (``without``); none (``()``) otherwise."""
+class HeldBackScore(NamedTuple):
+    """How well the held-back shots were read: how many right, then (where as many are right) how many more
+    right readings than wrong ones were sure: a reading made sure lets the referee rule without asking."""
+
+    right: int
+    sure_margin: int
+
+
+def held_back_score(readings: Iterable[tuple[str, Detection | None]]) -> HeldBackScore:
+    """The score of the held-back shots' readings, each (the shot's card, the detection read as it or None)."""
+    right = sure_margin = 0
+    for card, found in readings:
+        if found is None:
+            continue
+        right += found.card == card
+        sure_margin += (1 if found.card == card else -1) if found.sure else 0
+    return HeldBackScore(right, sure_margin)
+
+
+def kept_parts(scores: dict[tuple[str, ...], HeldBackScore], without: HeldBackScore) -> tuple[str, ...]:
+    """The parts to keep: the simplest of those that read the held-back shots best (the most right, then the
+    greatest sure margin), where that is better than reading as trained (``without``); none (``()``) otherwise."""
     best = max(scores.values(), default=without)
     if best <= without:
         return ()
