@@ -36,9 +36,9 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -595,8 +595,8 @@ def refuse_mislabelled(shots: Sequence[Shot], looks: Sequence[ShotLook], lit: Se
                              + "; ".join(miscoloured[:5]) + "): the labels do not match the cards")
 
 
-#: The parts of a profile, those changing the least of a frame first: where two read as many held-back shots
-#: right, the first is kept. Negative print is a standard deck's and colours an UNO deck's, so the two never
+#: The parts of a profile, those changing the least of a frame first: where two read the held-back shots
+#: equally well (:class:`HeldBackScore`), the first is kept. Negative print is a standard deck's and colours an UNO deck's, so the two never
 #: meet; the table's light is never learnt for a negative print (its white is its print).
 PARTS = (("negative",), ("colours",), ("shift",), ("light",), ("negative", "shift"), ("colours", "shift"),
          ("light", "colours"), ("light", "shift"), ("light", "colours", "shift"))
