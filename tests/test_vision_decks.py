@@ -116,6 +116,15 @@ def test_the_card_taught_beside_another_is_the_one_of_the_asked_value_or_none() 
     assert decks.taught_card([], "red-5") is None
 
 
+def test_a_corner_read_apart_inside_the_card_shown_is_not_a_second_card_in_view() -> None:
+    card = Detection("wild", 0.93, (275, 168, 365, 308))  # a blue 7 under a deep warm lamp, read as a wild
+    corner = Detection("wild-shuffle", 0.24, (342, 284, 359, 306))  # its lower corner index, read apart
+    beside = Detection("red-2", 0.9, (400, 168, 490, 308))
+    assert decks.cards_apart([card, corner]) == [card]
+    assert decks.taught_card(decks.cards_apart([card, corner]), "blue-7") is card  # taught, however read
+    assert decks.cards_apart([card, corner, beside]) == [card, beside]
+
+
 def test_a_deck_printed_dark_on_light_is_not_read_as_negatives() -> None:
     shots = [decks.Shot(face_on_table(card, "standard-simple", 170)[0], card) for card in DARK_TEACHING]
     profile = decks.learn(Detector.load(family="standard"), shots, "plain", "standard")

@@ -275,11 +275,24 @@ def card_in_shot(detector: Detector, bgr: np.ndarray, box: Box | None) -> Detect
 
 def cards_in_frame(detector: Detector, bgr: np.ndarray, family: str) -> list[Detection]:
     """The cards in a camera frame of a card being taught (no box labelled): as taken, else, for a standard
-    deck, in the frame's negative (a deck printed light on dark, which reads as no card as taken)."""
+    deck, in the frame's negative (a deck printed light on dark, which reads as no card as taken); each of them
+    apart (:func:`cards_apart`)."""
     found = detector.detect(bgr)
     if not found and family == "standard":
         found = detector.detect(negative_of(bgr))
-    return found
+    return cards_apart(found)
+
+
+def cards_apart(found: Sequence[Detection]) -> list[Detection]:
+    """``found`` less the detections lying wholly inside another's box: a card shown to be taught is one card,
+    and a corner index of it read as another card (a blue card under a deep warm lamp: its index read as a wild
+    of its own) is part of it, not a second card in view."""
+    return [card for card in found
+            if not any(other is not card and _within(card.box, other.box) for other in found)]
+
+
+def _within(inner: Box, outer: Box) -> bool:
+    return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
 
 
 def taught_card(found: Sequence[Detection], asked: str | None) -> Detection | None:

@@ -519,10 +519,11 @@ class Teacher:
 
     def _read(self, frame: Any, asked: str | None = None) -> str | None:
         """The card in ``frame`` as the detector reads it now: with ``asked``, the card taught among any in view
-        (:func:`vision.decks.taught_card`); without, the only card in view (:class:`NothingSeen` for more)."""
-        from vision.decks import taught_card
+        (:func:`vision.decks.taught_card`); without, the only card in view (:class:`NothingSeen` for more), a
+        corner read apart inside a card's box being part of it (:func:`vision.decks.cards_apart`)."""
+        from vision.decks import cards_apart, taught_card
 
-        found = self._detector.detect(frame)
+        found = cards_apart(self._detector.detect(frame))
         if asked is None and len(found) > 1:
             raise NothingSeen(f"{len(found)} cards in view: show one card at a time, the others out of view")
         card = taught_card(found, asked)
