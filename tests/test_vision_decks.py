@@ -168,7 +168,10 @@ def test_a_held_back_score_counts_right_readings_then_sure_right_less_sure_wrong
 
     readings = [("red-1", read("red-1", True)), ("red-2", read("red-2", False)), ("red-3", read("red-8", True)),
                 ("red-4", None)]
-    assert decks.held_back_score(readings) == decks.HeldBackScore(right=2, sure_margin=0)
+    assert [decks.right_and_sure(*reading) for reading in readings] == [(True, True), (True, False), (False, True),
+                                                                         (False, False)]
+    scored_readings = [decks.right_and_sure(*reading) for reading in readings]
+    assert decks.held_back_score(scored_readings) == decks.HeldBackScore(right=2, sure_margin=0)
 
 
 def test_detect_reads_with_the_deck_named(tmp_path: Path, store, capsys) -> None:

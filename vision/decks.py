@@ -253,6 +253,8 @@ class ShotLook:
     colour: str | None
     hue: float | None
     read_right: bool = False
+    #: Whether that reading (right or not) was sure.
+    read_sure: bool = False
     #: The box the shot's card was looked at in: its label's, else where the detector found it, else the frame.
     box: Box | None = None
 
@@ -331,7 +333,7 @@ def look_at(detector: Detector, shot: Shot, bgr: np.ndarray) -> ShotLook:
     colour = card.color if card.family == "uno" else None
     return ShotLook(target, np.concatenate(logits) if logits else np.zeros((0, len(CLASSIFIER_CLASSES))),
                     np.concatenate(features) if features else np.zeros((0, 0)), colour,
-                    shown_hue(bgr, box) if colour else None, found is not None and found.card == shot.card, box)
+                    shown_hue(bgr, box) if colour else None, *right_and_sure(shot.card, found), box)
 
 
 def _views_of(found: Detection | None, seen: Sequence[tuple[Detection, list]]) -> list | None:
@@ -556,16 +558,18 @@ def learn(detector: Detector, shots: Sequence[Shot], name: str, family: str, hol
         return replace(profile_from(looks, name, family, reader), negative=negative)
     held = [(shot, image) for shot, image, back in zip(shots, images, held_back) if back]
 
-    def read_with(candidate: DeckProfile | None) -> HeldBackScore:
+    def read_with(candidate: DeckProfile) -> HeldBackScore:
         use_profile(detector, candidate)
-        score = held_back_score([(shot.card, card_in_shot(detector, image, shot.box)) for shot, image in held])
+        score = held_back_score([right_and_sure(shot.card, card_in_shot(detector, image, shot.box))
+                                 for shot, image in held])
         use_profile(detector, None)
         return score
 
     def learnt_from(views: Sequence[ShotLook]) -> DeckProfile:
         return profile_from([look for look, back in zip(views, held_back) if not back], name, family, reader)
 
-    without = read_with(None)  # read as trained
+    # read as trained: as the shots were looked at
+    without = held_back_score([(look.read_right, look.read_sure) for look, back in zip(as_taken, held_back) if back])
     candidates = profile_parts(replace(learnt_from(looks), negative=negative))
     if lit is not None:
         candidates.update(profile_parts(replace(learnt_from(lit), light=light)))
@@ -609,8 +613,9 @@ def refuse_mislabelled(shots: Sequence[Shot], looks: Sequence[ShotLook], lit: Se
 
 
 #: The parts of a profile, those changing the least of a frame first: where two read the held-back shots
-#: equally well (:class:`HeldBackScore`), the first is kept. Negative print is a standard deck's and colours an UNO deck's, so the two never
-#: meet; the table's light is never learnt for a negative print (its white is its print).
+#: equally well (:class:`HeldBackScore`), the first is kept. Negative print is a standard deck's and colours
+#: an UNO deck's, so the two never meet; the table's light is never learnt for a negative print (its white is
+#: its print).
 PARTS = (("negative",), ("colours",), ("shift",), ("light",), ("negative", "shift"), ("colours", "shift"),
          ("light", "colours"), ("light", "shift"), ("light", "colours", "shift"))
 
@@ -640,14 +645,17 @@ class HeldBackScore(NamedTuple):
     sure_margin: int
 
 
-def held_back_score(readings: Iterable[tuple[str, Detection | None]]) -> HeldBackScore:
-    """The score of the held-back shots' readings, each (the shot's card, the detection read as it or None)."""
+def right_and_sure(card: str, found: Detection | None) -> tuple[bool, bool]:
+    """Whether ``found`` (the detection read as a shot of ``card``, or None) reads it right, and whether it is sure."""
+    return found is not None and found.card == card, found is not None and found.sure
+
+
+def held_back_score(readings: Iterable[tuple[bool, bool]]) -> HeldBackScore:
+    """The score of the held-back shots' readings, each (right, sure) (:func:`right_and_sure`)."""
     right = sure_margin = 0
-    for card, found in readings:
-        if found is None:
-            continue
-        right += found.card == card
-        sure_margin += (1 if found.card == card else -1) if found.sure else 0
+    for is_right, sure in readings:
+        right += is_right
+        sure_margin += (1 if is_right else -1) if sure else 0
     return HeldBackScore(right, sure_margin)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -48,9 +49,14 @@ class Lamp:
         left = np.maximum(cast, 1e-4) ** (1.0 - self.balanced)
         return left / float(left @ LUMINANCE) * self.exposure
 
+    @cached_property
+    def _tables(self) -> np.ndarray:
+        """The lookup tables of :meth:`lit`, made once."""
+        return channel_tables(self.gains())
+
     def lit(self, bgr: np.ndarray) -> np.ndarray:
         """``bgr`` (8-bit) as a camera would have taken it under this lamp."""
-        return lit_by(bgr, channel_tables(self.gains()))
+        return lit_by(bgr, self._tables)
 
 
 #: The lamps `tableref eval --light` offers.

@@ -13,7 +13,8 @@ frame); like every part of a profile, it is kept only where it reads the held-ba
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -58,14 +59,17 @@ class TableLight:
     """A table's light: the linear RGB its cards' white shows under it."""
 
     white: tuple[float, float, float]
-    _tables: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         white = np.asarray(self.white, np.float64)
         if white.shape != (3,) or not np.all(np.isfinite(white)) or white.min() < DARKEST_WHITE:
             raise ValueError(f"a table light's white must be three linear RGB values of at least {DARKEST_WHITE}, "
                              f"not {self.white!r}")
-        object.__setattr__(self, "_tables", channel_tables(self.gains()))
+
+    @cached_property
+    def _tables(self) -> np.ndarray:
+        """The lookup tables of :meth:`corrected`, made once."""
+        return channel_tables(self.gains())
 
     def gains(self) -> np.ndarray:
         """Each channel's scale (red, green, blue, linear light) that turns the white neutral at its luminance."""

@@ -497,8 +497,8 @@ def run_adapt(detector, datasets: Path, chosen: list[str], per_card: int, limit:
         decks.use_profile(detector, None)
         hues = profile.hues if profile is not None else {}
         light = profile.light.to_list() if profile is not None and profile.light is not None else None
-        results[name] = {"light": light, "shots": len(shots), "learn_s": round(learnt_in, 2), "profile": verdict, "hues": hues,
-                         **{k: r.to_dict() for k, r in figures.items()}}
+        results[name] = {"shots": len(shots), "learn_s": round(learnt_in, 2), "profile": verdict, "hues": hues,
+                         "light": light, **{k: r.to_dict() for k, r in figures.items()}}
         if not as_json:
             print(f"{folder_name}{seen_words(shrink, lamp)}: profile from {len(shots)} tune shots ({per_card} per "
                   f"card) learnt in {learnt_in:.1f} s, {verdict}{'; hues ' + str(hues) if hues else ''}"
