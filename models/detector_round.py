@@ -6,7 +6,8 @@ For each 8-bit detector (the shipped reader and calibration read with it), at it
 
 * ``uno-real-dev``'s tune part: photos read right, of them sure, and sure readings right;
 * the same photos laid at half size on a dark table (``--shrink 0.5``), read right;
-* ``cards-rf``'s tune part: corners read right (recall) and readings right (precision);
+* ``cards-rf``'s tune part: corners read right (recall) and readings right, one a card (precision; until the
+  sixty-second round every box a card was read in);
 * held-out table renders (``--frames`` each for each of ``--seeds``, never trained on; several seeds' counts summed):
   tables and busy tables of each family, cards read right, precision, and readings lying on no card laid
   (``off_card``: phantom backs and the like);

@@ -58,6 +58,7 @@ def test_corner_scoring_needs_rank_and_suit_and_counts_phantoms() -> None:
     assert (report.rank_recall.right, report.rank_recall.total) == (3, 4)
     assert (report.suit_right.right, report.suit_right.total) == (2, 3)  # the Joker has no suit
     assert (report.precision.right, report.precision.total) == (1, 3)
+    assert (report.box_precision.right, report.box_precision.total) == (1, 3)
     assert report.missed == {"7S": 1, "joker": 1} and report.wrong == {"7C": 1, "KD": 1}
     readings = report.confidence.readings
     assert [(r.truth, r.read, r.right) for r in readings] == [
@@ -85,7 +86,8 @@ def test_a_card_is_scored_at_the_corner_indices_it_was_read_in() -> None:
     queen = Detection("QH", 0.9, (5, 5, 195, 295), parts=((8, 8, 32, 52), (168, 248, 192, 292)))
     report = score_corners(labels, {"t.jpg": [queen]})
     assert (report.recall.right, report.recall.total) == (2, 3)
-    assert (report.precision.right, report.precision.total) == (2, 2)
+    assert (report.precision.right, report.precision.total) == (1, 1)  # one card, one reading
+    assert (report.box_precision.right, report.box_precision.total) == (2, 2)
     assert (report.suit_right.right, report.suit_right.total) == (2, 2)  # the queen is not read on the 2C
     assert [(r.truth, r.read, r.right) for r in report.confidence.readings] == [("2C", "none", False),
                                                                                  ("QH", "QH", True)]
@@ -93,12 +95,17 @@ def test_a_card_is_scored_at_the_corner_indices_it_was_read_in() -> None:
 
 def test_a_card_is_one_reading_right_where_one_of_its_corners_covers_a_label() -> None:
     """The labels leave some printed corners out: a card read right at its labelled corner is a right
-    reading, although its other corner, found too, covers no label (and counts against precision)."""
+    reading, although its other corner, found too, covers no label (it counts against the boxes' precision
+    only); the same card reported twice, once from that corner alone, is a wrong reading."""
     labels = {"t.jpg": [LabelBox("5D", (10, 10, 30, 50))]}
     five = Detection("5D", 0.99, (5, 5, 195, 295), parts=((8, 8, 32, 52), (168, 248, 192, 292)))
     report = score_corners(labels, {"t.jpg": [five]})
-    assert (report.precision.right, report.precision.total) == (1, 2)
+    assert (report.precision.right, report.precision.total) == (1, 1)
+    assert (report.box_precision.right, report.box_precision.total) == (1, 2)
     assert [(r.truth, r.read, r.right) for r in report.confidence.readings] == [("5D", "5D", True)]
+    twice = score_corners(labels, {"t.jpg": [Detection("5D", 0.99, (8, 8, 32, 52)),
+                                             Detection("5D", 0.9, (168, 248, 192, 292))]})
+    assert (twice.precision.right, twice.precision.total) == (1, 2) and twice.wrong == {"5D": 1}
 
 
 def test_colour_and_value() -> None:

@@ -9,10 +9,11 @@
   it was read, at each of its corner indices the detector found (``parts``), else at its box
   (:func:`vision.card_merge.reading_boxes`); such a reading covers a labelled corner when either box's
   centre lies inside the other. Recall counts the corners covered by a reading naming their card (rank
-  alone and suit alone too), precision the readings that cover a corner of the card they name. Its
-  :class:`ScoredReading` list has one reading per card, as the referee gets it: right where one of its
-  boxes covers a corner of the card it names (the labels leave some printed corners out, so a second
-  corner of a card read right, covering no label, says nothing of the card's confidence).
+  alone and suit alone too). Precision and the :class:`ScoredReading` list count one reading per card, as
+  the referee gets it: right where one of its boxes covers a corner of the card it names. The labels leave
+  some printed corners out (a phone photo's card often has only its upper corner labelled), so a second
+  corner of a card read right, covering no label, says nothing against it; ``box_precision`` still counts
+  every box a card was read in, as this set was scored until the sixty-second round.
 * Synthetic (``tableref datasets render`` output with ``meta.jsonl``): the same matching as the
   standard ranks, with the full card id and the card's outline polygon; a reading of a card laid under others,
   too covered for a label, is right where that card lies topmost at its centre (:func:`score_synthetic`).
@@ -191,6 +192,8 @@ class MatchReport:
 
     recall: Tally = field(default_factory=Tally)
     precision: Tally = field(default_factory=Tally)
+    #: standard corners (``cards-rf``): every box a card was read in, right where it covers a corner of its card
+    box_precision: Tally = field(default_factory=Tally)
     missed: Counter = field(default_factory=Counter)
     wrong: Counter = field(default_factory=Counter)
     rank_recall: Tally = field(default_factory=Tally)
@@ -211,6 +214,7 @@ class MatchReport:
         """JSON form with the ``top`` most often missed labels and wrong detections, of the wrong ones those
         lying on no card laid (with their total), and where asked, where the cards not found were lost."""
         return {"recall": self.recall.to_dict(), "precision": self.precision.to_dict(),
+                **({"box_precision": self.box_precision.to_dict()} if self.box_precision.total else {}),
                 "rank_recall": self.rank_recall.to_dict(), "suit_right": self.suit_right.to_dict(),
                 "counted_twice": self.counted_twice.to_dict(),
                 "confidence": self.confidence.to_dict(),
@@ -324,14 +328,13 @@ def score_corners(labels: Mapping[str, Sequence[LabelBox]], predictions: Predict
             if suit_of(card) and over:
                 report.suit_right.add(suit_of(max(over, key=lambda d: d.conf).card) == suit_of(card))
         for detection in detections:
-            under = [card for card, box in corners if covers(detection.box, box)]
-            hit = detection.card in under
-            report.precision.add(hit)
-            if not hit:
-                report.wrong[detection.card] += 1
+            report.box_precision.add(detection.card in [card for card, box in corners if covers(detection.box, box)])
         for card in predictions.get(image, ()):  # one reading per card, as the referee gets it
             under = [label for label, box in corners if any(covers(part, box) for part in reading_boxes(card))]
             hit = card.card in under
+            report.precision.add(hit)
+            if not hit:
+                report.wrong[card.card] += 1
             truth = card.card if hit else (under[0] if under else NO_CARD)
             report.confidence.readings.append(ScoredReading.of(truth, card, hit))
     return report

@@ -187,6 +187,9 @@ def _print_uno(title: str, report) -> None:
 def _print_match(title: str, report, found: str = "corners") -> None:
     print(f"{title}: recall {_fraction(report.recall, interval=True)}, "
           f"precision {_fraction(report.precision, interval=True)}")
+    if report.box_precision.total:
+        print(f"  corner boxes read: {_fraction(report.box_precision)} cover a labelled corner of their card "
+              "(a card's second corner often has no label)")
     if report.rank_recall.total:
         print(f"  rank alone {_fraction(report.rank_recall)}; suit right on {_fraction(report.suit_right)} "
               f"of the {found} found")
