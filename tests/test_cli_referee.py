@@ -125,3 +125,20 @@ def test_a_name_holding_a_team_or_tie_joiner_is_refused():
     verdict = _verdicts(b'{"type":"new_game","rules":"official","players":["a & b","c","a","b & c"],'
                         b'"teams":[["a & b","c"],["a","b & c"]]}')[0]
     assert not verdict["accepted"] and "' & '" in verdict["flags"][0]["reason"]
+
+
+def test_a_line_too_long_is_refused_by_its_size_and_the_game_goes_on():
+    """A huge line (a stuck writer, a runaway script) gets one short refusal, not its own bytes echoed back, and is
+    read a bounded piece at a time; the next event is judged as ever."""
+    huge = json.dumps({"type": "play", "player": "ann", "card": "x" * 3_000_000}).encode()
+    # an exported camera event with its evidence (a still of up to 256 KiB, in base64) still replays
+    with_evidence = json.dumps({"type": "start_round", "dealer": "cat", "starter": "red-5",
+                                "evidence": {"still": "/9j/" * 90_000}}).encode()
+    lines = [json.dumps(NEW_GAME).encode(), huge, json.dumps({"type": "bogus"}).encode(), with_evidence]
+    out = io.StringIO()
+    assert serve_lines(io.BufferedReader(io.BytesIO(b"\n".join(lines) + b"\n")), out) == 4
+    started, refused, after, dealt = (json.loads(line) for line in out.getvalue().splitlines())
+    assert refused["accepted"] is False and len(json.dumps(refused)) < 2_000
+    assert "bytes long" in refused["flags"][0]["reason"] and refused["state"] == started["state"]
+    assert after["accepted"] is False and "bogus" in after["flags"][0]["reason"]
+    assert dealt["accepted"] is True

@@ -80,6 +80,21 @@ def test_image_files_that_cannot_be_read_are_refused_clearly(tmp_path) -> None:
             read_image(tmp_path / name)
 
 
+def test_an_image_claiming_more_pixels_than_read_is_refused_before_it_is_decoded(tmp_path) -> None:
+    """30000 x 30000 is under OpenCV's own limit but would take gigabytes to decode: refused by its header."""
+    (tmp_path / "bomb.png").write_bytes(_png(30000, 30000))
+    with pytest.raises(InvalidImage, match="bomb.png: its header claims 900,000,000 pixels"):
+        read_image(tmp_path / "bomb.png")
+    jpeg = bytearray(cv2.imencode(".jpg", np.zeros((8, 8, 3), np.uint8))[1].tobytes())
+    frame_header = jpeg.index(b"\xff\xc0")  # its height and width follow the marker, length and precision
+    jpeg[frame_header + 5:frame_header + 9] = (30000).to_bytes(2, "big") * 2
+    (tmp_path / "bomb.jpg").write_bytes(bytes(jpeg))
+    with pytest.raises(InvalidImage, match="bomb.jpg: its header claims 900,000,000 pixels"):
+        read_image(tmp_path / "bomb.jpg")
+    (tmp_path / "small.png").write_bytes(cv2.imencode(".png", np.zeros((4, 6, 3), np.uint8))[1].tobytes())
+    assert read_image(tmp_path / "small.png").shape == (4, 6, 3)
+
+
 def test_frames_without_colour_are_told_from_colour_ones() -> None:
     """A grey or infrared camera's frames (also through JPEG) carry no colour; a colour camera's do, even over a bare
     white table (its sensor noise spreads the channels)."""

@@ -63,6 +63,8 @@ def test_watching_a_folder_deals_the_first_still_card_and_referees_the_plays(dem
     (["watch", "vision/demo/demo.mp4", "--players", "ann,ben", "--options", "{hand"], "--options is not JSON"),
     (["watch", "vision/demo/demo.mp4", "--players", "ann,ben", "--zones", "missing.json"], "cannot read zones from missing.json"),
     (["watch", "demo", "--fps", "0"], "--fps must be above 0"),
+    (["watch", "vision/demo/demo.mp4", "--players", "ann,ben", "--answers", "missing.jsonl"],
+     "--answers missing.jsonl: cannot read it: No such file or directory"),
     (["watch"], "give a SOURCE"),
     (["watch", "demo:poker"], "no bundled demo 'poker': choose one of uno, twist"),
     (["watch", "--demo", "poker"], "no bundled demo 'poker': choose one of uno, twist"),

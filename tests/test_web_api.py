@@ -221,6 +221,13 @@ def test_bad_bodies_and_unknown_games(client: TableClient) -> None:
     assert bad_setup.status_code == 400 and "players" in bad_setup.get_json()["error"]
 
 
+def test_a_camera_question_about_a_game_id_beyond_the_database_gets_no_node(client: TableClient) -> None:
+    """``?game=`` is not a route id: one too big for the database's integers names no game, never a 500."""
+    for game in ("99999999999999999999999", "-1"):
+        response = client.get(f"/api/camera?game={game}")
+        assert response.status_code == 200 and response.get_json()["node"] is None
+
+
 def test_state_changes_need_the_csrf_token(client: TableClient) -> None:
     game_id = short_game(client)
     bare = client.http.post(f"/api/games/{game_id}/events", json={"type": "uno", "player": "ben"})

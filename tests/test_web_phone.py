@@ -5,6 +5,7 @@ its page goes on without an event lost or repeated. Also the pushed source, its 
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from vision.watcher import TableWatcher
 from web.camera import PHONE_SPEC
 from web.commands.serve import add_arguments, print_phone_address, run
 from web.phone import PhoneRefused
-from web.tls import phone_address, self_signed, server_context
+from web.tls import CertificateError, phone_address, self_signed, server_context
 from web_support import NoCards, TableClient, make_app
 
 FRAME_URL = "/api/phone/frames"
@@ -311,7 +312,7 @@ def test_serve_prints_the_phone_address_with_its_qr_code_and_the_certificate_war
 
 @pytest.mark.parametrize(("options", "message"), [
     (["--cert", "nowhere.pem"], "--cert and --key go together"),
-    (["--cert", "nowhere.pem", "--key", "nokey.pem"], "no such file"),
+    (["--cert", "nowhere.pem", "--key", "nokey.pem"], "no such file: nowhere.pem"),
 ])
 def test_serve_refuses_a_certificate_it_cannot_use(options: list[str], message: str, tmp_path: Path, capsys: Any) -> None:
     parser = argparse.ArgumentParser()
@@ -319,6 +320,13 @@ def test_serve_refuses_a_certificate_it_cannot_use(options: list[str], message: 
     args = parser.parse_args(["--no-camera", "--port", "8765", "--db", f"sqlite:///{tmp_path / 'g.db'}", *options])
     assert run(args) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_missing_key_is_named(tmp_path: Path) -> None:
+    """ssl's own error for a missing file names none: the refusal says which of the two is missing."""
+    cert, _key = self_signed(tmp_path, [])
+    with pytest.raises(CertificateError, match=f"no such file: {re.escape(str(tmp_path / 'nokey.pem'))}$"):
+        server_context(cert, tmp_path / "nokey.pem")
 
 
 @pytest.mark.parametrize("options", [["--seconds", "0"], ["--fps", "-1"], ["--quality", "101"], ["--window", "0"]])

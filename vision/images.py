@@ -47,13 +47,32 @@ def cut_short(data: bytes) -> bool:
     return data.startswith(JPEG_START) and data.rfind(JPEG_END) < data.rfind(JPEG_SCAN)
 
 
+#: The most pixels an image file may claim (150 megapixels: a 12000 x 12000 photo); a PNG or JPEG claiming more (a
+#: few megabytes may claim 30000 x 30000, which takes gigabytes to decode) is refused before it is decoded.
+MAX_PIXELS = 150_000_000
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def claimed_pixels(data: bytes) -> int | None:
+    """The width times height a PNG's or a JPEG's header claims (:func:`jpeg_size`); None for other data or no header."""
+    if data.startswith(_PNG_SIGNATURE) and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big") * int.from_bytes(data[20:24], "big")
+    size = jpeg_size(data)
+    return None if size is None else size[0] * size[1]
+
+
 def read_image(path: str | Path) -> np.ndarray:
-    """Read an image file as BGR; :class:`InvalidImage` when missing, unreadable, cut short or corrupt."""
+    """Read an image file as BGR; :class:`InvalidImage` when missing, unreadable, cut short, corrupt or claiming more
+    than ``MAX_PIXELS``."""
     path = Path(path)
     if not path.is_file():
         raise InvalidImage(f"{path}: {'not a file' if path.exists() else 'no such file'}")
     data = np.fromfile(str(path), dtype=np.uint8)
-    if cut_short(data.tobytes()):
+    raw = data.tobytes()
+    claimed = claimed_pixels(raw)
+    if claimed is not None and claimed > MAX_PIXELS:
+        raise InvalidImage(f"{path}: its header claims {claimed:,} pixels, more than the {MAX_PIXELS:,} read")
+    if cut_short(raw):
         raise InvalidImage(f"{path}: a JPEG cut short (its end is missing): the file is damaged or was not written whole")
     try:
         image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request, stream_with_context
 
 from web.club import camera_node
-from web.http import json_body
+from web.http import MAX_ID, json_body
 from web.rules_info import rules_catalog
 from web.security import check_pin, controls, csrf_token, has_control, pin_required
 from web.validation import InvalidInput
@@ -165,8 +165,8 @@ def camera() -> Response:
     node that feeds that game (``web.club.camera_node``), or null."""
     status = current_app.extensions["tableref.camera"].status()
     game_id = request.args.get("game", type=int)
-    if game_id is not None:
-        status["node"] = camera_node(_tables(), game_id)
+    if game_id is not None:  # an id beyond the database's integers names no game: no node feeds it
+        status["node"] = camera_node(_tables(), game_id) if 0 <= game_id <= MAX_ID else None
     return jsonify(status)
 
 

@@ -114,10 +114,11 @@ def self_signed(folder: Path, names: list[str]) -> tuple[Path, Path]:
 def server_context(cert_file: Path, key_file: Path) -> ssl.SSLContext:
     """An SSL context serving ``cert_file`` with ``key_file``; :class:`CertificateError` saying what is wrong."""
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    for path in (cert_file, key_file):  # the ssl module's own error names no file
+        if not Path(path).exists():
+            raise CertificateError(f"no such file: {path}")
     try:
         context.load_cert_chain(str(cert_file), str(key_file))
-    except FileNotFoundError as exc:
-        raise CertificateError(f"no such file: {exc.filename}") from None
     except (ssl.SSLError, OSError) as exc:
         raise CertificateError(f"the certificate {cert_file} and key {key_file} cannot be used: {exc}") from None
     return context

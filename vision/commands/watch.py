@@ -127,10 +127,14 @@ def _print_question(question: Any) -> None:
 
 def _open_answers(spec: str | None) -> IO[bytes] | None:
     """The ``--answers`` stream as bytes (``-``: standard input; None without it), so that each line is decoded
-    alone and a line that is not UTF-8 cannot take the lines around it with it."""
+    alone and a line that is not UTF-8 cannot take the lines around it with it. ValueError naming the option
+    where the file cannot be opened."""
     if spec is None:
         return None
-    return sys.stdin.buffer if spec == "-" else open(spec, "rb")
+    try:
+        return sys.stdin.buffer if spec == "-" else open(spec, "rb")
+    except OSError as exc:
+        raise ValueError(f"--answers {spec}: cannot read it: {exc.strerror}") from None
 
 
 def _answer_in(line: str | bytes) -> str | None:

@@ -8,12 +8,24 @@ not UTF-8, unknown types, cards or players, events after the game ended) gets a 
 Blank lines (empty or only whitespace) are not events: they get no verdict and are skipped,
 so that a person typing events by hand, or a file with spacing between events, keeps one
 verdict per event.
+
+A line longer than ``MAX_LINE_BYTES`` (1 MiB) is refused unread, with its size: it is never
+held whole in memory, nor echoed back in the verdict.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
+
+if TYPE_CHECKING:
+    from referee.engine import Referee
+
+#: The longest event line read; a longer one is refused. An exported game's camera events may carry their evidence
+#: (``/export?evidence=1``: a still of up to ``vision.reading.EVIDENCE_STILL_MAX_BYTES``, 256 KiB, in base64) and
+#: still replay here; every other event is a few KiB at most.
+MAX_LINE_BYTES = 1024 * 1024
 
 HELP = "referee a game: JSON-lines events on stdin, one verdict per event on stdout (blank lines are skipped)"
 
@@ -32,13 +44,36 @@ def serve_lines(source: BinaryIO, sink: TextIO) -> int:
 
     referee = Referee()
     answered = 0
-    for raw in source:
-        if not raw.strip():
+    while raw := source.readline(MAX_LINE_BYTES + 1):
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            verdict = _too_long(referee, len(raw) + _skip_rest_of_line(source))
+        elif not raw.strip():
             continue
-        sink.write(handle_line(referee, raw.rstrip(b"\r\n")) + "\n")
+        else:
+            verdict = handle_line(referee, raw.rstrip(b"\r\n"))
+        sink.write(verdict + "\n")
         sink.flush()
         answered += 1
     return answered
+
+
+def _skip_rest_of_line(source: BinaryIO) -> int:
+    """Read ``source`` to the end of the line under way, a bounded piece at a time; returns the bytes skipped."""
+    skipped = 0
+    while piece := source.readline(MAX_LINE_BYTES):
+        skipped += len(piece)
+        if piece.endswith(b"\n"):
+            break
+    return skipped
+
+
+def _too_long(referee: Referee, size: int) -> str:
+    """The verdict refusing a line of ``size`` bytes (over ``MAX_LINE_BYTES``): nothing changes."""
+    from referee.flags import flag
+
+    reason = f"the line is {size} bytes long: an event line may be at most {MAX_LINE_BYTES // 1024 ** 2} MiB; refused"
+    verdict = {"accepted": False, "flags": [flag("invalid_event", None, 0, reason)], "state": referee.state()}
+    return json.dumps(verdict, separators=(",", ":"), default=str)
 
 
 def run(args: argparse.Namespace) -> int:

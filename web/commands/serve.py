@@ -156,6 +156,11 @@ def run(args: argparse.Namespace) -> int:
         server = make_server(args.host, args.port, app, threaded=True, ssl_context=ssl_context)
     except OSError as exc:
         print(f"tableref serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        close_app(app)
+        return 1
+    except SystemExit:  # werkzeug prints why it could not bind (a port in use, a --host that is no address) and exits
+        print(f"tableref serve: cannot listen on {args.host}:{args.port} (see above)", file=sys.stderr)
+        close_app(app)
         return 1
     camera = app.extensions["tableref.camera"]
     start_camera(camera, args)
